@@ -1,0 +1,212 @@
+"""Card links: every 「`卡名`_」 reference resolved against the card registry.
+
+Pages name a card as a plain reStructuredText reference, 「`旋风`_」, with no
+link target in the page.  This extension turns each such reference into a
+link to the card's page in the card database:
+
+* At read time, the :class:`CardReferences` transform runs after docutils
+  has resolved the page's own targets and before it reports unknown ones.
+  A reference whose name is a target of the same page (a section title, a
+  label such as ``.. _多步效果的适用:``) stays an internal link; every other
+  named reference becomes a ``pending_xref`` of the ``card`` domain, keeping
+  its exact source line.  Nothing is added to the page's source text.
+* At write time, :meth:`CardDomain.resolve_xref` looks the name up in the
+  registry (folded: width, case, spacing and middle-dot variants match, see
+  :mod:`card_registry`) and renders ``<a class="card-link card-card">`` (or
+  ``card-series``) to the card database.  An unknown name is a warning
+  ``handbook.card`` at its file and line that names the closest registry
+  names.
+
+Configuration (``conf.py``)::
+
+    handbook_cards = 'cards.tsv'          # the registry, relative to conf.py
+    handbook_card_url = 'https://ygocdb.com/card/name/{name}'
+    handbook_card_id_url = 'https://ygocdb.com/card/{id}'
+    handbook_series_url = 'https://ygocdb.com/?search={name}'
+
+A registry inside the source folder is excluded from the pages.  Editing the
+registry re-reads, on the next build, exactly the pages that use a name
+whose row changed (or that used a name which was unknown and now is known);
+the ``card`` domain keeps, per page, the names the page uses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.domains import Domain
+from sphinx.errors import ConfigError
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+
+import card_registry
+from card_registry import Registry, UrlTemplates, fold
+from source_lines import set_location
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
+
+
+class CardReferences(SphinxTransform):
+    """Turn named references without a target in the page into card xrefs."""
+
+    # after docutils' InternalTargets (660), before DanglingReferences (850)
+    default_priority = 845
+
+    def apply(self, **kwargs: Any) -> None:
+        nameids = self.document.nameids
+        for ref in list(self.document.findall(nodes.reference)):
+            if ref.resolved or 'refname' not in ref or ref['refname'] in nameids:
+                continue  # resolved, anonymous/external, or a target of this page
+            name = ref.get('name') or ref.astext()
+            xref = addnodes.pending_xref(
+                ref.rawsource, refdomain='card', reftype='card', reftarget=fold(name),
+                refexplicit=True, refwarn=True, cardname=name)
+            xref += nodes.inline(ref.rawsource, '', *ref.children, classes=['card-name'])
+            set_location(xref, ref)
+            ref.replace_self(xref)
+
+
+class CardDomain(Domain):
+    """Resolves card xrefs; remembers which names each page uses."""
+
+    name = 'card'
+    label = 'Card'
+    initial_data: dict[str, Any] = {'usage': {}}  # docname -> {key: name as written}
+    data_version = 1
+
+    @property
+    def usage(self) -> dict[str, dict[str, str]]:
+        return self.data['usage']
+
+    def clear_doc(self, docname: str) -> None:
+        self.usage.pop(docname, None)
+
+    def merge_domaindata(self, docnames: Any, otherdata: dict[str, Any]) -> None:
+        for docname in docnames:
+            if docname in otherdata['usage']:
+                self.usage[docname] = otherdata['usage'][docname]
+
+    def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
+        used: dict[str, str] = {}
+        for node in document.findall(addnodes.pending_xref):
+            if node.get('refdomain') == 'card':
+                used.setdefault(node['reftarget'], node['cardname'])
+        if used:
+            self.usage[docname] = used
+
+    def resolve_xref(self, env: BuildEnvironment, fromdocname: str, builder: Builder,
+                     typ: str, target: str, node: addnodes.pending_xref,
+                     contnode: nodes.Element) -> nodes.reference | None:
+        card = registry(env).get(target)
+        if card is None:
+            return None
+        link = nodes.reference('', '', internal=False, refuri=url_templates(env).url(card),
+                               reftitle=f'在卡片数据库中查看「{card.name}」',
+                               classes=['card-link', f'card-{card.kind}'])
+        link['card_key'] = card.key
+        link += contnode
+        return link
+
+    def resolve_any_xref(self, *args: Any) -> list:
+        return []  # card names take part in :any: lookups only as card xrefs
+
+
+def registry(env: BuildEnvironment) -> Registry:
+    """The registry of the current build."""
+    return env.handbook_cards
+
+
+def url_templates(env: BuildEnvironment) -> UrlTemplates:
+    config = env.config
+    return UrlTemplates(config.handbook_card_url, config.handbook_card_id_url,
+                        config.handbook_series_url)
+
+
+def registry_path(app: Sphinx) -> Path:
+    return (Path(app.confdir) / app.config.handbook_cards).resolve()
+
+
+def exclude_registry(app: Sphinx, config: Any) -> None:
+    """A registry inside the source folder is data, never a page."""
+    path = registry_path(app)
+    try:
+        relative = path.relative_to(Path(app.srcdir).resolve())
+    except ValueError:
+        return
+    if relative.as_posix() not in config.exclude_patterns:
+        # a new list: never mutate the (shared) default value
+        config.exclude_patterns = [*config.exclude_patterns, relative.as_posix()]
+
+
+def load_registry(app: Sphinx) -> None:
+    """Read the registry; report bad rows; note which names changed."""
+    path = registry_path(app)
+    try:
+        new = card_registry.load(path)
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(
+            f'cannot read the card registry {path}: {err}; '
+            'set handbook_cards in conf.py or pass -D handbook_cards=PATH') from None
+    for problem in new.problems:
+        logger.error('%s', problem.message, location=f'{path}:{problem.line}',
+                     type='handbook', subtype='registry')
+    env = app.env
+    old: Registry | None = getattr(env, 'handbook_cards', None)
+    if old is None:
+        env.handbook_cards_changed = set()
+    else:
+        before, after = old.fingerprint(), new.fingerprint()
+        env.handbook_cards_changed = {k for k in before.keys() | after.keys()
+                                      if before.get(k) != after.get(k)}
+    env.handbook_cards = new
+
+
+def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
+                              changed: Any, removed: Any) -> list[str]:
+    """Re-read the pages whose card links the registry edit changed."""
+    keys = getattr(env, 'handbook_cards_changed', set())
+    if not keys:
+        return []
+    usage = env.domains['card'].usage
+    return sorted(doc for doc, used in usage.items() if keys.intersection(used))
+
+
+def warn_unknown_card(app: Sphinx, domain: Domain | None, node: addnodes.pending_xref) -> bool | None:
+    if domain is None or domain.name != 'card':
+        return None
+    reg = registry(app.env)
+    name = node['cardname']
+    close = reg.suggest(name)
+    hint = ('did you mean ' + ' or '.join(f'「{n}」' for n in close) + '?') if close else \
+        'check the spelling'
+    logger.warning('unknown card name 「%s」: %s If it is a new card, add a row to %s.',
+                   name, hint, reg.path.name, location=node,
+                   type='handbook', subtype='card')
+    return True
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value('handbook_cards', 'cards.tsv', 'env', types=frozenset({str}),
+                         description='card registry file, relative to conf.py')
+    app.add_config_value('handbook_card_url', 'https://ygocdb.com/card/name/{name}', 'env',
+                         types=frozenset({str}))
+    app.add_config_value('handbook_card_id_url', 'https://ygocdb.com/card/{id}', 'env',
+                         types=frozenset({str}))
+    app.add_config_value('handbook_series_url', 'https://ygocdb.com/?search={name}', 'env',
+                         types=frozenset({str}))
+    app.add_domain(CardDomain)
+    app.add_transform(CardReferences)
+    app.connect('config-inited', exclude_registry)
+    app.connect('builder-inited', load_registry)
+    app.connect('env-get-outdated', pages_using_changed_cards)
+    app.connect('warn-missing-reference', warn_unknown_card)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}

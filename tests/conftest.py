@@ -1,0 +1,18 @@
+"""Test set-up: sphinx.testing fixtures, test roots in tests/roots/."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / '_ext'))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+pytest_plugins = ('sphinx.testing.fixtures',)
+collect_ignore = ['roots']
+
+
+@pytest.fixture(scope='session')
+def rootdir() -> Path:
+    return Path(__file__).resolve().parent / 'roots'

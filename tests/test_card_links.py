@@ -1,0 +1,133 @@
+"""Card links: resolution, same-page targets, variants, unknown names, rebuilds."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import assert_no_warnings, html, links, warnings
+
+
+@pytest.mark.sphinx('html', testroot='cards', freshenv=True)
+def test_card_links_resolve(app):
+    app.build()
+    found = links(app)
+    assert ('card', 'https://ygocdb.com/card/name/%E6%97%8B%E9%A3%8E', '旋风') in found
+    # spelling variants link to the registry's name, keep the text as written
+    assert ('card',
+            'https://ygocdb.com/card/name/%E7%9C%9F%E9%BE%99%E5%89%91%E7%9A%87%20'
+            '%E5%8D%93%E8%BE%89%E6%98%9F%C2%B7%E6%8B%BC%E5%9B%BE',
+            '真龙剑皇卓辉星·拼图') in found
+    assert ('card',
+            'https://ygocdb.com/card/name/DDD%20%E5%8F%8D%E9%AA%A8%E7%8E%8B%20'
+            '%E5%88%97%E5%A5%A5%E5%B0%BC%E8%BE%BE',
+            'ＤＤＤ反骨王  列奥尼达') in found
+    # a database id wins over the name; an explicit URL wins over both
+    assert ('card', 'https://ygocdb.com/card/4711', '王宫的铁壁') in found
+    assert ('card', 'https://example.org/solemn', '神之宣告') in found
+    assert ('series',
+            'https://ygocdb.com/?search=%E6%98%9F%E9%AA%91%E5%A3%AB', '星骑士') in found
+    # an alias links to its card
+    assert ('card',
+            'https://ygocdb.com/card/name/%E6%97%8B%E9%A2%A8%E4%B9%8B%E7%8E%8B', '旋風王') in found
+
+
+@pytest.mark.sphinx('html', testroot='cards', freshenv=True)
+def test_same_page_targets_win(app):
+    app.build()
+    page = html(app)
+    # 同时处理 is both a registry name and a section title of the page
+    assert '<a class="reference internal" href="#id1">同时处理</a>' in page
+    assert '<a class="reference internal" href="#label-target">label target</a>' in page
+    assert [text for _, _, text in links(app)].count('同时处理') == 0
+
+
+@pytest.mark.sphinx('html', testroot='cards', freshenv=True)
+def test_unknown_names_warn_at_their_line(app):
+    app.build()
+    assert warnings(app) == [
+        'index.rst:23: WARNING: unknown card name 「旋风的主人」: did you mean 「旋风」? '
+        'If it is a new card, add a row to cards.tsv. [handbook.card]',
+        'index.rst:28: WARNING: unknown card name 「王宫铁壁」: did you mean 「王宫的铁壁」? '
+        'If it is a new card, add a row to cards.tsv. [handbook.card]',
+    ]
+    # the unknown name stays readable text
+    assert '旋风的主人' in html(app)
+
+
+@pytest.mark.sphinx('html', testroot='cards', srcdir='cards-registry-edit')
+def test_registry_edit_rereads_only_pages_using_changed_names(app, make_app):
+    app.build()
+    registry = app.srcdir / 'cards.tsv'
+    text = registry.read_text(encoding='utf-8')
+    registry.write_text(text.replace('https://example.org/solemn', 'https://example.org/new'),
+                        encoding='utf-8')
+
+    again = make_app('html', srcdir=app.srcdir)
+    read: list[str] = []
+    again.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
+    again.build()
+    # 神之宣告 is used by both pages
+    assert sorted(read) == ['index', 'other']
+    assert ('card', 'https://example.org/new', '神之宣告') in links(again, 'other')
+
+    registry.write_text(registry.read_text(encoding='utf-8').replace('星骑士', '星骑士团'),
+                        encoding='utf-8')
+    third = make_app('html', srcdir=app.srcdir)
+    read.clear()
+    third.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
+    third.build()
+    assert read == ['index']  # only index uses 星骑士
+    assert 'unknown card name 「星骑士」' in '\n'.join(warnings(third))
+
+    fourth = make_app('html', srcdir=app.srcdir)
+    read.clear()
+    fourth.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
+    fourth.build()
+    assert read == []  # nothing changed, nothing re-read
+
+
+@pytest.mark.sphinx('html', testroot='legacy', freshenv=True)
+def test_legacy_link_definitions(app):
+    app.build()
+    assert_no_warnings(app)
+    assert links(app) == [
+        ('card', 'https://ygocdb.com/card/name/旋风', '旋风'),
+        ('series', 'https://ygocdb.com/?search=星骑士', '星骑士'),
+    ]
+    # the link file lies in the source folder but is not a page
+    assert not (app.outdir / 'links.html').exists()
+    assert 'links' not in app.env.found_docs
+
+
+@pytest.mark.sphinx('html', testroot='legacy', freshenv=True, confoverrides={'handbook_cards': 'other-links.txt'})
+def test_registry_path_is_a_config_value(app):
+    app.build()
+    assert links(app)[0] == ('card', 'https://example.org/旋风', '旋风')
+
+
+@pytest.mark.sphinx('html', testroot='registry-errors', freshenv=True)
+def test_bad_registry_rows_are_errors_at_their_line(app):
+    app.build()
+    assert warnings(app) == [
+        'cards.tsv:3: ERROR: empty card name; give the name pages write inside 「`…`_」 [handbook.registry]',
+        'cards.tsv:4: ERROR: duplicate card 「旋风」: line 2 already has 「旋风」; keep one row [handbook.registry]',
+        'cards.tsv:5: ERROR: duplicate card 「旋\u3000风」: line 2 already has 「旋风」 (the names differ '
+        'only in spacing, width or case); keep one row [handbook.registry]',
+        "cards.tsv:6: ERROR: URL 'ftp://example.org/x' is not an http(s) URL; use https://… or leave it empty [handbook.registry]",
+        "cards.tsv:7: ERROR: card id 'abc' is not a positive integer; use the database id or leave it empty [handbook.registry]",
+        "cards.tsv:8: ERROR: unknown kind 'monster'; the first column is \"card\" or \"series\" (columns are separated by tabs) [handbook.registry]",
+        'cards.tsv:9: ERROR: row has 6 columns; a row is kind, name, id, url, aliases separated by tabs [handbook.registry]',
+        "cards.tsv:10: ERROR: bad aliases 'zh_TW'; write lang=name pairs separated by \";\", e.g. zh_TW=旋風;en=Mystical Space Typhoon [handbook.registry]",
+    ]
+    assert links(app) == [('card', 'https://ygocdb.com/card/name/%E6%97%8B%E9%A3%8E', '旋风')]
+
+
+@pytest.mark.sphinx('html', testroot='cards', freshenv=True,
+                    confoverrides={'handbook_cards': 'missing.tsv'})
+def test_missing_registry_is_a_clear_error(make_app, app_params):
+    from sphinx.errors import ConfigError
+
+    args, kwargs = app_params
+    with pytest.raises(ConfigError, match=r'cannot read the card registry .*missing\.tsv: .*'
+                                          r'set handbook_cards in conf\.py or pass -D handbook_cards=PATH'):
+        make_app(*args, **kwargs)

@@ -1,0 +1,49 @@
+"""Dated ruling references: the role, legacy date links, validation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helpers import html, warnings
+
+
+@pytest.mark.sphinx('html', testroot='rulings', freshenv=True)
+def test_ruling_forms_render_as_the_date(app):
+    app.build()
+    page = html(app)
+    assert '<span class="ruling">17/3/24</span>' in page
+    faq = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&amp;fid='
+    assert f'<a class="ruling reference external" href="{faq}19691&amp;request_locale=ja">17/3/24</a>' in page
+    assert f'<a class="ruling reference external" href="{faq}7000&amp;request_locale=ja">18/1/13</a>' in page
+    assert f'<a class="ruling reference external" href="{faq}8000">19/2/4</a>' in page
+
+
+@pytest.mark.sphinx('html', testroot='rulings', freshenv=True)
+def test_ruling_attributes(app):
+    app.build()
+    doctree = app.env.get_doctree('index')
+    found = [(n['ruling_text'], n.get('ruling_date'), n.get('ruling_faq'))
+             for n in doctree.findall(lambda n: 'ruling_text' in getattr(n, 'attributes', {}))]
+    assert found[:4] == [('17/3/24', '2017-03-24', None), ('17/3/24', '2017-03-24', None),
+                         ('18/1/13', '2018-01-13', '7000'), ('19/2/4', '2019-02-04', '8000')]
+
+
+@pytest.mark.sphinx('html', testroot='rulings', freshenv=True)
+def test_bad_rulings_warn_at_their_line(app):
+    app.build()
+    assert warnings(app) == [
+        "index.rst:11: WARNING: ruling date '17/2/30' is not a calendar date; check the month and the day [handbook.ruling]",
+        "index.rst:12: WARNING: malformed ruling date '17/3'; write the date of the official answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]",
+        "index.rst:13: WARNING: malformed ruling date '2017-3-24'; write the date of the official answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]",
+        "index.rst:14: WARNING: ruling date '17/13/1' is not a calendar date; check the month and the day [handbook.ruling]",
+        "index.rst:15: WARNING: ruling URL 'http://www.db.yugioh-card.com/x' is not https; link the https page [handbook.ruling]",
+        "index.rst:16: WARNING: ruling URL host 'example.org' is not an allowed source (www.db.yugioh-card.com, "
+        "yugioh-wiki.net, ocg-rule.readthedocs.io, ygocdb.com); add it to handbook_ruling_hosts if it is a trusted source [handbook.ruling]",
+        "index.rst:17: WARNING: FAQ id 'abc' is not a positive integer; write faq:<id> as in the FAQ URL [handbook.ruling]",
+        "index.rst:18: WARNING: ruling date '89/1/1' (2089-01-01) is after today "
+        f"({__import__('datetime').date.today().isoformat()}); check the year [handbook.ruling]",
+        "index.rst:22: WARNING: ruling date '17/2/29' is not a calendar date; check the month and the day [handbook.ruling]",
+        "index.rst:26: WARNING: ruling date '17/4/31' is not a calendar date; check the month and the day [handbook.ruling]",
+    ]
