@@ -11,21 +11,53 @@ SPHINXOPTS  ?=
 # a card registry other than conf.py's handbook_cards (either format)
 CARDS       ?=
 PYTEST_ARGS ?=
+# the pages make autolink rewrites (default: every page of SOURCEDIR)
+FILES       ?=
+# the language of a build: make html LANGUAGE=zh_TW builds into $(BUILDDIR)/html/zh_TW;
+# empty: conf.py's language (zh_CN), into $(BUILDDIR)/html
+LANGUAGE    ?=
+# the catalogs make intl-update and intl-stat work on (default: every language in LOCALEDIR)
+LANGUAGES   ?=
+# the translated editions make html-all builds beside the default one
+TRANSLATIONS ?= zh_TW
+LOCALEDIR   ?= locale
+# the published site's address (html_baseurl: canonical links, sitemap, 404 page);
+# empty: conf.py's.  A translated site's is BASEURL<lang>/, like its folder.
+BASEURL     ?=
 
 BIN         := $(VENV)/bin
 SPHINXBUILD := $(BIN)/sphinx-build
 STAMP       := $(VENV)/.installed
-ALLOPTS      = -c $(CONFDIR) -j $(JOBS) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS))) $(SPHINXOPTS)
+ALLOPTS      = -c $(CONFDIR) -j $(JOBS) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS))) \
+               $(if $(LANGUAGE),-D language=$(LANGUAGE)) \
+               $(if $(BASEURL),-D html_baseurl=$(patsubst %/,%,$(BASEURL))/$(if $(LANGUAGE),$(LANGUAGE)/)) \
+               $(SPHINXOPTS)
+HTMLDIR      = $(BUILDDIR)/html$(if $(LANGUAGE),/$(LANGUAGE))
 
 .DEFAULT_GOAL := help
-.PHONY: help venv html test clean
+.PHONY: help venv html test clean check autolink linkcheck epub pdf browser-deps
+.PHONY: html-all gettext intl-update intl-zh_TW intl-stat
 
 help:
 	@echo "make html    build the site into $(BUILDDIR)/html (warnings are errors)"
-	@echo "make test    build, then run the test suite"
+	@echo "             LANGUAGE=zh_TW: the translated site, into $(BUILDDIR)/html/zh_TW"
+	@echo "make html-all  the site and its translations ($(TRANSLATIONS))"
+	@echo "make gettext the message catalogs (.pot) of the pages, into $(BUILDDIR)/gettext"
+	@echo "make intl-update  create or update $(LOCALEDIR)/<lang>/LC_MESSAGES/*.po (LANGUAGES=\"zh_TW en\")"
+	@echo "make intl-zh_TW   update the zh_TW catalogs, convert what no one translated (OpenCC)"
+	@echo "make intl-stat    per language and page, the share of translated messages"
+	@echo "make test    build, then run the test suite (browser tests where Chromium is)"
+	@echo "make epub    the whole handbook as an EPUB: $(BUILDDIR)/epub/handbook.epub"
+	@echo "make pdf     the whole handbook as a PDF: $(BUILDDIR)/latex/handbook.pdf"
+	@echo "             (installs TeX Live xetex and Noto CJK fonts if missing; root)"
+	@echo "make browser-deps  install Chromium for the browser tests (root; CI does)"
+	@echo "make check   every problem, one line each at file:line; writes nothing, offline"
+	@echo "make autolink  link the plain 「卡名」 of FILES (default: every page)"
+	@echo "make linkcheck check the external links (network; not part of make test)"
 	@echo "make venv    create or update $(VENV) from requirements.txt"
 	@echo "make clean   remove $(BUILDDIR)"
-	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS"
+	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES"
+	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL"
 
 # The virtual environment is (re)made whenever requirements.txt changes.
 venv: $(STAMP)
@@ -34,11 +66,87 @@ $(STAMP): requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $@
 
+# The doctrees stay out of the folder that is published.
 html: $(STAMP)
-	$(SPHINXBUILD) -b html -W --keep-going $(ALLOPTS) $(SOURCEDIR) $(BUILDDIR)/html
+	$(SPHINXBUILD) -b html -W --keep-going $(ALLOPTS) -d $(BUILDDIR)/doctrees$(if $(LANGUAGE),-$(LANGUAGE)) \
+		$(SOURCEDIR) $(HTMLDIR)
 
+# -- Translations (README, "Translations"; _ext/translations.py) ----------------------
+# One catalog per page, plus handbook.pot: the texts the extensions generate, _('…'),
+# from the modules whose _ is the handbook catalog's (not Sphinx's own).
+HANDBOOK_TEXTS = $(shell grep -l "get_translation('handbook')" _ext/*.py)
+html-all: html
+	$(foreach lang,$(TRANSLATIONS),$(MAKE) html LANGUAGE=$(lang) &&) true
+
+gettext: $(STAMP)
+	$(SPHINXBUILD) -b gettext -W --keep-going $(ALLOPTS) $(SOURCEDIR) $(BUILDDIR)/gettext
+	$(BIN)/pybabel -q extract --no-default-keywords -k _ --no-location --sort-by-file \
+		-o $(BUILDDIR)/gettext/handbook.pot $(HANDBOOK_TEXTS)
+
+intl-update: gettext
+	$(BIN)/sphinx-intl update -p $(BUILDDIR)/gettext -d $(LOCALEDIR) \
+		$(foreach lang,$(LANGUAGES),-l $(lang))
+
+# The Traditional Chinese edition: catalogs updated, then every message no one
+# has translated converted by OpenCC (flag opencc), cards.tsv's zh_TW aliases too.
+intl-zh_TW: $(STAMP)
+	$(MAKE) intl-update LANGUAGES=zh_TW
+	$(BIN)/python tools/zh_tw.py --locale-dir $(LOCALEDIR) --registry $(or $(CARDS),cards.tsv)
+
+intl-stat: $(STAMP)
+	$(BIN)/python tools/intl_stat.py --locale-dir $(LOCALEDIR) $(LANGUAGES)
+
+# The browser tests (tests/browser/) use the site just built and save their
+# screenshots beside it; -rs says why they are skipped where Chromium is missing.
 test: html
-	$(BIN)/python -m pytest $(PYTEST_ARGS) tests
+	HANDBOOK_SITE=$(abspath $(HTMLDIR)) HANDBOOK_SCREENSHOTS=$(abspath $(BUILDDIR))/browser-screenshots \
+		$(BIN)/python -m pytest -rs $(PYTEST_ARGS) tests
+
+# -- Downloads: EPUB and PDF (conf.py, "EPUB and PDF") --------------------------------
+# EPUB wants a version: the date of the last commit.  Each builder keeps its
+# own doctrees, out of the folder that is zipped.
+EDITION      = $(shell git log -1 --format=%cd --date=format:%Y.%m.%d 2>/dev/null || date +%Y.%m.%d)
+epub: $(STAMP)
+	$(SPHINXBUILD) -b epub -W --keep-going $(ALLOPTS) -d $(BUILDDIR)/doctrees-epub \
+		-D version=$(EDITION) $(SOURCEDIR) $(BUILDDIR)/epub
+
+pdf: $(STAMP)
+	$(call debian-packages,$(PDF_PACKAGES))
+	$(SPHINXBUILD) -b latex -W --keep-going $(ALLOPTS) -d $(BUILDDIR)/doctrees-latex \
+		$(SOURCEDIR) $(BUILDDIR)/latex
+	$(MAKE) -C $(BUILDDIR)/latex all-pdf LATEXMKOPTS=-silent
+
+browser-deps:
+	$(call debian-packages,$(BROWSER_PACKAGES))
+
+# Debian packages that only some targets need, installed when missing (as root).
+PDF_PACKAGES     := texlive-xetex texlive-lang-chinese texlive-latex-recommended \
+                    texlive-latex-extra texlive-fonts-recommended latexmk fonts-noto-cjk
+BROWSER_PACKAGES := chromium fonts-noto-cjk
+define debian-packages
+@missing=$$(for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+if [ -n "$$missing" ]; then \
+	if [ "$$(id -u)" != 0 ]; then echo "missing Debian packages:" $$missing; \
+		echo "install them: sudo apt-get install" $$missing; exit 1; fi; \
+	echo "installing Debian packages:" $$missing; \
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends $$missing; \
+fi
+endef
+
+# Sphinx (dummy builder, fresh environment, doctrees in a temporary folder)
+# and sphinx-lint; see tools/check.py.
+check: $(STAMP)
+	$(BIN)/python tools/check.py --srcdir $(SOURCEDIR) --confdir $(CONFDIR) -j $(JOBS) \
+		$(if $(CARDS),-D handbook_cards=$(abspath $(CARDS)))
+
+autolink: $(STAMP)
+	$(BIN)/python tools/autolink.py --srcdir $(SOURCEDIR) --confdir $(CONFDIR) \
+		$(if $(CARDS),--cards $(CARDS)) $(FILES)
+
+# The only target that uses the network: linkcheck_* in conf.py.
+linkcheck: $(STAMP)
+	$(SPHINXBUILD) -b linkcheck $(ALLOPTS) $(SOURCEDIR) $(BUILDDIR)/linkcheck
 
 clean:
 	rm -rf $(BUILDDIR)

@@ -4,6 +4,7 @@ Pages are in source/, the project's extensions in _ext/, the card registry
 in cards.tsv.  Build with ``make html``; see README.md.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,8 +22,26 @@ needs_sphinx = '9.0'  # keep in sync with requirements.txt
 
 extensions = [
     'card_links',         # 「`卡名`_」 -> card database (registry: cards.tsv)
+    'card_markup',        # broken 「`卡名`_」 markup, unlinked 「卡名」: warnings at their line
+    'card_search',        # Chinese search with whole card names as words
+    'link_previews',      # page descriptions for chat apps and search engines
+    'link_targets',       # duplicate labels across pages, anonymous-link mismatches: at their line
+    'linkcheck_policy',   # make linkcheck: skip what robots.txt forbids, cache working URLs
+    'page_dates',         # "last updated" from git, else the file's date
     'planned_sections',   # :ref: to sections not written yet
+    'ruling_export',      # rulings.json: every ruling, next to the HTML
+    'ruling_lines',       # one ruling per date: permalinks, the record of every ruling
+    'ruling_timeline',    # .. ruling-timeline:: every dated ruling, newest first
     'rulings',            # :ruling:`17/3/24` dated ruling references
+    'section_ids',        # readable, stable section ids (label or title)
+    'site_urls',          # html_baseurl -> canonical, sitemap, robots.txt, 404, redirects
+    'strike',             # :strike:`…` struck-through (overturned) text
+    'translations',       # translated builds: catalogs, card names in any language, switcher
+    'notfound.extension',          # the 404 page (sphinx-notfound-page)
+    'sphinx_last_updated_by_git',  # page dates from git
+    'sphinx_reredirects',          # old URLs of renamed pages keep working
+    'sphinx_sitemap',              # sitemap.xml
+    'sphinxext.opengraph',         # OpenGraph and Twitter-card tags
 ]
 
 # -- Card links (_ext/card_links.py) ----------------------------------------------
@@ -40,6 +59,12 @@ handbook_ruling_hosts = [
     'www.db.yugioh-card.com',  # the official card database and FAQ
     'yugioh-wiki.net',         # 遊戯王カードWiki
 ]
+
+# -- Ruling lines, timeline, export (_ext/ruling_*.py) ----------------------------
+# A ruling containing one of these words (or :strike: text) is flagged as changed.
+
+handbook_changed_markers = ['裁定变更', '调整中确认']
+handbook_rulings_export = 'rulings.json'  # written next to the HTML; '' for none
 
 # -- Planned sections (_ext/planned_sections.py) ----------------------------------
 # Labels that pages :ref: but no page defines yet; shown as "not yet written".
@@ -61,12 +86,116 @@ handbook_planned_sections = [
     '错过时点',
 ]
 
+# -- Translations (_ext/translations.py; README, "Translations") --------------------
+# The catalogs are locale/<lang>/LC_MESSAGES/<page>.po (make intl-update); each
+# build compiles its language's into the doctree folder and points Sphinx's
+# locale_dirs there.  Chosen so that rewording a sentence invalidates that
+# sentence's message only, and the committed catalogs change only there:
+
+handbook_locale_dir = 'locale'            # relative to this file
+gettext_compact = False                   # one catalog per page, not one for the site
+gettext_uuid = False                      # no uuid comment per message: less churn
+gettext_location = False                  # no source:line comments: a line inserted above
+                                          # would change every later entry of the catalog
+gettext_allow_fuzzy_translations = False  # an outdated (fuzzy) translation is never shown;
+                                          # OpenCC's output is flagged "opencc", not fuzzy
+gettext_additional_targets = []           # no literal blocks, images or index entries
+handbook_languages = {                    # the site's languages; the first is its root,
+    'zh_CN': '简体中文',                  # the others are in <root>/<lang>/ (make html-all)
+    'zh_TW': '繁體中文',
+}
+
+# -- make linkcheck (_ext/linkcheck_policy.py) --------------------------------------
+# The only target that uses the network.  The card database is one small site:
+# few requests at a time, and on HTTP 429 wait as long as it asks (up to 10 min).
+
+linkcheck_workers = 4
+linkcheck_timeout = 30
+linkcheck_retries = 2
+linkcheck_rate_limit_timeout = 600.0
+linkcheck_anchors = False          # card and FAQ pages are linked whole, never by #anchor
+linkcheck_ignore = []              # hosts that forbid robots: read from their robots.txt
+handbook_linkcheck_cache_days = 7  # a URL found working this recently is not requested again
+
 # -- HTML ----------------------------------------------------------------------------
 
 html_theme = 'furo'
 html_title = project
 html_static_path = ['_static']
 html_css_files = ['handbook.css']
-html_last_updated_fmt = None
+html_last_updated_fmt = '%Y-%m-%d'  # each page's last change (_ext/page_dates.py)
 html_copy_source = False
 html_show_sourcelink = False
+
+# -- Publishing (_ext/site_urls.py, _ext/link_previews.py, _ext/page_dates.py) -----
+# The published site's address: canonical links, sitemap.xml, robots.txt, link
+# previews and the 404 page's links derive from it.  `make html BASEURL=…` sets
+# it (the GitHub Pages workflow does); Read the Docs gives its own.  The default
+# is the local preview server: python3 -m http.server -d _build/html 8000
+
+html_baseurl = os.environ.get('READTHEDOCS_CANONICAL_URL', 'http://localhost:8000/')
+
+sitemap_url_scheme = '{link}'  # pages sit at html_baseurl itself, no language/version folder
+sitemap_locales = [None]       # one language per site: no hreflang alternates
+sitemap_excludes = ['404.html', 'genindex.html', 'search.html']
+
+ogp_social_cards = {'enable': False}  # no generated images (they would need matplotlib)
+ogp_custom_meta_tags = ['<meta name="twitter:card" content="summary" />']
+handbook_description_width = 160      # columns: about 80 Chinese characters
+
+notfound_template = 'handbook-404.html'  # _ext/templates/: search, card index, contents
+notfound_context = {'title': '找不到页面', 'body': ''}
+
+git_last_updated_timezone = 'Asia/Shanghai'
+
+# Renamed or moved pages: old name -> new page, relative to the old page.  The
+# old URL then redirects there (sphinx-reredirects).  For example, after
+# renaming source/negate.rst to source/negation.rst:
+#   redirects = {'negate': 'negation.html'}
+redirects: dict[str, str] = {}
+
+# -- Search (_ext/card_search.py) -----------------------------------------------------
+# Sphinx's Chinese search (jieba), with every registry name as one word.
+
+html_search_language = 'zh'
+
+# -- EPUB and PDF (make epub, make pdf) ------------------------------------------------
+# The whole handbook for offline reading.  Card links stay links to the card
+# database, without the URL printed after each (there are hundreds).
+
+epub_basename = 'handbook'
+epub_language = 'zh-CN'  # BCP 47, as EPUB wants (language is Sphinx's zh_CN)
+epub_publisher = author
+epub_identifier = 'urn:uuid:34c7ef90-2062-5780-adf0-caee118c95ec'  # fixed: the same book
+epub_scheme = 'uuid'
+epub_show_urls = 'no'
+epub_use_index = False  # no index entries: the general index would be empty
+epub_exclude_files = ['.buildinfo.bak']  # Sphinx's, after a change of configuration
+
+latex_engine = 'xelatex'
+latex_documents = [('index', 'handbook.tex', project, author, 'manual')]
+latex_docclass = {'manual': 'ctexbook'}  # Chinese chapter titles, spacing and line breaking
+latex_use_xindy = False                  # no index entries; xindy is one more TeX package
+latex_show_urls = 'no'
+latex_elements = {
+    'papersize': 'a4paper',
+    'classoptions': ',fontset=none',     # ctex: fonts are set below
+    'babel': '',                         # ctex does the Chinese; babel knows no zh_CN
+    'fncychap': '',                      # ctex styles the chapter titles
+    'fontpkg': r'''
+\setCJKmainfont{Noto Serif CJK SC}
+\setCJKsansfont{Noto Sans CJK SC}
+\setCJKmonofont{Noto Sans Mono CJK SC}
+% ① ○ ● and other symbols the pages use: from the CJK fonts
+\xeCJKDeclareCharClass{CJK}{"2460 -> "24FF, "2500 -> "27BF}
+% keep the spaces of card names: DDD 反骨王 列奥尼达
+\xeCJKsetup{CJKspace=true}
+''',
+    'preamble': r'''
+% the contents are 目录 (Sphinx would call them after the first toctree's caption)
+\renewcommand{\contentsname}{目录}
+% a ruling line (a \DUrole) may hold a footnote of several lines: \long
+\renewcommand{\DUrole}[2]{%
+  \ifcsname DUrole\detokenize{#1}\endcsname\csname DUrole\detokenize{#1}\endcsname{#2}\else#2\fi}
+''',
+}

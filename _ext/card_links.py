@@ -39,6 +39,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.domains import Domain
 from sphinx.errors import ConfigError
+from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
+_ = get_translation('handbook')  # texts shown in pages (translations.py)
 
 
 class CardReferences(SphinxTransform):
@@ -108,8 +110,9 @@ class CardDomain(Domain):
         card = registry(env).get(target)
         if card is None:
             return None
+        title = _('在卡片数据库中查看「{name}」').format(name=card.name_in(env.config.language))
         link = nodes.reference('', '', internal=False, refuri=url_templates(env).url(card),
-                               reftitle=f'在卡片数据库中查看「{card.name}」',
+                               reftitle=title,
                                classes=['card-link', f'card-{card.kind}'])
         link['card_key'] = card.key
         link += contnode
@@ -184,9 +187,9 @@ def warn_unknown_card(app: Sphinx, domain: Domain | None, node: addnodes.pending
         return None
     reg = registry(app.env)
     name = node['cardname']
-    close = reg.suggest(name)
+    close = reg.suggest(name, language=app.config.language)
     hint = ('did you mean ' + ' or '.join(f'「{n}」' for n in close) + '?') if close else \
-        'check the spelling'
+        'check the spelling.'
     logger.warning('unknown card name 「%s」: %s If it is a new card, add a row to %s.',
                    name, hint, reg.path.name, location=node,
                    type='handbook', subtype='card')

@@ -74,6 +74,10 @@ class Card:
     def key(self) -> str:
         return fold(self.name)
 
+    def name_in(self, language: str | None) -> str:
+        """The card's name in *language*: its alias there, else its name."""
+        return next((alias for lang, alias in self.aliases if lang == language), self.name)
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Problem:
@@ -127,9 +131,11 @@ class Registry(Mapping[str, Card]):
         """Each card once, in registry order."""
         return sorted(set(self._cards.values()), key=lambda c: c.line)
 
-    def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """Registry names closest to *name*, best first."""
-        by_key = {card.key: card.name for card in self._cards.values()}
+    def suggest(self, name: str, limit: int = 3, language: str | None = None) -> list[str]:
+        """Registry names closest to *name*, best first; names in *language*
+        (a card's alias there) where the card has one."""
+        by_key = {fold(card.name_in(language)): card.name_in(language)
+                  for card in self._cards.values()}
         keys = difflib.get_close_matches(fold(name), by_key, n=limit, cutoff=0.5)
         return [by_key[k] for k in keys]
 

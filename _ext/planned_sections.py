@@ -4,7 +4,9 @@ The handbook's pages refer to sections that no page has yet (调整中,
 错过时点, …).  Their labels are listed in one place, the
 ``handbook_planned_sections`` config value.  A ``:ref:`` to a planned label
 renders as plain text marked as not yet written (``<span class="planned">``,
-which the handbook's stylesheet shows like a wiki's red link); every other unresolved reference stays Sphinx's
+which the handbook's stylesheet shows like a wiki's red link), followed by
+the label （待编写） (``<span class="planned-label">``, translatable: the
+``handbook`` catalog of translations.py); every other unresolved reference stays Sphinx's
 ``undefined label`` warning.
 
 When a planned label gets written (some page defines it), the build warns
@@ -16,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from sphinx.locale import get_translation
 from sphinx.util import logging
 
 if TYPE_CHECKING:
@@ -24,6 +27,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
+_ = get_translation('handbook')  # texts shown in pages (translations.py)
 
 
 def planned_reference(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref,
@@ -32,7 +36,8 @@ def planned_reference(app: Sphinx, env: BuildEnvironment, node: addnodes.pending
         return None
     if node['reftarget'] not in env.config.handbook_planned_sections:
         return None
-    marked = nodes.inline('', '', contnode, classes=['planned'])
+    label = nodes.inline('', _('（待编写）'), classes=['planned-label'])
+    marked = nodes.inline('', '', contnode, label, classes=['planned'])
     return marked
 
 

@@ -2,12 +2,13 @@
 
 For each seed: the card names, dates, :ref: labels and headings of the
 restored page equal the seed's, as sets and as counts, and every sentence of
-the seed appears in the page's built text.  The whole handbook builds
-without a single warning.
+the seed appears in the page's built text; every date is on the ruling timeline
+and in rulings.json.  The whole handbook builds without a single warning.
 """
 
 from __future__ import annotations
 
+import json
 import pickle
 import re
 import subprocess
@@ -104,3 +105,30 @@ def test_every_sentence_is_in_the_page(handbook, seed):
     missing = [s for s in source.sentences() if s not in text]
     assert missing == []
     assert len(source.sentences()) > 100
+
+
+@pytest.mark.parametrize('seed', SEEDS)
+def test_timeline_and_export_have_every_date(handbook, seed):
+    """Every dated reference of the page is on the timeline (in the entries
+    that link back to the page) and in rulings.json, counted as written."""
+    out, _ = handbook
+    source = seeds.load(seed)
+    timeline = (out / 'html' / 'timeline.html').read_text(encoding='utf-8')
+    on_timeline = Counter()
+    for item in re.findall(r'<li class="ruling-entry[^"]*">(.*?)</li>', timeline, re.S):
+        source_line = item[item.index('<p class="ruling-entry-source">'):]
+        if f'href="{source.docname}.html"' in source_line:
+            on_timeline.update(re.findall(r'class="ruling(?: [^"]*)?"[^>]*>([^<]+)<', item))
+    assert on_timeline == source.dates
+    export = json.loads((out / 'html' / 'rulings.json').read_text(encoding='utf-8'))
+    exported = Counter(ref['written'] for ruling in export['rulings']
+                       if ruling['page'] == source.docname for ref in ruling['references'])
+    assert exported == source.dates
+
+
+def test_every_id_is_unique(handbook):
+    """Section ids, ruling permalinks and docutils' ids never clash on a page."""
+    out, _ = handbook
+    for page in (out / 'html').glob('*.html'):
+        ids = Counter(re.findall(r'\sid="([^"]*)"', page.read_text(encoding='utf-8')))
+        assert [i for i, n in ids.items() if n > 1] == [], page.name

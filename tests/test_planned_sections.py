@@ -11,7 +11,8 @@ from helpers import html, warnings
 def test_planned_labels(app):
     app.build()
     page = html(app)
-    assert '<span class="planned"><span class="xref std std-ref">调整中</span></span>' in page
+    assert ('<span class="planned"><span class="xref std std-ref">调整中</span>'
+            '<span class="planned-label">（待编写）</span></span>') in page
     assert warnings(app) == [
         "index.rst: WARNING: section '已写' is written now (label defined here); remove it "
         'from handbook_planned_sections in conf.py [handbook.planned]',

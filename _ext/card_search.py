@@ -1,0 +1,212 @@
+"""Card-aware Chinese search: whole card names are search words.
+
+The HTML search is Sphinx's Chinese search (``html_search_language = 'zh'``,
+words cut by jieba), changed in three ways:
+
+**Card names are words.**  jieba gets a private dictionary, made at build
+time from the card registry (every name and alias; of a name with a space,
+a middle dot, @ or /, where jieba always cuts, every piece), so it keeps card
+names and their pieces together.  And every registry name that a text contains,
+whatever its spacing, width or middle dots, is indexed as one word, its
+*search key*: Unicode NFKC, lower case, without whitespace and middle dots
+(``DDD 反骨王 列奥尼达`` -> ``ddd反骨王列奥尼达``).  Names are found longest
+first, and a word of jieba's that is a registry name counts only where that
+name is written: a page about 「黑洞龙」 is no result for 「黑洞」.
+
+**The query is cut the same way** (``card_search.js``, served inside
+``language_data.js`` after ``const CARD_KEYS = [...]``, the search keys of the
+registry's names).  Sphinx's own query splitter cuts at every space and
+punctuation mark and knows no jieba; this one:
+
+1. takes the longest run of space-separated query words whose search key is
+   a registry name or a word of the index, so ``混沌No.103 神葬零娘 暮永``,
+   ``G·B·猎人`` and ``牢牢妖@火灵天星`` are each one word;
+2. cuts any other word at punctuation, and a piece that is no word of the
+   index into the longest words of the index it is made of, the way jieba
+   cut the pages (``伤害步骤`` -> ``伤害`` + ``步骤``; single characters are
+   not indexed and are dropped).
+
+**Results are sections, and contain what was searched.**  For every page the
+index finds, the script reads the page and keeps the sections whose own text
+(without their subsections) contains every query phrase (the query's words,
+compared by search key; a card name, found as above, not inside a longer
+name); each becomes a result ``页面 > 小节`` linking to the section (to the
+page, where the section is the page or its id leads elsewhere).  A page that
+contains the index words but not the phrase (``伤害`` and ``步骤`` apart,
+never ``伤害步骤``) is dropped.  Matches in section titles are Sphinx's own
+title results.  The count is of pages.  The summary under a result shows
+where the phrase is.  Where pages cannot be read (``file://``), results stay
+Sphinx's page results.  Pages marked ``:nosearch:`` are not searched.
+
+It also fixes Sphinx 9.0.4's Chinese search, whose ``language_data.js`` ends
+in ``window.Stemmer = ChineseStemmer;``, an undefined name, so that search in
+the browser silently never finishes: nothing is stemmed (the handbook's few
+Latin words are card-name pieces such as ``DDD`` or ``HERO``), and the script
+defines a ``Stemmer`` that leaves words as they are.
+
+jieba's start-up messages are silenced.  The registry is the one
+``card_links`` loaded; editing it re-indexes the pages that ``card_links``
+re-reads (those that link a changed name).  A name that a page only writes
+in plain text is indexed anew at the next full build (``make html
+SPHINXOPTS=-E``).
+
+Configuration: none beyond Sphinx's.  ``html_search_options = {'dict':
+path}`` adds a jieba dictionary file of the project's own words.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import jieba
+import sphinx.search
+from sphinx.search.zh import SearchChinese
+
+import card_links
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from card_registry import Card
+
+#: what a search key leaves out: whitespace and middle dots (card_search.js has the same set)
+SEPARATORS = re.compile(r'[\s·・･‧]+')
+#: a word worth indexing has a letter or a digit (not 「, 。 or ……)
+_WORDLIKE = re.compile(r'[^\W_]')
+#: Latin words, indexed besides jieba's cut (as Sphinx's Chinese search does)
+_LATIN = re.compile(r'[a-zA-Z0-9_]+')
+
+#: the query splitter, the stemmer and the result sections (served in language_data.js)
+SCRIPT = Path(__file__).with_suffix('.js')
+
+
+def search_key(text: str) -> str:
+    """The form in which the index holds a card name (see the module docstring)."""
+    return SEPARATORS.sub('', unicodedata.normalize('NFKC', text)).lower()
+
+
+def registry_names(cards: Iterable[Card]) -> list[str]:
+    """Every name and alias of the registry's cards, in registry order."""
+    names: list[str] = []
+    for card in cards:
+        names.append(card.name)
+        names.extend(alias for _, alias in card.aliases)
+    return names
+
+
+def dictionary_words(names: Iterable[str]) -> list[str]:
+    """jieba's user dictionary: the names, each cut where jieba always cuts
+    (at spaces, middle dots, @, /, 「 …: jieba joins no word across them)."""
+    words: dict[str, None] = {}
+    for name in names:
+        for piece in jieba.re_han_default.findall(name):
+            if len(piece) > 1:
+                words[piece] = None
+    return list(words)
+
+
+class NameFinder:
+    """Finds registry names in text by search key, leftmost and longest first."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.keys = frozenset(filter(None, map(search_key, names)))
+        by_first: dict[str, set[int]] = {}
+        for key in self.keys:
+            by_first.setdefault(key[0], set()).add(len(key))
+        self._lengths = {ch: sorted(lengths, reverse=True) for ch, lengths in by_first.items()}
+
+    def find(self, text: str) -> Iterator[str]:
+        folded = search_key(text)
+        i, end = 0, len(folded)
+        while i < end:
+            for length in self._lengths.get(folded[i], ()):
+                if folded[i:i + length] in self.keys:
+                    yield folded[i:i + length]
+                    i += length
+                    break
+            else:
+                i += 1
+
+
+@contextmanager
+def _quiet_jieba() -> Iterator[None]:
+    """jieba logs its dictionary loading to stderr at DEBUG level."""
+    logger = logging.getLogger('jieba')
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+class CardAwareChinese(SearchChinese):
+    """Sphinx's Chinese search with card names as words (bound to a registry
+    by :func:`bind_registry`)."""
+
+    lang = 'zh'
+    language_name = 'Chinese'
+    js_stemmer_rawcode = ''  # no English stemmer: the one Sphinx 9.0.4 wires up is broken
+    js_stemmer_code = ('/* card_search: words are not stemmed */\n'
+                       'var Stemmer = function () { this.stemWord = (word) => word; };\n')
+    card_names: ClassVar[tuple[str, ...]] = ()
+    replaced: ClassVar[str | type | None] = None  # the language this one stands in for
+
+    def __init__(self, options: dict[str, str]) -> None:
+        # not SearchChinese.__init__: it loads words into jieba's global dictionary
+        self.options = options
+        self.names = NameFinder(self.card_names)
+        keys = json.dumps(sorted(self.names.keys), ensure_ascii=False)
+        self.js_splitter_code = f'const CARD_KEYS = {keys};\n{SCRIPT.read_text(encoding="utf-8")}'
+        self.tokenizer = jieba.Tokenizer()
+        with _quiet_jieba():
+            self.tokenizer.initialize()
+            for word in dictionary_words(self.card_names):
+                self.tokenizer.add_word(word)
+            if options.get('dict'):
+                self.tokenizer.load_userdict(options['dict'])
+
+    def split(self, input: str) -> list[str]:
+        words = [*self.tokenizer.cut_for_search(input), *_LATIN.findall(input)]
+        # a word that is a registry name counts where the name finder finds it
+        words = [w for w in words if _WORDLIKE.search(w) and search_key(w) not in self.names.keys]
+        words.extend(self.names.find(input))
+        return words
+
+    def stem(self, word: str) -> str:
+        return word.lower()
+
+    def word_filter(self, stemmed_word: str) -> bool:
+        return len(stemmed_word) > 1 or stemmed_word in self.names.keys
+
+
+def bind_registry(app: Sphinx, env: BuildEnvironment) -> None:
+    """Register the search language for this build's registry (before the
+    HTML builder makes its index, at each build)."""
+    names = tuple(registry_names(card_links.registry(env).cards()))
+    replaced = sphinx.search.languages.get(CardAwareChinese.lang)
+    app.add_search_language(type('CardAwareChinese', (CardAwareChinese,),
+                                 {'card_names': names, 'replaced': replaced}))
+
+
+def unbind_registry(app: Sphinx, exception: BaseException | None) -> None:
+    """Give Sphinx's table of search languages (a global) back as it was."""
+    language = sphinx.search.languages.get(CardAwareChinese.lang)
+    if isinstance(language, type) and issubclass(language, CardAwareChinese):
+        sphinx.search.languages[CardAwareChinese.lang] = language.replaced
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('card_links')
+    app.connect('env-updated', bind_registry)
+    app.connect('build-finished', unbind_registry)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}

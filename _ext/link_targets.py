@@ -1,0 +1,155 @@
+"""Link targets: duplicate labels across pages and anonymous-link mismatches,
+reported at the exact line of the fault.
+
+Two faults that Sphinx and docutils report without a usable line:
+
+``handbook.label`` -- a label (``.. _标签:``) defined on two pages.  Sphinx
+warns about it only when it reads both pages in one process, at the heading
+after the label, and not at all in a parallel build (``-j auto``), where
+the last page read silently wins.  This extension remembers every page's
+labels with their lines and reports each definition after the first (in
+page order) at its own line, naming the first.  A duplicate defined on a
+page read later in the same process is dropped from that page so that
+Sphinx does not report it a second time: references go to the first
+definition.  (Two definitions on one page are docutils' "Duplicate explicit
+target name", already at the right line.)
+
+``handbook.anonymous-link`` -- anonymous links (```文本`__``) and anonymous
+targets (``.. __: URL``) pair up in order, so their numbers must match.
+Docutils reports a mismatch once per page with no line.  This extension
+reports it at each anonymous link without an embedded URL (or, when the
+targets are too many, at each anonymous target) and renders those links as
+problematic text, as docutils would, so that the page-wide message does not
+repeat it.  The handbook writes anonymous links with the URL inside,
+```17/3/24 <https://…>`__``; these are not counted.  An anonymous link
+written by mistake for a card, 「`卡名`__」, gets the hint 「`卡名`_」.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+
+from source_lines import locate
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
+
+
+class AnonymousLinks(SphinxTransform):
+    """Report anonymous link/target mismatches at their lines."""
+
+    # just before docutils' AnonymousHyperlinks (440)
+    default_priority = 439
+
+    def apply(self, **kwargs: Any) -> None:
+        links = [n for n in self.document.findall(nodes.reference) if n.get('anonymous')]
+        targets = [n for n in self.document.findall(nodes.target) if n.get('anonymous')]
+        if len(links) == len(targets):
+            return
+        counts = (f'the page has {len(links)} anonymous links `…`__ and {len(targets)} '
+                  'anonymous targets .. __: URL, which pair up in order')
+        if len(links) > len(targets):
+            for link in links:
+                text = link.astext()
+                self.error(link, f'anonymous link {link.rawsource!r} has no target ({counts}): '
+                                 f'write `{text} <URL>`__ with its URL, or 「`{text}`_」 for a card')
+        else:
+            for target in targets:
+                self.error(target, f'anonymous target {target.rawsource.strip()!r} has no link '
+                                   f'({counts}): remove it, or write the URL inside the link, '
+                                   '`文本 <URL>`__')
+        for link in links:
+            link.replace_self(nodes.problematic(link.rawsource, link.rawsource))
+        for target in targets:
+            del target['anonymous']
+
+    def error(self, node: nodes.Node, message: str) -> None:
+        source, line = locate(node)
+        logger.error(message, location=f'{source or self.document.get("source")}:{line or 0}',
+                     type='handbook', subtype='anonymous-link')
+
+
+class RecordLabels(SphinxTransform):
+    """Remember the page's labels and their lines (before docutils moves a
+    label onto the section that follows it)."""
+
+    # before docutils' PropagateTargets (260)
+    default_priority = 259
+
+    def apply(self, **kwargs: Any) -> None:
+        labels: dict[str, tuple[str, int]] = {}
+        for target in self.document.findall(nodes.target):
+            if target.get('refuri') or target.get('refname') or target.get('anonymous'):
+                continue  # a link to elsewhere, not a label
+            source, line = locate(target)
+            for name in target['names']:
+                labels.setdefault(name, (source or self.document['source'], line or 0))
+        docname = self.env.current_document.docname
+        if labels:
+            self.env.handbook_labels[docname] = labels
+
+
+class DropDuplicateLabels(SphinxTransform):
+    """A label another page already defines is not defined again (first wins);
+    the duplicate is reported, once, by :func:`report_duplicates`."""
+
+    # before Sphinx's domains collect the labels (850)
+    default_priority = 849
+
+    def apply(self, **kwargs: Any) -> None:
+        docname = self.env.current_document.docname
+        known = self.env.domains.standard_domain.anonlabels
+        for name in self.env.handbook_labels.get(docname, {}):
+            if name in known and known[name][0] != docname and self.document.nametypes.get(name):
+                self.document.nametypes[name] = False  # Sphinx skips it
+
+
+def report_duplicates(app: Sphinx, env: BuildEnvironment) -> None:
+    where: dict[str, list[tuple[str, str, int]]] = {}
+    for docname in sorted(env.handbook_labels):
+        for name, (source, line) in env.handbook_labels[docname].items():
+            where.setdefault(name, []).append((docname, source, line))
+    for name, places in sorted(where.items()):
+        if len(places) < 2:
+            continue
+        _, first_source, first_line = places[0]
+        first = f'{os.path.relpath(first_source, app.srcdir)}:{first_line}'
+        for _, source, line in places[1:]:
+            logger.warning('duplicate label %r: %s defines it already; labels are unique across '
+                           'the handbook: rename one (and the :ref: that mean it)', name, first,
+                           location=f'{source}:{line}', type='handbook', subtype='label')
+
+
+def init_env(app: Sphinx) -> None:
+    if not hasattr(app.env, 'handbook_labels'):
+        app.env.handbook_labels = {}
+
+
+def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    env.handbook_labels.pop(docname, None)
+
+
+def merge_info(app: Sphinx, env: BuildEnvironment, docnames: Any, other: BuildEnvironment) -> None:
+    for docname in docnames:
+        if docname in other.handbook_labels:
+            env.handbook_labels[docname] = other.handbook_labels[docname]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_transform(AnonymousLinks)
+    app.add_transform(RecordLabels)
+    app.add_transform(DropDuplicateLabels)
+    app.connect('builder-inited', init_env)
+    app.connect('env-purge-doc', purge_doc)
+    app.connect('env-merge-info', merge_info)
+    app.connect('env-check-consistency', report_duplicates)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}

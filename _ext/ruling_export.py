@@ -1,0 +1,101 @@
+"""Export of every ruling as JSON, next to the HTML (``_build/html/rulings.json``).
+
+Written at the end of every successful HTML build (``html``, ``dirhtml``,
+``singlehtml``; not epub) from the record of :mod:`ruling_lines`, so it is
+never stale.  The file is UTF-8 (Chinese as is, not ``\\u`` escapes), its
+order is deterministic (pages in table-of-contents order, rulings in page
+order), and it is rewritten only when its content changes::
+
+    {
+      "format": 1,
+      "rulings": [
+        {
+          "page": "effect-processing",
+          "page_title": "特定效果的处理方法",
+          "section": {"id": "同时处理", "title": "同时处理"},
+          "anchor": "ruling-2018-12-24-倍倍伤害",
+          "url": "effect-processing.html#ruling-2018-12-24-倍倍伤害",
+          "dates": ["2018-12-24"],
+          "references": [{"written": "18/12/24", "date": "2018-12-24",
+                          "faq": null, "url": null}],
+          "cards": ["倍倍伤害"],
+          "text": "「倍倍伤害」发动后，受到战斗伤害和……结果平局。",
+          "changed": false,
+          "struck": false
+        }
+      ]
+    }
+
+``url`` is relative to the HTML folder (the page's file and the anchor as
+URL fragment, not percent-encoded); ``dates`` are ISO dates, one per
+reference as written (an invalid date, which the build reports, is left
+out); ``faq`` is the official FAQ id, ``url`` the reference's link, either
+may be null; ``cards`` are the names the ruling links, as written, in
+order; ``text`` is the ruling's plain text without its dates; ``changed``
+and ``struck`` are the flags of :mod:`ruling_lines`.
+
+Configuration (``conf.py``)::
+
+    handbook_rulings_export = 'rulings.json'   # '' for no export
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import ruling_lines
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
+
+#: bump when the shape of the file changes
+FORMAT = 1
+
+
+def export(env: BuildEnvironment, builder: Builder) -> dict[str, Any]:
+    """The export's content."""
+    rulings = ruling_lines.rulings(env)
+    out = []
+    for docname in ruling_lines.page_order(env):
+        title = env.titles[docname].astext() if docname in env.titles else docname
+        for ruling in rulings.get(docname, []):
+            out.append({
+                'page': docname,
+                'page_title': title,
+                'section': {'id': ruling.section_id, 'title': ruling.section_title},
+                'anchor': ruling.anchor,
+                'url': f'{builder.get_target_uri(docname)}#{ruling.anchor}',
+                'dates': list(ruling.dates),
+                'references': [{'written': r.text, 'date': r.date, 'faq': r.faq, 'url': r.url}
+                               for r in ruling.references],
+                'cards': [name for _key, name in ruling.cards],
+                'text': ruling.text,
+                'changed': ruling.changed,
+                'struck': ruling.struck,
+            })
+    return {'format': FORMAT, 'rulings': out}
+
+
+def write_export(app: Sphinx, exception: Exception | None) -> None:
+    builder = app.builder
+    name = app.config.handbook_rulings_export
+    if exception is not None or not name or builder.format != 'html' \
+            or getattr(builder, 'embedded', False):  # epub, htmlhelp: no side files
+        return
+    text = json.dumps(export(app.env, builder), ensure_ascii=False, indent=1) + '\n'
+    path = builder.outdir / name
+    if not path.is_file() or path.read_text(encoding='utf-8') != text:
+        path.write_text(text, encoding='utf-8')
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('ruling_lines')
+    app.add_config_value('handbook_rulings_export', 'rulings.json', 'html',
+                         types=frozenset({str}),
+                         description='file name of the JSON export of every ruling')
+    app.connect('build-finished', write_export)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}

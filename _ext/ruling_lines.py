@@ -1,0 +1,350 @@
+"""Ruling lines: what one ruling is, its permalink, and the record of every ruling.
+
+**What one ruling is.**  A ruling is text followed by its dated ruling
+references (the ``ruling`` role or a legacy date link, see :mod:`rulings`).
+The block that holds them -- a line of a line block, or a paragraph (of a
+list item, an admonition, …) -- is cut after each ruling reference:
+
+* a ruling runs from the end of the previous ruling (or the start of the
+  block) up to and including its date;
+* dates separated only by spaces belong to one ruling (``14/3/21 14/3/21``:
+  one ruling, answered in two FAQs);
+* text after the block's last date, if any, belongs to the last ruling (it
+  continues it: ``…不会无效。14/3/21 把这个…就仍然被无效。``).
+
+So this line holds three rulings, A, B and C::
+
+    | A。\\ :ruling:`17/12/22` B。\\ :ruling:`17/7/28` C。\\ :ruling:`17/12/22`
+
+**Permalinks.**  Each ruling is wrapped in an inline ``ruling_line`` node,
+in HTML ``<span class="ruling-line" id="…">``, followed by the theme's
+permalink icon (shown on hover, like a heading's ¶; CSS in
+``_static/handbook.css``); in LaTeX a link target.  The id depends only on
+what identifies the ruling, never on its position, so inserting or editing
+other lines keeps it::
+
+    ruling-<date>[-<date>…][-faq<id>…][-<first card>]
+    ruling-2018-12-24-倍倍伤害
+    ruling-2017-03-24-faq19691-旋风
+
+(dates ISO, each distinct date once; FAQ ids as given; the first card the
+ruling names, as its registry key -- the folded registry name, see
+:func:`card_registry.fold` -- so a spelling variant or an alias gives the same
+id).  Where two rulings of a page would get the same id, each of them gets a
+short hash of its card keys and text appended
+(``ruling-2017-03-24-旋风-1a2b3c``), so neither depends on which comes first;
+only rulings identical in every respect fall back to a number (``-2``) in
+page order.  Editing a ruling's own text keeps its id unless the ruling has
+such a twin, whose hash the text is part of; a new twin of a ruling (same
+date, FAQ id and first card) changes that ruling's id.  The id is also
+recorded on each of the ruling's reference nodes, as the attribute
+``ruling_anchor``.
+
+**The record.**  Every ruling of every page is kept on the build
+environment (purged and merged per page, so parallel and incremental builds
+stay exact); other extensions read it with :func:`rulings`:
+``{docname: [Ruling, …]}`` in page order.  A :class:`Ruling` has the page,
+section id and title, anchor, references (date as written, ISO date, FAQ id,
+URL), the cards it names (registry key and name as written), its plain text
+(without the dates) and two flags: ``struck`` (it contains ``:strike:``
+text) and ``changed`` (struck, or its text contains one of
+``handbook_changed_markers``).  :func:`changed_pages` tells which pages'
+rulings were re-read in this build (the timeline uses it).
+
+Configuration (``conf.py``)::
+
+    handbook_changed_markers = ['裁定变更', '调整中确认']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.environment.collectors import EnvironmentCollector
+from sphinx.locale import get_translation
+from sphinx.transforms import SphinxTransform
+from sphinx.util.nodes import clean_astext
+
+from section_ids import slug
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+    from sphinx.writers.html5 import HTML5Translator
+    from sphinx.writers.latex import LaTeXTranslator
+
+_ = get_translation('handbook')
+
+
+class ruling_line(nodes.inline):
+    """One ruling: its text and its dated references (an inline span)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Reference:
+    """One dated ruling reference."""
+
+    text: str  # the date as written, e.g. '17/3/24'
+    date: str | None  # ISO date, None when the date is invalid (warned)
+    faq: str | None  # official FAQ id
+    url: str | None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ruling:
+    """One ruling of a page (see the module docstring)."""
+
+    docname: str
+    index: int  # position in the page, for ordering only (never in the anchor)
+    anchor: str
+    section_id: str
+    section_title: str
+    references: tuple[Reference, ...]
+    cards: tuple[tuple[str, str], ...]  # (registry key, name as written), first use first
+    text: str
+    changed: bool
+    struck: bool
+
+    @property
+    def dates(self) -> tuple[str, ...]:
+        """The valid ISO dates, one per reference, as written."""
+        return tuple(r.date for r in self.references if r.date)
+
+    @property
+    def newest(self) -> str | None:
+        return max(self.dates, default=None)
+
+
+def is_reference(node: nodes.Node) -> bool:
+    """A dated ruling reference (see :mod:`rulings`)."""
+    return isinstance(node, nodes.Element) and 'ruling_text' in node.attributes
+
+
+def cards_named(env: BuildEnvironment, node: nodes.Element) -> list[tuple[str, str]]:
+    """``(key, name as written)`` of each card the ruling links, first use
+    first.  The key is the registry's folded name of the card (so spelling
+    variants and aliases give the same key), else the folded name as written."""
+    registry = getattr(env, 'handbook_cards', None)  # see card_links
+    found: dict[str, str] = {}
+    for xref in node.findall(addnodes.pending_xref):
+        if xref.get('refdomain') != 'card':
+            continue
+        card = registry.get(xref['reftarget']) if registry is not None else None
+        found.setdefault(card.key if card is not None else xref['reftarget'], xref['cardname'])
+    return list(found.items())
+
+
+class RulingLines(SphinxTransform):
+    """Wrap each ruling in a ``ruling_line`` with its permanent id."""
+
+    # after section ids (840) and card references (845), before doctree-read (880)
+    default_priority = 870
+
+    def apply(self, **kwargs: Any) -> None:
+        blocks: dict[int, nodes.Element] = {}  # in page order
+        for ref in self.document.findall(is_reference):
+            block = self.block_of(ref)
+            if block is not None:
+                blocks.setdefault(id(block), block)
+        lines = [line for block in blocks.values() for line in self.split(block)]
+        self.assign_ids(lines)
+
+    @staticmethod
+    def block_of(ref: nodes.Element) -> nodes.Element | None:
+        """The line or paragraph whose text the reference dates."""
+        node = ref.parent
+        while node is not None and not isinstance(node, nodes.TextElement):
+            node = node.parent
+        while node is not None and not isinstance(node, (nodes.line, nodes.paragraph)) \
+                and isinstance(node.parent, nodes.TextElement):
+            node = node.parent  # a date inside emphasis: the enclosing line
+        return node
+
+    def split(self, block: nodes.Element) -> list[ruling_line]:
+        """Cut *block*'s children into rulings (see the module docstring)."""
+        children = list(block.children)
+        # the children that are or hold a ruling reference
+        holders = [i for i, c in enumerate(children)
+                   if isinstance(c, nodes.Element)
+                   and next(c.findall(is_reference), None) is not None]
+        following = dict(zip(holders, holders[1:]))  # holder -> the next one
+        groups: list[list[nodes.Node]] = [[]]
+        for i, child in enumerate(children):
+            groups[-1].append(child)
+            # between this date and the next; nothing after the last date (text
+            # there continues the last ruling) or after other children
+            between = children[i + 1:following.get(i, i + 1)]
+            if any(not (isinstance(c, nodes.Text) and not c.astext().strip()) for c in between):
+                groups.append([])  # text before the next date: a new ruling
+        block.clear()
+        lines = []
+        for group in groups:
+            line = ruling_line('', '', classes=['ruling-line'])
+            line.extend(group)
+            block += line
+            lines.append(line)
+        return lines
+
+    def assign_ids(self, lines: list[ruling_line]) -> None:
+        document = self.document
+        bases = [self.base_id(line) for line in lines]
+        count = Counter(bases)
+        taken = set(document.ids)
+        used: set[str] = set()
+        for line, base in zip(lines, bases):
+            if count[base] > 1 or base in taken:
+                keys = sorted(key for key, _name in cards_named(self.env, line))
+                text = re.sub(r'\s+', '', line.astext())
+                digest = hashlib.sha1('\0'.join([*keys, text]).encode()).hexdigest()[:6]
+                base = f'{base}-{digest}'
+            anchor, n = base, 1
+            while anchor in used or anchor in taken:
+                n += 1
+                anchor = f'{base}-{n}'
+            used.add(anchor)
+            line['ids'].append(anchor)
+            document.ids[anchor] = line
+            for ref in line.findall(is_reference):
+                ref['ruling_anchor'] = anchor
+
+    def base_id(self, line: ruling_line) -> str:
+        parts: list[str] = []
+        refs = list(line.findall(is_reference))
+        for ref in refs:
+            part = ref.get('ruling_date') or slug(ref['ruling_text'])
+            if part not in parts:
+                parts.append(part)
+        for ref in refs:
+            faq = ref.get('ruling_faq')
+            if faq and f'faq{slug(faq)}' not in parts:
+                parts.append(f'faq{slug(faq)}')
+        cards = cards_named(self.env, line)
+        if cards:
+            parts.append(slug(cards[0][0]))
+        return '-'.join(['ruling', *filter(None, parts)])
+
+
+def record(env: BuildEnvironment, index: int, line: ruling_line) -> Ruling:
+    """What the environment keeps about one ruling."""
+    section = line.parent
+    while section is not None and not isinstance(section, nodes.section):
+        section = section.parent
+    if section is not None:
+        section_id = section['ids'][0] if section['ids'] else ''
+        section_title = clean_astext(section[0]) if isinstance(section[0], nodes.title) else ''
+    else:
+        section_id = section_title = ''
+    references = tuple(
+        Reference(ref['ruling_text'], ref.get('ruling_date'), ref.get('ruling_faq'),
+                  ref.get('ruling_url'))
+        for ref in line.findall(is_reference))
+    struck = any(True for _ in line.findall(
+        lambda n: isinstance(n, nodes.Element) and 'strike' in n['classes']))
+    text = plain_text(line)
+    changed = struck or any(marker in text for marker in env.config.handbook_changed_markers)
+    return Ruling(env.docname, index, line['ids'][0], section_id, section_title, references,
+                  tuple(cards_named(env, line)), text, changed, struck)
+
+
+def plain_text(line: ruling_line) -> str:
+    """The ruling's text as the reader sees it, without its dates."""
+    copy = line.deepcopy()
+    for ref in list(copy.findall(is_reference)):
+        ref.parent.remove(ref)
+    return re.sub(r'\s+', ' ', copy.astext()).strip()
+
+
+class RulingCollector(EnvironmentCollector):
+    """Keeps ``env.handbook_rulings``: docname -> [Ruling, …]."""
+
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        if store(env).pop(docname, None):
+            env.handbook_rulings_changed.add(docname)
+
+    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
+                    other: BuildEnvironment) -> None:
+        ours, theirs = store(env), store(other)
+        for docname in docnames:
+            if docname in theirs:
+                ours[docname] = theirs[docname]
+                env.handbook_rulings_changed.add(docname)
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        env = app.env
+        docname = env.docname
+        found = [record(env, i, line)
+                 for i, line in enumerate(doctree.findall(ruling_line))]
+        if found:
+            store(env)[docname] = found
+            env.handbook_rulings_changed.add(docname)
+
+
+def store(env: BuildEnvironment) -> dict[str, list[Ruling]]:
+    if not hasattr(env, 'handbook_rulings'):
+        env.handbook_rulings = {}
+    if not hasattr(env, 'handbook_rulings_changed'):
+        env.handbook_rulings_changed = set()
+    return env.handbook_rulings
+
+
+def rulings(env: BuildEnvironment) -> dict[str, list[Ruling]]:
+    """Every ruling of the handbook: ``{docname: [Ruling, …]}``, page order."""
+    return store(env)
+
+
+def page_order(env: BuildEnvironment) -> list[str]:
+    """Every page in reading order: the table of contents from the root page,
+    then pages outside it, sorted."""
+    ordered = [doc for doc in env.collect_relations() if doc in env.all_docs]
+    return ordered + sorted(set(env.all_docs) - set(ordered))
+
+
+def changed_pages(env: BuildEnvironment) -> set[str]:
+    """Pages whose rulings were removed, re-read or added in this build."""
+    store(env)
+    return env.handbook_rulings_changed
+
+
+def reset_changed(app: Sphinx) -> None:
+    store(app.env)
+    app.env.handbook_rulings_changed = set()
+
+
+def visit_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
+    self.visit_inline(node)
+
+
+def depart_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
+    if hasattr(self, 'add_permalink_ref'):
+        self.add_permalink_ref(node, _('链接到此裁定'))
+    self.depart_inline(node)
+
+
+def visit_ruling_line_latex(self: LaTeXTranslator, node: ruling_line) -> None:
+    self.body.append(self.hypertarget_to(node, anchor=True))  # the PDF's link target
+    self.visit_inline(node)
+
+
+def depart_ruling_line_latex(self: LaTeXTranslator, node: ruling_line) -> None:
+    self.depart_inline(node)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('rulings')
+    app.setup_extension('section_ids')
+    app.add_config_value('handbook_changed_markers', ['裁定变更', '调整中确认'], 'env',
+                         types=frozenset({list, tuple}),
+                         description='words that mark a ruling as changed')
+    app.add_node(ruling_line, html=(visit_ruling_line_html, depart_ruling_line_html),
+                 latex=(visit_ruling_line_latex, depart_ruling_line_latex))
+    app.add_transform(RulingLines)
+    app.add_env_collector(RulingCollector)
+    app.connect('builder-inited', reset_changed)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -1,0 +1,235 @@
+"""The ruling timeline: every dated ruling of the handbook, newest first.
+
+A page holds the directive as its last content (anywhere else is a warning
+``handbook.timeline``: the timeline adds sections)::
+
+    裁定时间线
+    ==========
+
+    .. ruling-timeline::
+
+At write time the directive's place is filled from the record of
+:mod:`ruling_lines`: one section per year (its title gives the year's
+count), one per month inside it, and in each month the rulings, newest date
+first (rulings of the same date in reading order: pages in table-of-contents
+order, lines in page order).  A ruling with several dates is listed once, at
+its newest.  Each entry shows the ruling's text as on its page (card links
+and dates kept, resolved for the timeline page), its page and section
+(linked), and a link to its permalink; a ruling flagged as changed (see
+:mod:`ruling_lines`) carries the class ``ruling-changed`` and a marker.  A
+line above the years gives the total and links each year with its count.
+
+Nothing is hand-written and nothing goes stale: the timeline page is
+rewritten whenever a page's rulings are read again (``env-get-updated``), in
+serial and parallel builds alike.  The generated texts are messages of the
+``handbook`` catalog (Chinese msgids).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.domains import Domain
+from sphinx.environment.collectors import EnvironmentCollector
+from sphinx.locale import get_translation
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+import ruling_lines
+from ruling_lines import Ruling
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
+_ = get_translation('handbook')
+
+
+class ruling_timeline(nodes.General, nodes.Element):
+    """Placeholder for the timeline, filled at write time."""
+
+
+class RulingTimelineDirective(SphinxDirective):
+    """``.. ruling-timeline::`` (no arguments, no content)."""
+
+    def run(self) -> list[nodes.Node]:
+        node = ruling_timeline()
+        self.set_source_info(node)
+        return [node]
+
+
+class TimelinePages(EnvironmentCollector):
+    """Knows the pages that hold a timeline; marks them updated whenever
+    rulings were read again."""
+
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        pages(env).discard(docname)
+
+    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
+                    other: BuildEnvironment) -> None:
+        pages(env).update(pages(other) & docnames)
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        for node in doctree.findall(ruling_timeline):
+            pages(app.env).add(app.env.docname)
+            parent = node.parent
+            after = parent[parent.index(node) + 1:]
+            if not isinstance(parent, nodes.section) \
+                    or any(not isinstance(n, nodes.section) for n in after):
+                logger.warning('the ruling timeline adds one section per year, so it must be '
+                               'the last content of a section; move the ruling-timeline '
+                               'directive to the end of the page', location=node,
+                               type='handbook', subtype='timeline')
+
+    def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        if not ruling_lines.changed_pages(env):
+            return []
+        return sorted(pages(env))
+
+
+def pages(env: BuildEnvironment) -> set[str]:
+    if not hasattr(env, 'handbook_timeline_pages'):
+        env.handbook_timeline_pages = set()
+    return env.handbook_timeline_pages
+
+
+def entries(env: BuildEnvironment) -> list[tuple[str, Ruling]]:
+    """``(date, ruling)``, newest first, same date in reading order."""
+    order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
+    found = [(r.newest, r) for rs in ruling_lines.rulings(env).values() for r in rs if r.newest]
+    found.sort(key=lambda e: (order[e[1].docname], e[1].index))
+    found.sort(key=lambda e: e[0], reverse=True)  # stable: keeps reading order per date
+    return found
+
+
+class FillTimeline(SphinxPostTransform):
+    """Replace each ``ruling_timeline`` with the years, months and entries."""
+
+    # before ReferencesResolver (10): the copied card links and :ref:s are
+    # resolved as links of the timeline page
+    default_priority = 5
+
+    def run(self, **kwargs: Any) -> None:
+        for placeholder in list(self.document.findall(ruling_timeline)):
+            placeholder.replace_self(self.timeline())
+
+    def timeline(self) -> list[nodes.Node]:
+        found = entries(self.env)
+        doctrees: dict[str, dict[str, ruling_lines.ruling_line]] = {}
+        years = [(year, list(group)) for year, group in
+                 itertools.groupby(found, key=lambda e: e[0][:4])]
+        summary = nodes.paragraph(classes=['ruling-timeline-summary'])
+        summary += nodes.Text(_('共 {count} 条注明日期的裁定，最新的在前：').format(count=len(found)))
+        for i, (year, group) in enumerate(years):
+            if i:
+                summary += nodes.Text(' · ')
+            summary += nodes.reference('', _('{year} 年（{count} 条）').format(
+                year=year, count=len(group)), internal=True, refid=f'y{year}')
+        out: list[nodes.Node] = [summary]
+        for year, group in years:
+            year_section = nodes.section(ids=[f'y{year}'], classes=['ruling-timeline-year'])
+            year_section += nodes.title('', _('{year} 年（{count} 条）').format(
+                year=year, count=len(group)))
+            for month, items in itertools.groupby(group, key=lambda e: e[0][5:7]):
+                month_section = nodes.section(ids=[f'y{year}-{month}'])
+                month_section += nodes.title('', _('{month} 月').format(month=int(month)))
+                listing = nodes.bullet_list(classes=['ruling-timeline'])
+                for _date, ruling in items:
+                    listing += self.entry(ruling, doctrees)
+                month_section += listing
+                year_section += month_section
+            out.append(year_section)
+        return out
+
+    def entry(self, ruling: Ruling, doctrees: dict) -> nodes.list_item:
+        item = nodes.list_item(classes=['ruling-entry'])
+        text = nodes.paragraph(classes=['ruling-entry-text'])
+        if ruling.changed:
+            item['classes'].append('ruling-changed')
+            text += nodes.inline('', _('裁定已变更'), classes=['ruling-flag'])
+            text += nodes.Text(' ')
+        text.extend(self.copy_of(ruling, doctrees))
+        item += text
+        where = nodes.paragraph(classes=['ruling-entry-source'])
+        title = page_title(self.env, ruling.docname)
+        where += self.link(ruling.docname, '', nodes.Text(title))
+        if ruling.section_title and ruling.section_title != title:
+            where += nodes.Text(' › ')
+            where += self.link(ruling.docname, ruling.section_id, nodes.Text(ruling.section_title))
+        where += nodes.Text(' · ')
+        where += self.link(ruling.docname, ruling.anchor,
+                           nodes.inline('', _('固定链接'), classes=['ruling-entry-permalink']))
+        item += where
+        return item
+
+    def link(self, docname: str, anchor: str, content: nodes.Node) -> addnodes.pending_xref:
+        """A link to *anchor* (an id, or '' for the top) of page *docname*."""
+        return addnodes.pending_xref('', content, refdomain='anchor', reftype='anchor',
+                                     reftarget=f'{docname}#{anchor}', refexplicit=True,
+                                     refdoc=self.env.docname)
+
+    def copy_of(self, ruling: Ruling, doctrees: dict) -> list[nodes.Node]:
+        """The ruling's nodes from its page, made to work on this page."""
+        if ruling.docname not in doctrees:
+            doctree = self.env.get_doctree(ruling.docname)
+            doctrees[ruling.docname] = {line['ids'][0]: line
+                                        for line in doctree.findall(ruling_lines.ruling_line)}
+        line = doctrees[ruling.docname].get(ruling.anchor)
+        if line is None:  # cannot happen while the record and doctree agree
+            return [nodes.Text(ruling.text)]
+        copy = nodes.inline('', '', *(child.deepcopy() for child in line.children))
+        for node in list(copy.findall(nodes.Element)):
+            node['ids'] = []  # the ids belong to the ruling's page
+            if isinstance(node, addnodes.pending_xref):
+                node['refdoc'] = self.env.docname
+            elif 'refid' in node:  # a same-page link of the ruling's page
+                node.replace_self(self.link(ruling.docname, node['refid'],
+                                            nodes.inline('', '', *node.children)))
+        children = list(copy.children)
+        if children and isinstance(children[0], nodes.Text):  # the space after a date
+            children[0] = nodes.Text(str(children[0]).lstrip(' \t\n\x00'))
+        return children
+
+
+class AnchorDomain(Domain):
+    """Resolves the timeline's links to ``docname#id`` for any builder."""
+
+    name = 'anchor'
+    label = 'Anchor'
+
+    def resolve_xref(self, env: BuildEnvironment, fromdocname: str, builder: Builder,
+                     typ: str, target: str, node: addnodes.pending_xref,
+                     contnode: nodes.Element) -> nodes.reference | None:
+        docname, _sep, anchor = target.partition('#')
+        if docname not in env.all_docs:
+            return None
+        uri = builder.get_relative_uri(fromdocname, docname) + (f'#{anchor}' if anchor else '')
+        return nodes.reference('', '', contnode, internal=True, refuri=uri)
+
+    def resolve_any_xref(self, *args: Any) -> list:
+        return []
+
+    def merge_domaindata(self, docnames: Any, otherdata: dict[str, Any]) -> None:
+        pass  # no data
+
+
+def page_title(env: BuildEnvironment, docname: str) -> str:
+    title = env.titles.get(docname)
+    return title.astext() if title is not None else docname
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('ruling_lines')
+    app.add_node(ruling_timeline)
+    app.add_domain(AnchorDomain)
+    app.add_directive('ruling-timeline', RulingTimelineDirective)
+    app.add_post_transform(FillTimeline)
+    app.add_env_collector(TimelinePages)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}

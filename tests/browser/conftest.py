@@ -1,0 +1,182 @@
+"""Browser tests: the built site, served on localhost, read in headless Chromium.
+
+Debian's Chromium (``/usr/bin/chromium``, or ``$HANDBOOK_CHROMIUM``) driven by
+Playwright; no browser is downloaded.  Where Chromium is missing every
+browser test is skipped, with the reason in pytest's summary (``make test``
+passes ``-rs``); ``make browser-deps`` installs it, and CI does.
+
+The site: ``$HANDBOOK_SITE`` (``make test`` passes the ``$(BUILDDIR)/html`` it
+has just built), or else a fresh build of the handbook into a temporary
+folder.  It is served by a small HTTP server on a free port of 127.0.0.1;
+every request that is not for it is refused, so no test uses the network.
+Screenshots go to ``$HANDBOOK_SCREENSHOTS`` (``make test``:
+``$(BUILDDIR)/browser-screenshots``), else next to the temporary site.
+
+Fixtures, for new tests of new pages:
+
+``site``        the site: ``site.url('negation.html')``, ``site.pages`` (the
+                searchable pages), ``site.html(docname)``
+``desktop``     a new page, 1280 x 900
+``phone``       a new page as a phone shows it, 375 x 812
+``screenshot``  ``screenshot(page, 'what')`` saves a PNG for review, in the
+                folder pytest's summary names
+
+A test fails if a page it opened raised a JavaScript error.  Every page of
+``source/`` is checked at phone width (``PHONE_PAGES`` in test_reader.py): a
+new page, such as a card index, is covered by being there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get('HANDBOOK_CHROMIUM', '/usr/bin/chromium'))
+CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                 '--disable-component-update', '--no-first-run']
+DESKTOP = {'viewport': {'width': 1280, 'height': 900}}
+PHONE = {'viewport': {'width': 375, 'height': 812}, 'device_scale_factor': 2,
+         'is_mobile': True, 'has_touch': True}
+SCREENSHOTS = pytest.StashKey[Path]()
+
+
+def require_chromium() -> None:
+    if not CHROMIUM.is_file():
+        pytest.skip(f'browser tests skipped: no Chromium at {CHROMIUM} '
+                    '(make browser-deps installs it)')
+
+
+@dataclasses.dataclass(frozen=True)
+class Site:
+    """The built site and the address it is served at."""
+
+    root: Path
+    base: str
+
+    def url(self, path: str = '') -> str:
+        return self.base + path
+
+    @functools.cached_property
+    def pages(self) -> list[str]:
+        """The docnames of the pages the search covers (a ``:nosearch:`` page
+        is in the index with no title and no words)."""
+        text = (self.root / 'searchindex.js').read_text(encoding='utf-8')
+        index = json.loads(text[len('Search.setIndex('):-1])
+        return [doc for doc, title in zip(index['docnames'], index['titles']) if title]
+
+    def html(self, docname: str) -> str:
+        return (self.root / f'{docname}.html').read_text(encoding='utf-8')
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def _build(outdir: Path) -> Path:
+    """Build the handbook as make html does, into *outdir*."""
+    result = subprocess.run(
+        [sys.executable, '-m', 'sphinx', '-b', 'html', '-W', '--keep-going', '-q', '-j', 'auto',
+         '-c', str(ROOT), str(ROOT / 'source'), str(outdir)],
+        capture_output=True, text=True, cwd=ROOT)
+    if result.returncode:
+        pytest.fail(f'the site does not build:\n{result.stderr}', pytrace=False)
+    return outdir
+
+
+@pytest.fixture(scope='session')
+def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Site:
+    require_chromium()
+    tmp = tmp_path_factory.mktemp('site')
+    if os.environ.get('HANDBOOK_SITE'):
+        root = Path(os.environ['HANDBOOK_SITE']).resolve()
+    else:
+        root = _build(tmp / 'html')
+    shots = Path(os.environ.get('HANDBOOK_SCREENSHOTS') or tmp / 'browser-screenshots')
+    shutil.rmtree(shots, ignore_errors=True)
+    shots.mkdir(parents=True)
+    request.config.stash[SCREENSHOTS] = shots
+    server = http.server.ThreadingHTTPServer(
+        ('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield Site(root, f'http://127.0.0.1:{server.server_address[1]}/')
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope='session')
+def browser(site: Site):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _new_page(browser, site: Site, options: dict[str, Any]):
+    context = browser.new_context(**options)
+
+    def local_only(route) -> None:
+        if route.request.url.startswith(site.base):
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route('**/*', local_only)
+    page = context.new_page()
+    page.errors = []
+    page.on('pageerror', lambda error: page.errors.append(str(error)))
+    return context, page
+
+
+@pytest.fixture
+def desktop(browser, site: Site):
+    context, page = _new_page(browser, site, DESKTOP)
+    yield page
+    errors = page.errors
+    context.close()
+    assert errors == [], 'JavaScript errors on the page'
+
+
+@pytest.fixture
+def phone(browser, site: Site):
+    context, page = _new_page(browser, site, PHONE)
+    yield page
+    errors = page.errors
+    context.close()
+    assert errors == [], 'JavaScript errors on the page'
+
+
+@pytest.fixture
+def screenshot(request: pytest.FixtureRequest, site: Site):
+    folder = request.config.stash[SCREENSHOTS]
+    params = request.node.callspec.params.values() if hasattr(request.node, 'callspec') else ()
+    test = '-'.join([request.node.originalname, *map(str, params)])
+    test = re.sub(r'[^\w.-]+', '_', test).strip('_')  # CJK letters are \w
+
+    def save(page, what: str, *, full_page: bool = False) -> Path:
+        path = folder / f'{test}-{what}.png'
+        page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    return save
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    if SCREENSHOTS in config.stash:
+        terminalreporter.write_line(f'browser screenshots: {config.stash[SCREENSHOTS]}')

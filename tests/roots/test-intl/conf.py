@@ -1,0 +1,9 @@
+# the project's _ext/ is on sys.path (tests/conftest.py)
+extensions = ['card_links', 'planned_sections', 'ruling_lines', 'rulings', 'translations']
+project = html_title = '测试手册'  # the root page's title: translated with its catalog
+language = 'zh_TW'                 # the translated build; tests also build zh_CN
+handbook_cards = 'cards.tsv'
+handbook_planned_sections = ['调整中']
+handbook_languages = {'zh_CN': '简体中文', 'zh_TW': '繁體中文'}
+html_theme = 'furo'
+# locale/zh_TW/LC_MESSAGES/*.po are compiled by translations.py at build time

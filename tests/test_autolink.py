@@ -1,0 +1,89 @@
+"""make autolink (tools/autolink.py): plain 「卡名」 become 「`卡名`_」, nothing else
+in the file changes, and what it cannot resolve is printed at path:line."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+
+from conftest import ROOT
+
+spec = importlib.util.spec_from_file_location('autolink', ROOT / 'tools' / 'autolink.py')
+autolink = sys.modules['autolink'] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(autolink)
+
+REGISTRY = ROOT / 'tests' / 'roots' / 'test-check-cards' / 'cards.tsv'  # 旋风, 王宫的铁壁, 暗灵术-「欲」, 星骑士
+
+# (before, after) line by line; CRLF on one line, no newline at the end
+PAGE = [
+    ('「旋风」 in a title is left alone\r\n', None),
+    ('===============================\r\n', None),
+    ('\n', None),
+    ('| 「旋风」的效果，『「旋风」的效果』不变，「○○」是占位。\n',
+     '| 「`旋风`_」的效果，『「旋风」的效果』不变，「○○」是占位。\n'),
+    ('| 「暗灵术-「欲」」，「`王宫的铁壁`_」已经是链接，``「旋风」``\\ 是字面。\r\n',
+     '| 「`暗灵术-「欲」`_」，「`王宫的铁壁`_」已经是链接，``「旋风」``\\ 是字面。\r\n'),
+    ('\n', None),
+    ('.. note::\n', None),
+    ('\n', None),
+    ('   - 「星骑士」怪兽，「旋风的主人」不在登记表里。\n', '   - 「`星骑士`_」怪兽，「旋风的主人」不在登记表里。\n'),
+    ('\n', None),
+    ('.. code-block:: text\n', None),
+    ('\n', None),
+    ('   「旋风」 in code\n', None),
+    ('\n', None),
+    ('例::\n', None),
+    ('\n', None),
+    ('   「旋风」 in a literal block\n', None),
+    ('\n', None),
+    ('.. 「旋风」 in a comment\n', None),
+    ('\n', None),
+    ('『效果跨行\n', None),
+    ('「旋风」』之后「旋风」', '「旋风」』之后「`旋风`_」'),
+]
+
+
+def test_links_plain_names_and_changes_nothing_else(tmp_path, capsys):
+    page = tmp_path / 'page.rst'
+    before = ''.join(old for old, _ in PAGE)
+    page.write_bytes(before.encode('utf-8'))
+    assert autolink.main(['--cards', str(REGISTRY), str(page)]) == 0
+    after = page.read_bytes().decode('utf-8')
+    # byte for byte: every line as it was, except the four linked ones
+    assert after == ''.join(old if new is None else new for old, new in PAGE)
+    assert after.splitlines(keepends=True)[:2] == [PAGE[0][0], PAGE[1][0]]  # CRLF kept
+    assert not after.endswith('\n')
+    assert capsys.readouterr().out.splitlines() == [
+        f'{page}:4: 「○○」 is not in the registry',
+        f'{page}:9: 「旋风的主人」 is not in the registry',
+    ]
+
+
+def test_a_second_run_changes_nothing(tmp_path, capsys):
+    page = tmp_path / 'page.rst'
+    page.write_text(''.join(old for old, _ in PAGE), encoding='utf-8')
+    autolink.main(['--cards', str(REGISTRY), str(page)])
+    once = page.read_bytes()
+    autolink.main(['--cards', str(REGISTRY), str(page)])
+    assert page.read_bytes() == once
+
+
+def test_linked_page_passes_the_check(tmp_path, capsys):
+    """After make autolink, the unlinked names of test-check-cards are links."""
+    root = tmp_path / 'cards'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-check-cards', root)
+    autolink.main(['--srcdir', str(root), '--confdir', str(root)])
+    text = (root / 'index.rst').read_text(encoding='utf-8')
+    assert '| 「`旋风`_」 is not linked; 『「旋风」的效果』 is effect text; 「○○」 is a placeholder.' in text
+    assert 'then 「`王宫的铁壁`_」 on its second line.' in text
+    assert '|         innermost 「`星骑士`_」怪兽' in text
+    assert '「旋风」 in a title is not reported' in text
+
+
+def test_the_handbook_is_linked_already(tmp_path, capsys):
+    pages = tmp_path / 'source'
+    shutil.copytree(ROOT / 'source', pages)
+    autolink.main(['--srcdir', str(pages), '--confdir', str(ROOT)])
+    for page in sorted((ROOT / 'source').glob('*.rst')):
+        assert (pages / page.name).read_bytes() == page.read_bytes(), page.name

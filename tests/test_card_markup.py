@@ -1,0 +1,80 @@
+"""Card markup checks: broken 「`卡名`_」 markup and unlinked 「卡名」 are warnings
+at their exact line in a normal build (so make html, with -W, fails on them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import assert_no_warnings, warnings
+
+CARD_MARKUP = [
+    # one fault per marked line of tests/roots/test-check-cards/index.rst
+    'index.rst:7: WARNING: 「`旋风`」 is not a card link: write 「`旋风`_」 '
+    '(an underscore after the closing backquote) [handbook.card-markup]',
+    'index.rst:8: WARNING: card link 「`旋风`_ has no closing 」: write 「`旋风`_」 [handbook.card-markup]',
+    "index.rst:9: WARNING: broken card markup '「` 旋风`_」': write 「`旋风`_」 "
+    '(backquotes right around the name, no spaces, then _) [handbook.card-markup]',
+    'index.rst:11: WARNING: 「旋风」 is a card name in the registry but not linked: '
+    'write 「`旋风`_」 (make autolink does it) [handbook.unlinked]',
+    # a nested line block: a line's continuation, then the innermost block
+    'index.rst:18: WARNING: 「`王宫的铁壁`」 is not a card link: write 「`王宫的铁壁`_」 '
+    '(an underscore after the closing backquote) [handbook.card-markup]',
+    'index.rst:19: WARNING: 「星骑士」 is a card name in the registry but not linked: '
+    'write 「`星骑士`_」 (make autolink does it) [handbook.unlinked]',
+    # list items: a line block's second line, a nested item's second line
+    "index.rst:22: WARNING: broken card markup '「旋风`_」': write 「`旋风`_」 "
+    '(backquotes right around the name, no spaces, then _) [handbook.card-markup]',
+    'index.rst:25: WARNING: card link 「`星骑士`_ has no closing 」: write 「`星骑士`_」 [handbook.card-markup]',
+    # an admonition: a line block's second line, a paragraph's second line
+    'index.rst:30: WARNING: card link `旋风`_」 has no opening 「: write 「`旋风`_」 [handbook.card-markup]',
+    'index.rst:33: WARNING: 「王宫的铁壁」 is a card name in the registry but not linked: '
+    'write 「`王宫的铁壁`_」 (make autolink does it) [handbook.unlinked]',
+]
+
+
+def by_line(warning: str) -> int:
+    return int(warning.split(':')[1])
+
+
+@pytest.mark.sphinx('html', testroot='check-cards', freshenv=True)
+def test_broken_markup_warns_at_its_line(app):
+    app.build()
+    # the unknown name (line 10) is card_links' warning
+    assert sorted(warnings(app), key=by_line) == sorted([
+        *CARD_MARKUP, 'index.rst:10: WARNING: unknown card name 「旋风的主人」: did you mean 「旋风」? '
+        'If it is a new card, add a row to cards.tsv. [handbook.card]'], key=by_line)
+
+
+@pytest.mark.sphinx('html', testroot='check-cards', freshenv=True)
+def test_what_is_not_reported(app):
+    app.build()
+    text = '\n'.join(warnings(app))
+    # effect text in 『』 (also over two lines), a placeholder, a title, a name
+    # that holds 「」, the right links
+    for line in (6, 35, 38, 39):
+        assert f'index.rst:{line}:' not in text
+    assert '「○○」' not in text
+
+
+@pytest.mark.sphinx('html', testroot='check-clean', freshenv=True)
+def test_clean_page_has_no_warnings(app):
+    app.build()
+    assert_no_warnings(app)
+
+
+@pytest.mark.sphinx('html', testroot='check-clean', srcdir='card-markup-registry-edit')
+def test_registry_edit_rereads_pages_quoting_the_name(app, make_app):
+    app.build()
+    assert_no_warnings(app)
+    registry = app.srcdir / 'cards.tsv'
+    registry.write_text(registry.read_text(encoding='utf-8') + 'card\t卡名\n', encoding='utf-8')
+
+    again = make_app('html', srcdir=app.srcdir)
+    read: list[str] = []
+    again.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
+    again.build()
+    assert read == ['index']  # only index quotes 「卡名」 plainly
+    # (a second app in one process warns that it sets Sphinx's own nodes up again)
+    assert [w for w in warnings(again) if not w.startswith('WARNING: while setting up')] == [
+        'index.rst:15: WARNING: 「卡名」 is a card name in the registry but not linked: '
+        'write 「`卡名`_」 (make autolink does it) [handbook.unlinked]']

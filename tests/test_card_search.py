@@ -1,0 +1,118 @@
+"""Card-aware search: the index holds whole card names; the search script is sound.
+
+What the browser does with the index is proved in tests/browser/.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+import sphinx.search
+
+from card_search import NameFinder, dictionary_words, search_key
+from helpers import assert_no_warnings
+
+
+def search_index(app) -> dict:
+    text = (app.outdir / 'searchindex.js').read_text(encoding='utf-8')
+    assert text.startswith('Search.setIndex(') and text.endswith(')')
+    return json.loads(text[len('Search.setIndex('):-1])
+
+
+def pages_with(index: dict, term: str) -> set[str]:
+    """The pages whose text or titles hold *term* as a word of the index."""
+    found = set()
+    for mapping in (index['terms'], index['titleterms']):
+        docs = mapping.get(term, [])
+        found.update(index['docnames'][i] for i in ([docs] if isinstance(docs, int) else docs))
+    return found
+
+
+def test_search_key_ignores_spacing_width_case_and_middle_dots():
+    assert search_key('DDD 反骨王 列奥尼达') == 'ddd反骨王列奥尼达'
+    assert search_key('ＤＤＤ反骨王\u3000列奥尼达') == 'ddd反骨王列奥尼达'
+    assert search_key('G·B·猎人') == search_key('G・B･猎人') == 'gb猎人'
+    # @ and - are part of a name
+    assert search_key('牢牢妖@火灵天星') == '牢牢妖@火灵天星'
+    assert search_key('毁灭咒文-死亡终极咒') == '毁灭咒文-死亡终极咒'
+
+
+def test_dictionary_holds_names_and_their_pieces():
+    # jieba never joins across a space, a middle dot, @ or /: those names give their pieces
+    names = ['DDD 反骨王 列奥尼达', 'G·B·猎人', '旋风', '罪', '旋风', '星尘龙/爆裂体',
+             'A-突击核', '混沌No.103 神葬零娘 暮永']
+    assert dictionary_words(names) == [
+        'DDD', '反骨王', '列奥尼达', '猎人', '旋风', '星尘龙', '爆裂体', 'A-突击核',
+        '混沌No.103', '神葬零娘', '暮永']
+
+
+def test_names_are_found_leftmost_longest():
+    finder = NameFinder(['黑洞', '黑洞龙', 'DDD', 'DDD 反骨王 列奥尼达'])
+    assert list(finder.find('「黑洞龙」破坏「黑洞」；ＤＤＤ反骨王  列奥尼达，DDD怪兽')) == [
+        '黑洞龙', '黑洞', 'ddd反骨王列奥尼达', 'ddd']
+    assert list(finder.find('没有卡名')) == []
+
+
+@pytest.mark.sphinx('html', testroot='search', freshenv=True)
+def test_index_holds_whole_card_names(app):
+    app.build()
+    assert_no_warnings(app)
+    index = search_index(app)
+    # each card name is one word, found on exactly the pages that write it
+    assert pages_with(index, 'ddd反骨王列奥尼达') == {'index'}
+    assert pages_with(index, '混沌no.103神葬零娘暮永') == {'index'}
+    assert pages_with(index, 'gb猎人') == {'index'}
+    assert pages_with(index, '牢牢妖@火灵天星') == {'index'}
+    assert pages_with(index, '毁灭咒文-死亡终极咒') == {'index'}
+    assert pages_with(index, '旋风') == {'other'}
+    # a name inside a longer name is not a mention of it
+    assert pages_with(index, '黑洞龙') == {'index'}
+    assert pages_with(index, '黑洞') == {'other'}
+    assert pages_with(index, 'ddd') == {'other'}
+    # pieces of names are words too (jieba's dictionary holds them)
+    assert pages_with(index, '反骨王') == pages_with(index, '列奥尼达') == {'index'}
+    assert pages_with(index, '神葬零娘') == pages_with(index, '暮永') == {'index'}
+    # jieba cuts phrases: the browser script puts them together again
+    assert pages_with(index, '伤害') == pages_with(index, '步骤') == {'index'}
+    assert pages_with(index, '伤害步骤') == set()
+    assert pages_with(index, '调整') == {'other'}
+    # no punctuation, no single characters
+    assert not [t for t in index['terms'] if len(t) < 2 or t in ('「', '」', '。')]
+
+
+@pytest.mark.sphinx('html', testroot='search', freshenv=True)
+def test_search_script_is_served_with_the_registry(app):
+    app.build()
+    script = (app.outdir / '_static' / 'language_data.js').read_text(encoding='utf-8')
+    # Sphinx 9.0.4's Chinese search ends in `window.Stemmer = ChineseStemmer;`,
+    # an undefined name: search never finishes.  Ours defines its Stemmer.
+    assert 'ChineseStemmer' not in script
+    assert 'var Stemmer = function ()' in script
+    assert not (app.outdir / '_static' / 'english-stemmer.js').exists()
+    keys = json.loads(script.split('const CARD_KEYS = ', 1)[1].split(';\n', 1)[0])
+    assert keys == sorted(['ddd反骨王列奥尼达', 'gb猎人', '旋风', '混沌no.103神葬零娘暮永',
+                           '牢牢妖@火灵天星', '黑洞', '黑洞龙', '毁灭咒文-死亡终极咒', 'ddd'])
+    assert 'const CardSearch = ' in script
+    # served verbatim (not HTML-escaped)
+    assert '&gt;' not in script and '=>' in script
+
+
+@pytest.mark.sphinx('html', testroot='search', freshenv=True)
+def test_jieba_is_quiet(app, caplog):
+    # jieba logs its dictionary loading at DEBUG level, to stderr
+    with caplog.at_level(logging.DEBUG, logger='jieba'):
+        app.build()
+    assert [r.getMessage() for r in caplog.records if r.name == 'jieba'] == []
+
+
+@pytest.mark.sphinx('html', testroot='search', freshenv=True)
+def test_search_language_is_bound_to_each_build(app):
+    app.build()
+    # Sphinx's table of languages is a global: given back after the build ...
+    assert sphinx.search.languages['zh'] == 'sphinx.search.zh.SearchChinese'
+    # ... and bound again for the next build of the same application
+    app.build(force_all=True)
+    assert pages_with(search_index(app), 'ddd反骨王列奥尼达') == {'index'}
+    assert sphinx.search.languages['zh'] == 'sphinx.search.zh.SearchChinese'

@@ -1,0 +1,80 @@
+"""make linkcheck's policy: robots.txt is obeyed, working URLs are cached.
+
+Runs Sphinx's linkcheck builder against a server on 127.0.0.1 (no other
+network)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+
+class Site(BaseHTTPRequestHandler):
+    requests: list[str] = []
+
+    def do_GET(self) -> None:
+        Site.requests.append(self.path)
+        if self.path == '/robots.txt':
+            body, status = b'User-agent: *\nDisallow: /private/\n', 200
+        elif self.path.startswith(('/ok', '/private/')):
+            body, status = b'<html>ok</html>', 200
+        else:
+            body, status = b'not found', 404
+        self.send_response(status)
+        self.send_header('Content-Length', str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_HEAD = do_GET
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def site():
+    server = ThreadingHTTPServer(('127.0.0.1', 0), Site)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    Site.requests.clear()
+    yield f'http://127.0.0.1:{server.server_address[1]}'
+    server.shutdown()
+    server.server_close()
+
+
+def statuses(app) -> dict[str, str]:
+    lines = (app.outdir / 'output.json').read_text(encoding='utf-8').splitlines()
+    return {json.loads(line)['uri'].rsplit('/', 1)[-1]: json.loads(line)['status'] for line in lines}
+
+
+@pytest.mark.sphinx('linkcheck', testroot='linkcheck', srcdir='linkcheck-policy')
+def test_robots_and_cache(app, make_app, site):
+    (app.srcdir / 'index.rst').write_text(
+        f'Links\n=====\n\n`ok <{site}/ok>`__, `private <{site}/private/page>`__, '
+        f'`broken <{site}/broken>`__\n', encoding='utf-8')
+    app.build()
+    assert statuses(app) == {'ok': 'working', 'page': 'ignored', 'broken': 'broken'}
+    assert '/private/page' not in Site.requests  # robots.txt forbids it
+    cache = json.loads((app.outdir / 'cache.json').read_text(encoding='utf-8'))
+    assert list(cache) == [f'{site}/ok']
+
+    Site.requests.clear()
+    again = make_app('linkcheck', srcdir=app.srcdir, freshenv=True)
+    again.build()
+    assert statuses(again) == {'ok': 'ignored', 'page': 'ignored', 'broken': 'broken'}
+    assert not any(path.startswith('/ok') for path in Site.requests)  # cached
+    assert any(path.startswith('/broken') for path in Site.requests)  # broken: checked again
+
+
+@pytest.mark.sphinx('linkcheck', testroot='linkcheck', srcdir='linkcheck-no-cache',
+                    confoverrides={'handbook_linkcheck_cache_days': 0})
+def test_no_cache(app, make_app, site):
+    (app.srcdir / 'index.rst').write_text(f'Links\n=====\n\n`ok <{site}/ok>`__\n', encoding='utf-8')
+    app.build()
+    again = make_app('linkcheck', srcdir=app.srcdir, freshenv=True,
+                     confoverrides={'handbook_linkcheck_cache_days': 0})
+    again.build()
+    assert statuses(again) == {'ok': 'working'}

@@ -1,0 +1,83 @@
+"""The JSON export of every ruling: schema, content, order."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from test_ruling_lines import INDEX
+
+#: every entry has exactly these keys, with values of these types
+SCHEMA = {
+    'page': str, 'page_title': str, 'section': dict, 'anchor': str, 'url': str,
+    'dates': list, 'references': list, 'cards': list, 'text': str,
+    'changed': bool, 'struck': bool,
+}
+REFERENCE = {'written': str, 'date': (str, type(None)), 'faq': (str, type(None)),
+             'url': (str, type(None))}
+
+
+def load(app) -> dict:
+    return json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+def test_schema(app):
+    app.build()
+    data = load(app)
+    assert set(data) == {'format', 'rulings'}
+    assert data['format'] == 1
+    for ruling in data['rulings']:
+        assert set(ruling) == set(SCHEMA)
+        for key, kind in SCHEMA.items():
+            assert isinstance(ruling[key], kind), key
+        assert set(ruling['section']) == {'id', 'title'}
+        assert ruling['url'] == f'{ruling["page"]}.html#{ruling["anchor"]}'
+        assert ruling['dates'] == [r['date'] for r in ruling['references'] if r['date']]
+        assert all(isinstance(name, str) for name in ruling['cards'])
+        for reference in ruling['references']:
+            assert set(reference) == set(REFERENCE)
+            for key, kind in REFERENCE.items():
+                assert isinstance(reference[key], kind), key
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+def test_content_and_order(app):
+    app.build()
+    found = load(app)['rulings']
+    # pages in table-of-contents order, rulings in page order
+    assert [(r['page'], r['anchor']) for r in found] == \
+        [('index', a) for a, *_ in INDEX] + [('other', 'ruling-2017-12-22')]
+    by_anchor = {r['anchor']: r for r in found}
+    # the FAQ id read from a legacy date link's URL
+    assert by_anchor['ruling-2019-02-04-faq19691'] == {
+        'page': 'index', 'page_title': 'Rulings',
+        'section': {'id': 'rulings', 'title': 'Rulings'},
+        'anchor': 'ruling-2019-02-04-faq19691',
+        'url': 'index.html#ruling-2019-02-04-faq19691',
+        'dates': ['2019-02-04'],
+        'references': [{
+            'written': '19/2/4', 'date': '2019-02-04', 'faq': '19691',
+            'url': 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691'}],
+        'cards': [], 'text': '旧式链接。', 'changed': False, 'struck': False,
+    }
+    assert by_anchor['ruling-2017-03-24-神之宣告']['cards'] == ['神之宣告']
+    assert (by_anchor['ruling-2017-03-24-神之宣告']['changed'],
+            by_anchor['ruling-2017-03-24-神之宣告']['struck']) == (True, True)
+    assert by_anchor['ruling-2014-03-21']['dates'] == ['2014-03-21', '2014-03-21']
+    # UTF-8 as is, not \\u escapes
+    assert '旧式链接' in (app.outdir / 'rulings.json').read_text(encoding='utf-8')
+
+
+@pytest.mark.sphinx('text', testroot='ruling-lines', freshenv=True)
+def test_only_html_builds_export(app):
+    app.build()
+    assert not (app.outdir / 'rulings.json').exists()
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-lines-no-export',
+                    confoverrides={'handbook_rulings_export': ''})
+def test_export_can_be_switched_off(app):
+    app.build()
+    assert not (app.outdir / 'rulings.json').exists()

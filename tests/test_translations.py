@@ -1,0 +1,466 @@
+"""Translations: catalogs, translated builds that keep card links and rulings,
+problems at the .po line, the language switcher, the zh_TW edition.
+
+The test root ``intl`` is built in Traditional Chinese from its own catalogs
+(``locale/zh_TW/LC_MESSAGES/*.po``, compiled by the build, as in Sphinx's own
+i18n tests): ``index.po`` translates correctly (cards in either spelling, in
+another order, links to sections, a planned section, a ruling with its FAQ),
+each message of ``errors.po`` has one mistake.  The real handbook is extracted
+with ``make gettext`` and built with ``make html LANGUAGE=zh_TW``; its zh_TW
+catalogs are checked message by message.
+"""
+
+from __future__ import annotations
+
+import gettext as gettext_module
+import pickle
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import sphinx.locale
+from babel.messages.pofile import read_po
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util.nodes import NodeMatcher
+
+import card_registry
+from conftest import ROOT
+from helpers import assert_no_warnings, html, links, warnings
+
+sys.path.insert(0, str(ROOT / 'tools'))
+import intl_stat  # noqa: E402
+import zh_tw  # noqa: E402
+
+CYCLONE = 'https://ygocdb.com/card/name/%E6%97%8B%E9%A3%8E'  # 旋风
+DECREE = 'https://ygocdb.com/card/name/%E7%8E%8B%E5%AE%AB%E7%9A%84%E9%93%81%E5%A3%81'  # 王宫的铁壁
+SOLEMN = 'https://ygocdb.com/card/name/%E7%A5%9E%E4%B9%8B%E5%AE%A3%E5%91%8A'  # 神之宣告
+PO = 'locale/zh_TW/LC_MESSAGES'
+
+
+# -- a translated build (test root "intl") ----------------------------------------------
+
+
+@pytest.mark.sphinx('html', testroot='intl', freshenv=True)
+def test_translated_messages_keep_card_links_and_rulings(app):
+    app.build()
+    # the zh_TW name (alias) and the original name link the same card, in any order
+    assert links(app) == [
+        ('card', CYCLONE, '旋風'), ('card', DECREE, '王宫的铁壁'),
+        ('card', SOLEMN, '神之宣告'), ('card', DECREE, '王宮的鐵壁'), ('card', CYCLONE, '旋風'),
+        ('card', SOLEMN, '神之宣告'),  # an untranslated line
+    ]
+    page = html(app)
+    assert '的順序，見「<a class="reference internal" href="#同时处理">同時處理</a>」' in page
+    # the ruling keeps its FAQ link and its permalink (the same id as in zh_CN)
+    assert ('<span class="ruling-line" id="ruling-2017-03-24-faq19691-旋风">「'
+            in page)
+    assert ('<a class="ruling reference external" href="https://www.db.yugioh-card.com/'
+            'yugiohdb/faq_search.action?ope=5&amp;fid=19691&amp;request_locale=ja">17/3/24</a>'
+            in page)
+    doctree = app.env.get_doctree('index')
+    ruling = next(n for n in doctree.findall() if 'ruling_text' in getattr(n, 'attributes', {}))
+    assert (ruling['ruling_date'], ruling['ruling_faq']) == ('2017-03-24', '19691')
+    # links to the page's sections: by the translated title, by a label shown translated
+    assert '參見「<a class="reference internal" href="#同时处理">同時處理</a>」' in page
+    assert '按<a class="reference internal" href="#多步效果的适用">多步效果的適用</a>來決定。' in page
+    # texts the extensions generate, from the handbook catalog; the planned
+    # section's label by its title
+    assert 'title="在卡片資料庫中查看「旋風」"' in page
+    assert ('<span class="planned"><span class="xref std std-ref">調整中</span>'
+            '<span class="planned-label">（待編寫）</span></span>') in page
+    # an escaped list marker: the line is translated
+    assert '<div class="line">1. 入連鎖的效果。</div>' in page
+    # project and html_title, through the root page's catalog
+    assert '<title>測試手冊</title>' in page
+    assert app.config.project == '測試手冊'
+
+
+@pytest.mark.sphinx('html', testroot='intl', freshenv=True)
+def test_translation_mistakes_are_reported_at_their_po_line(app):
+    app.build()
+    assert warnings(app) == [
+        f'{PO}/errors.po:12: WARNING: the translation does not keep the ruling dates of the '
+        'original: it has 「17/3/25」, the original 「17/3/24」; copy each :ruling: reference '
+        'as it is [handbook.i18n]',
+        f'{PO}/errors.po:23: WARNING: the translation does not keep the card names and links '
+        'of the original: it has none, the original 「旋风」; keep each reference; a card may '
+        "be written in the translation's language (its alias in cards.tsv) [handbook.i18n]",
+        f'{PO}/errors.po:27: WARNING: this translation is not used: parsed on its own it is '
+        'not a line of text (a line that starts like "1. ", "a) " or "- " is a list); '
+        'escape the marker, as in "1\\. " [handbook.i18n]',
+        # the typo is on the msgstr's third line; the suggestion is in the page's language
+        f'{PO}/errors.po:19: WARNING: unknown card name 「神之宣吿」: did you mean 「神之宣告」? '
+        'If it is a new card, add a row to cards.tsv. [handbook.card]',
+    ]
+
+
+@pytest.mark.sphinx('html', testroot='intl', freshenv=True)
+def test_catalogs_are_compiled_into_the_build(app):
+    app.build()
+    assert not list(Path(app.srcdir, 'locale').rglob('*.mo'))  # nothing written into locale/
+    compiled = sorted(p.name for p in (Path(app.doctreedir) / 'locale').rglob('*.mo'))
+    assert compiled == ['errors.mo', 'handbook.mo', 'index.mo']
+
+
+@pytest.mark.sphinx('html', testroot='intl', freshenv=True,
+                    confoverrides={'language': 'zh_CN'})
+def test_the_source_language_is_not_translated(app):
+    app.build()
+    assert_no_warnings(app)
+    page = html(app)
+    assert '参见「<a class="reference internal" href="#同时处理">同时处理</a>」' in page
+    assert '<span class="planned-label">（待编写）</span>' in page
+
+
+# -- the language switcher ----------------------------------------------------------------
+
+
+def switcher(page: str) -> list[tuple[str, str, str]]:
+    """``(href, hreflang, label)`` of each entry of the language switcher;
+    href is ``'current'`` for the page's own language."""
+    nav = re.search(r'<nav class="sidebar-languages"[^>]*>(.*?)</nav>', page, re.S)[1]
+    entries = re.findall(r'<a href="([^"]*)" hreflang="([^"]*)"[^>]*>([^<]*)</a>'
+                         r'|<span class="current-language" lang="([^"]*)"[^>]*>([^<]*)</span>', nav)
+    return [(href, tag, label) if href else ('current', tag2, label2)
+            for href, tag, label, tag2, label2 in entries]
+
+
+@pytest.mark.sphinx('html', testroot='intl', freshenv=True)
+def test_switcher_links_to_the_same_page_in_the_root_language(app):
+    app.build()
+    assert switcher(html(app)) == [('../index.html', 'zh-CN', '简体中文'),
+                                   ('current', 'zh-TW', '繁體中文')]
+    assert switcher(html(app, 'sub/nested'))[0] == ('../../sub/nested.html', 'zh-CN', '简体中文')
+    assert 'aria-label="語言"' in html(app)  # the handbook catalog
+
+
+@pytest.mark.sphinx('html', testroot='intl', freshenv=True,
+                    confoverrides={'language': 'zh_CN'})
+def test_switcher_links_from_the_root_into_the_language_folders(app):
+    app.build()
+    assert switcher(html(app)) == [('current', 'zh-CN', '简体中文'),
+                                   ('zh_TW/index.html', 'zh-TW', '繁體中文')]
+    assert switcher(html(app, 'sub/nested'))[1] == ('../zh_TW/sub/nested.html', 'zh-TW',
+                                                    '繁體中文')
+
+
+@pytest.mark.sphinx('html', testroot='intl', freshenv=True,
+                    confoverrides={'html_baseurl': 'https://example.org/handbook/'})
+def test_a_translation_is_published_in_its_folder(app):
+    assert app.config.html_baseurl == 'https://example.org/handbook/zh_TW/'
+
+
+@pytest.mark.sphinx('html', testroot='intl', freshenv=True,
+                    confoverrides={'html_baseurl': 'https://example.org/zh-tw/'})
+def test_a_base_url_with_the_language_folder_is_kept(app):
+    assert app.config.html_baseurl == 'https://example.org/zh-tw/'
+
+
+# -- incremental builds ---------------------------------------------------------------------
+
+
+@pytest.mark.sphinx('html', testroot='intl', srcdir='intl-catalog-edits')
+def test_editing_a_catalog_rereads_its_page_only(app, make_app):
+    app.build()
+    po = Path(app.srcdir, PO)
+
+    def rebuild() -> tuple[list[str], object]:
+        # a new process in real life: Sphinx and gettext keep loaded catalogs
+        # per process (gettext by file path, whatever the file's date)
+        sphinx.locale.translators.clear()
+        gettext_module._translations.clear()
+        again = make_app('html', srcdir=app.srcdir)
+        read: list[str] = []
+        again.connect('env-before-read-docs', lambda app, env, docs: read.extend(docs))
+        again.build()
+        return sorted(read), again
+
+    errors = po / 'errors.po'
+    errors.write_text(errors.read_text(encoding='utf-8').replace('神之宣吿', '神之宣告'),
+                      encoding='utf-8')
+    read, again = rebuild()
+    assert read == ['errors']
+    assert not any('神之宣吿' in w for w in warnings(again))
+
+    handbook = po / 'handbook.po'  # generated texts can be on any page
+    handbook.write_text(handbook.read_text(encoding='utf-8').replace('資料庫', '數據庫'),
+                        encoding='utf-8')
+    read, again = rebuild()
+    assert read == ['errors', 'index', 'sub/nested']
+    assert 'title="在卡片數據庫中查看「旋風」"' in html(again)
+
+    errors.unlink()  # its compiled catalog must not translate any more
+    read, again = rebuild()
+    assert read == ['errors']
+    assert '<h1>错误' in html(again, 'errors')
+
+
+@pytest.mark.sphinx('html', testroot='intl', srcdir='intl-broken-catalog')
+def test_an_unreadable_catalog_is_reported_at_its_line(app, make_app):
+    errors = Path(app.srcdir, PO, 'errors.po')
+    text = errors.read_text(encoding='utf-8')
+    errors.write_text(text.replace('msgstr "錯誤"', 'msgstr "錯誤"\nnonsense'), encoding='utf-8')
+    broken = make_app('html', srcdir=app.srcdir, freshenv=True)
+    broken.build()
+    found = [w for w in warnings(broken) if 'errors.po' in w]
+    assert found == [f'{PO}/errors.po:8: WARNING: cannot read this catalog: Unknown or '
+                     "misformatted keyword ('nonsense'); fix the entry or run make "
+                     'intl-update [handbook.i18n]']
+    assert '<h1>错误' in html(broken, 'errors')  # the page is built, untranslated
+
+
+# -- the real handbook ----------------------------------------------------------------------
+
+
+def make(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(['make', '-s', '-C', str(ROOT), *args], capture_output=True,
+                          text=True, check=False)
+
+
+@pytest.fixture(scope='module')
+def gettext(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp('intl')
+    run = make('gettext', f'BUILDDIR={out}', 'SPHINXOPTS=-q')
+    assert (run.returncode, run.stderr) == (0, '')
+    return out / 'gettext'
+
+
+def pages() -> list[str]:
+    source = ROOT / 'source'
+    return sorted(p.relative_to(source).with_suffix('').as_posix() for p in source.rglob('*.rst'))
+
+
+def catalog(path: Path):
+    with path.open('rb') as f:
+        return read_po(f)
+
+
+def test_gettext_extracts_a_catalog_for_every_page(gettext):
+    for page in pages():
+        messages = [m for m in catalog(gettext / f'{page}.pot') if m.id]
+        assert messages, page
+    generated = {m.id for m in catalog(gettext / 'handbook.pot') if m.id}
+    assert {'在卡片数据库中查看「{name}」', '（待编写）', '语言'} <= generated
+
+
+def test_the_zh_tw_catalogs_are_complete(gettext):
+    """Every message of every page has a zh_TW translation that builds use
+    (else: make intl-zh_TW)."""
+    for pot in sorted(gettext.glob('*.pot')):
+        wanted = {m.id for m in catalog(pot) if m.id}
+        po = catalog(ROOT / 'locale' / 'zh_TW' / 'LC_MESSAGES' / f'{pot.stem}.po')
+        used = {m.id for m in po if m.id and m.string and not m.fuzzy}
+        assert wanted - used == set(), f'{pot.stem}: run make intl-zh_TW'
+
+
+@pytest.fixture(scope='module')
+def zh_tw_site(tmp_path_factory):
+    """The real handbook, built as `make html LANGUAGE=zh_TW` builds it."""
+    out = tmp_path_factory.mktemp('zh_TW')
+    run = make('html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', 'SPHINXOPTS=-q -E')
+    return out, run
+
+
+def test_zh_tw_site_builds_without_warnings(zh_tw_site):
+    _, run = zh_tw_site
+    assert run.stderr == ''
+    assert run.returncode == 0
+
+
+def test_zh_tw_site_reads_in_traditional_chinese(zh_tw_site):
+    out, _ = zh_tw_site
+    site = out / 'html' / 'zh_TW'
+    page = (site / 'negation.html').read_text(encoding='utf-8')
+    assert '<title>無效 - 遊戲王 OCG 裁定手冊</title>' in page
+    assert re.search(r'<h1>無效<a class="headerlink"', page)
+    # the same page in the root language, one folder up
+    assert '<a href="../negation.html" hreflang="zh-CN" lang="zh-CN">简体中文</a>' in page
+    # every message of every page was translated (Sphinx marks a toctree's
+    # translated caption untranslated: its flag is not looked at)
+    for path in sorted((out / 'doctrees-zh_TW').glob('**/*.doctree')):
+        doctree = pickle.loads(path.read_bytes())
+        untranslated = [node.astext() for node in
+                        NodeMatcher(nodes.Element, translated=False).findall(doctree)
+                        if not isinstance(node, addnodes.toctree)]
+        assert untranslated == [], path.stem
+
+
+# -- the zh_TW conversion -----------------------------------------------------------------
+
+#: markup, found independently of tools/zh_tw.py: roles, literals, references
+#: (quoted or simple), footnote and substitution references
+SPAN = re.compile(r'''
+    :[\w.+-]+(?::[\w.+-]+)*:`[^`]*`
+  | ``.+?``
+  | `[^`]*`__?
+  | (?<![\w.:+-])\w+(?:[-.:+]\w+)*_(?![\w_])
+  | \[[^\]\s]*\]_
+  | \|[^|\s][^|]*\|
+''', re.X)
+DATE = re.compile(r'\d{1,2}/\d{1,2}/\d{1,2}')
+CJK = re.compile(r'[\u3400-\u9fff\uf900-\ufaff]')
+
+
+@pytest.fixture(scope='module')
+def convert():
+    return zh_tw.opencc_converter()
+
+
+@pytest.fixture(scope='module')
+def registry():
+    return card_registry.load(ROOT / 'cards.tsv')
+
+
+def same_markup(before: str, after: str, convert, registry, planned) -> bool:
+    """Is *after* the markup span *before* with only text converted?"""
+    if before == after:
+        return True
+    role = re.fullmatch(r':([\w.+-]+):`(.*)`', before, re.S)
+    if role:
+        name, text = role.groups()
+        if name == 'ref' and text in planned:
+            return after == f':ref:`{convert(text)} <{text}>`'
+        return name in zh_tw.PROSE_ROLES and after == f':{name}:`{convert(text)}`'
+    name = re.fullmatch(r'`([^`]*)`_|([^`]*)_', before)
+    if not name or re.search(r'\s<[^<>]*>$', name[1] or ''):
+        return False  # `text <target>`_ is kept as it is
+    name = name[1] or name[2]
+    card = registry.lookup(name)
+    if card is None:  # a label of the page: shown converted, target kept
+        return after == f'`{convert(name)} <{name}_>`__'
+    new = re.fullmatch(r'`([^`]*)`_|([^`]*)_', after)
+    new = new and (new[1] or new[2])
+    return bool(new) and registry.lookup(new) is card and \
+        new in {convert(name), card.name_in('zh_TW'), name}
+
+
+def test_zh_tw_conversion_keeps_markup_cards_and_dates(convert, registry):
+    """Over the real catalogs: each machine-converted message has the markup
+    of its msgid, span for span; only card names (resolving to the same card),
+    labels' shown text and prose is converted; every date is kept; the text
+    between spans is the conversion of the msgid's."""
+    planned = zh_tw.planned_sections(ROOT / 'conf.py')
+    checked = Counter()
+    for po in sorted((ROOT / 'locale' / 'zh_TW' / 'LC_MESSAGES').glob('*.po')):
+        for message in catalog(po):
+            if not message.id or zh_tw.FLAG not in message.flags:
+                continue
+            msgid, msgstr = message.id, message.string
+            msgstr = re.sub(r'^(\(?\w+)\\([.)])|^\\([-*+])', r'\1\2\3', msgstr)  # list marker
+            before, after = SPAN.findall(msgid), SPAN.findall(msgstr)
+            assert len(before) == len(after), (po.name, msgid, msgstr)
+            for a, b in zip(before, after, strict=True):
+                assert same_markup(a, b, convert, registry, planned), (po.name, a, b)
+            assert DATE.findall(msgid) == DATE.findall(message.string), (po.name, msgid)
+            # the text around the spans: converted, nothing else changed
+            text_a, text_b = SPAN.split(msgid), SPAN.split(msgstr)
+            assert [CJK.sub('', t) for t in text_a] == [CJK.sub('', t) for t in text_b]
+            assert all(len(a) == len(b) for a, b in zip(text_a, text_b, strict=True))
+            checked['messages'] += 1
+            checked['spans'] += len(before)
+            checked['cards'] += sum(registry.lookup(re.sub(r'^`|`?_$', '', a)) is not None
+                                    for a in before)
+    assert checked['messages'] > 1000 and checked['cards'] > 1000, checked
+
+
+def test_converting_a_message(convert, registry):
+    planned = frozenset({'调整中'})
+    text = ('「`旋风`_」发动。\\ :ruling:`17/3/24 <faq:19691>` **不能连锁** *强调* ``代码`` [#]_ '
+            ':strike:`不能发动` :ref:`调整中` :ref:`○○召唤无效` :ref:`显示 <○○召唤无效>` '
+            '按\\ 多步效果的适用_\\ 来 `18/1/2 <https://ocg-rule.readthedocs.io/a>`__')
+    assert zh_tw.convert_message(text, convert, registry, planned) == (
+        '「`旋風`_」發動。\\ :ruling:`17/3/24 <faq:19691>` **不能連鎖** *強調* ``代码`` [#]_ '
+        ':strike:`不能發動` :ref:`調整中 <调整中>` :ref:`○○召唤无效` :ref:`顯示 <○○召唤无效>` '
+        '按\\ `多步效果的適用 <多步效果的适用_>`__\\ 來 `18/1/2 <https://ocg-rule.readthedocs.io/a>`__')
+    assert zh_tw.convert_message('1. 入连锁的效果。', convert, registry) == '1\\. 入連鎖的效果。'
+    assert zh_tw.convert_message('- 一项', convert, registry) == '\\- 一項'
+
+
+def test_a_card_whose_conversion_names_another_card_keeps_its_name(convert, registry):
+    # 强制脱出装置 converts to the zh_TW alias of the row 強制脱出装置
+    assert registry.lookup(convert('强制脱出装置')) is not registry.lookup('强制脱出装置')
+    assert zh_tw.card_name('强制脱出装置', convert, registry) == '强制脱出装置'
+
+
+REGISTRY = ('# kind\tname\tid\turl\taliases\n'
+            'card\t旋风\n'
+            'card\t王宫的铁壁\t4711\t\ten=Royal Decree\n'
+            'card\t真红眼黑龙\t\t\tzh_TW=真紅眼黑龍\n'
+            'card\t神之宣告\n'
+            'card\t強制脱出装置\n'
+            'card\t强制脱出装置\n'
+            'series\t星骑士\n')
+
+
+def test_refreshing_the_zh_tw_aliases(tmp_path, convert):
+    path = tmp_path / 'cards.tsv'
+    path.write_text(REGISTRY, encoding='utf-8')
+    added, problems = zh_tw.refresh_aliases(path, convert)
+    assert path.read_text(encoding='utf-8') == (
+        '# kind\tname\tid\turl\taliases\n'
+        'card\t旋风\t\t\tzh_TW=旋風\n'
+        'card\t王宫的铁壁\t4711\t\ten=Royal Decree;zh_TW=王宮的鐵壁\n'
+        'card\t真红眼黑龙\t\t\tzh_TW=真紅眼黑龍\n'   # an alias already there is kept
+        'card\t神之宣告\n'                            # the conversion is the name itself
+        'card\t強制脱出装置\t\t\tzh_TW=強制脫出裝置\n'
+        'card\t强制脱出装置\n'                        # would name the row above
+        'series\t星骑士\t\t\tzh_TW=星騎士\n')
+    assert added == 4
+    assert problems == [f'{path}:7: 「强制脱出装置」 converts to 「強制脫出裝置」, which names '
+                        '「強制脱出装置」 (line 6); no zh_TW alias added: write the card\'s '
+                        'Traditional name by hand']
+    assert zh_tw.refresh_aliases(path, convert)[0] == 0  # nothing left to add
+    assert card_registry.load(path).problems == []
+
+
+CATALOG = '''msgid ""
+msgstr ""
+"Language: zh_TW\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+msgid "无效"
+msgstr ""
+
+msgid "前言"
+msgstr "前言（人工翻譯）"
+
+#, opencc
+msgid "连锁"
+msgstr "舊的轉換"
+
+#, fuzzy
+msgid "发动"
+msgstr "發動了"
+'''
+
+
+def test_filling_a_catalog_converts_what_no_one_translated(tmp_path, convert, registry):
+    po = tmp_path / 'page.po'
+    po.write_text(CATALOG, encoding='utf-8')
+    counts = zh_tw.fill_catalog(po, convert, registry)
+    assert (counts['converted'], counts['changed'], counts['reviewed']) == (3, 3, 1)
+    messages = {m.id: (m.string, sorted(m.flags)) for m in catalog(po) if m.id}
+    assert messages == {
+        '无效': ('無效', ['opencc']),                  # untranslated
+        '前言': ('前言（人工翻譯）', []),               # reviewed by hand: kept
+        '连锁': ('連鎖', ['opencc']),                  # machine output: converted again
+        '发动': ('發動', ['opencc']),                  # fuzzy (the source changed)
+    }
+    before = po.read_bytes()
+    again = zh_tw.fill_catalog(po, convert, registry)
+    assert (again['changed'], again['files changed']) == (0, 0)
+    assert po.read_bytes() == before
+
+
+def test_intl_stat_counts_what_builds_use(tmp_path, capsys):
+    folder = tmp_path / 'zh_TW' / 'LC_MESSAGES'
+    folder.mkdir(parents=True)
+    (folder / 'page.po').write_text(CATALOG, encoding='utf-8')
+    assert intl_stat.main(['--locale-dir', str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ['zh_TW', 'page', '50.0%', '4', '2', '1', '1', '1']
+    assert lines[2].split() == ['zh_TW', '(all)', '50.0%', '4', '2', '1', '1', '1']
