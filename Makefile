@@ -20,28 +20,38 @@ LANGUAGE    ?=
 LANGUAGES   ?=
 # the translated editions make html-all builds beside the default one
 TRANSLATIONS ?= zh_TW
+# Sphinx tags (-t) of a build: make html TAGS=current builds the "current rulings
+# only" edition (no overturned ruling; _ext/editions.py) into $(BUILDDIR)/html/current
+TAGS        ?=
+# the editions make html-all builds beside the full one, each with its translations
+EDITIONS    ?= current
 LOCALEDIR   ?= locale
 # the published site's address (html_baseurl: canonical links, sitemap, 404 page);
 # empty: conf.py's.  A translated site's is BASEURL<lang>/, like its folder.
 BASEURL     ?=
+# make preview's port; make bench's options (tools/bench.py --help)
+PORT        ?= 8000
+BENCH_ARGS  ?=
 
 BIN         := $(VENV)/bin
 SPHINXBUILD := $(BIN)/sphinx-build
 STAMP       := $(VENV)/.installed
+EDITION_DIR  = $(if $(filter current,$(TAGS)),current)
 ALLOPTS      = -c $(CONFDIR) -j $(JOBS) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS))) \
-               $(if $(LANGUAGE),-D language=$(LANGUAGE)) \
-               $(if $(BASEURL),-D html_baseurl=$(patsubst %/,%,$(BASEURL))/$(if $(LANGUAGE),$(LANGUAGE)/)) \
+               $(if $(LANGUAGE),-D language=$(LANGUAGE)) $(foreach tag,$(TAGS),-t $(tag)) \
+               $(if $(BASEURL),-D html_baseurl=$(patsubst %/,%,$(BASEURL))/$(if $(EDITION_DIR),$(EDITION_DIR)/)$(if $(LANGUAGE),$(LANGUAGE)/)) \
                $(SPHINXOPTS)
-HTMLDIR      = $(BUILDDIR)/html$(if $(LANGUAGE),/$(LANGUAGE))
+HTMLDIR      = $(BUILDDIR)/html$(if $(EDITION_DIR),/$(EDITION_DIR))$(if $(LANGUAGE),/$(LANGUAGE))
 
 .DEFAULT_GOAL := help
 .PHONY: help venv html test clean check autolink linkcheck epub pdf browser-deps
-.PHONY: html-all gettext intl-update intl-zh_TW intl-stat
+.PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench
 
 help:
 	@echo "make html    build the site into $(BUILDDIR)/html (warnings are errors)"
 	@echo "             LANGUAGE=zh_TW: the translated site, into $(BUILDDIR)/html/zh_TW"
-	@echo "make html-all  the site and its translations ($(TRANSLATIONS))"
+	@echo "             TAGS=current: current rulings only (no overturned ones), into $(BUILDDIR)/html/current"
+	@echo "make html-all  the site and its translations ($(TRANSLATIONS)), also as editions ($(EDITIONS))"
 	@echo "make gettext the message catalogs (.pot) of the pages, into $(BUILDDIR)/gettext"
 	@echo "make intl-update  create or update $(LOCALEDIR)/<lang>/LC_MESSAGES/*.po (LANGUAGES=\"zh_TW en\")"
 	@echo "make intl-zh_TW   update the zh_TW catalogs, convert what no one translated (OpenCC)"
@@ -54,10 +64,12 @@ help:
 	@echo "make check   every problem, one line each at file:line; writes nothing, offline"
 	@echo "make autolink  link the plain 「卡名」 of FILES (default: every page)"
 	@echo "make linkcheck check the external links (network; not part of make test)"
+	@echo "make preview serve the site on http://127.0.0.1:$(PORT), rebuilding what an edit touches"
+	@echo "make bench   build a synthetic handbook at scale; compare with plain Sphinx (BENCH_ARGS)"
 	@echo "make venv    create or update $(VENV) from requirements.txt"
 	@echo "make clean   remove $(BUILDDIR)"
 	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES"
-	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL"
+	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL PORT BENCH_ARGS TAGS EDITIONS"
 
 # The virtual environment is (re)made whenever requirements.txt changes.
 venv: $(STAMP)
@@ -68,7 +80,8 @@ $(STAMP): requirements.txt
 
 # The doctrees stay out of the folder that is published.
 html: $(STAMP)
-	$(SPHINXBUILD) -b html -W --keep-going $(ALLOPTS) -d $(BUILDDIR)/doctrees$(if $(LANGUAGE),-$(LANGUAGE)) \
+	$(SPHINXBUILD) -b html -W --keep-going $(ALLOPTS) \
+		-d $(BUILDDIR)/doctrees$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR)) \
 		$(SOURCEDIR) $(HTMLDIR)
 
 # -- Translations (README, "Translations"; _ext/translations.py) ----------------------
@@ -77,6 +90,8 @@ html: $(STAMP)
 HANDBOOK_TEXTS = $(shell grep -l "get_translation('handbook')" _ext/*.py)
 html-all: html
 	$(foreach lang,$(TRANSLATIONS),$(MAKE) html LANGUAGE=$(lang) &&) true
+	$(foreach tag,$(EDITIONS),$(MAKE) html TAGS=$(tag) && \
+		$(foreach lang,$(TRANSLATIONS),$(MAKE) html TAGS=$(tag) LANGUAGE=$(lang) &&)) true
 
 gettext: $(STAMP)
 	$(SPHINXBUILD) -b gettext -W --keep-going $(ALLOPTS) $(SOURCEDIR) $(BUILDDIR)/gettext
@@ -147,6 +162,19 @@ autolink: $(STAMP)
 # The only target that uses the network: linkcheck_* in conf.py.
 linkcheck: $(STAMP)
 	$(SPHINXBUILD) -b linkcheck $(ALLOPTS) $(SOURCEDIR) $(BUILDDIR)/linkcheck
+
+# -- Editing and measuring ----------------------------------------------------------
+# Live preview (sphinx-autobuild): each change runs an incremental build, which
+# reads the edited page and rewrites it and the pages generated from every page
+# (timeline, card index); a registry edit re-reads the pages using a changed
+# name.  Warnings are shown, not fatal.  Its own build folder.
+preview: $(STAMP)
+	$(BIN)/sphinx-autobuild $(ALLOPTS) -d $(BUILDDIR)/doctrees-preview --port $(PORT) \
+		--watch $(CONFDIR)/conf.py --watch $(or $(CARDS),cards.tsv) --watch $(LOCALEDIR) \
+		--watch _ext --watch _static $(SOURCEDIR) $(BUILDDIR)/preview
+
+bench: $(STAMP)
+	$(BIN)/python tools/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILDDIR)

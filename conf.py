@@ -21,14 +21,17 @@ needs_sphinx = '9.0'  # keep in sync with requirements.txt
 # -- Extensions ------------------------------------------------------------------
 
 extensions = [
+    'card_index',         # .. card-index:: every card, its sections and rulings; § after card links
     'card_links',         # 「`卡名`_」 -> card database (registry: cards.tsv)
     'card_markup',        # broken 「`卡名`_」 markup, unlinked 「卡名」: warnings at their line
     'card_search',        # Chinese search with whole card names as words
+    'editions',           # make html TAGS=current: the edition without overturned rulings
     'link_previews',      # page descriptions for chat apps and search engines
     'link_targets',       # duplicate labels across pages, anonymous-link mismatches: at their line
     'linkcheck_policy',   # make linkcheck: skip what robots.txt forbids, cache working URLs
     'page_dates',         # "last updated" from git, else the file's date
     'planned_sections',   # :ref: to sections not written yet
+    'related_sections',   # at a section's end: sections of other pages naming the same cards
     'ruling_export',      # rulings.json: every ruling, next to the HTML
     'ruling_lines',       # one ruling per date: permalinks, the record of every ruling
     'ruling_timeline',    # .. ruling-timeline:: every dated ruling, newest first
@@ -65,6 +68,12 @@ handbook_ruling_hosts = [
 
 handbook_changed_markers = ['裁定变更', '调整中确认']
 handbook_rulings_export = 'rulings.json'  # written next to the HTML; '' for none
+
+# -- Card index and related sections (_ext/card_index.py, _ext/related_sections.py) --
+# The card index is source/card-index.rst (.. card-index::); each section that
+# links cards lists up to this many sections of other pages naming the same cards.
+
+handbook_related_sections = 5  # 0: no related sections
 
 # -- Planned sections (_ext/planned_sections.py) ----------------------------------
 # Labels that pages :ref: but no page defines yet; shown as "not yet written".

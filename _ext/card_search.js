@@ -120,10 +120,11 @@ const CardSearch = ((cardKeys) => {
     return root + docName + DOCUMENTATION_OPTIONS.FILE_SUFFIX;
   };
 
-  /** Text of an element without header links and (optionally) subsections. */
+  /** Text of an element without header links, what Sphinx does not index
+   * (class no-search: related sections) and (optionally) subsections. */
   const textOf = (element, withSubsections) => {
     const copy = element.cloneNode(true);
-    const drop = withSubsections ? ".headerlink" : ".headerlink, section";
+    const drop = withSubsections ? ".headerlink, .no-search" : ".headerlink, .no-search, section";
     copy.querySelectorAll(drop).forEach((el) => el.remove());
     return copy.textContent;
   };

@@ -28,7 +28,9 @@ punctuation mark and knows no jieba; this one:
 
 **Results are sections, and contain what was searched.**  For every page the
 index finds, the script reads the page and keeps the sections whose own text
-(without their subsections) contains every query phrase (the query's words,
+(without their subsections, and without elements of class ``no-search``, such
+as the related sections, which Sphinx's index leaves out too) contains every
+query phrase (the query's words,
 compared by search key; a card name, found as above, not inside a longer
 name); each becomes a result ``页面 > 小节`` linking to the section (to the
 page, where the section is the page or its id leads elsewhere).  A page that

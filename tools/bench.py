@@ -167,6 +167,7 @@ def generate(root: Path, pages: int, size_mb: float, names: int, refs: int,
                     lines[i - 1] = f'{lines[i - 1]} {p}.{k}'
                     lines[i] = '=' * max(len(lines[i]), len(lines[i - 1].encode()))
             block = '\n'.join(lines)
+            block = re.sub(r'[ \t]+$', '', block, flags=re.M)
             ours.append(block)
             base.append(to_baseline(block))
             size += len(block.encode())
@@ -270,7 +271,7 @@ def measure(corpus: Corpus, runs: int, work: Path) -> list[tuple[str, Run, str]]
     def clean_build(name: str, cmd_for, note: str = '') -> Run:
         samples = []
         for i in range(runs):
-            out = work / f'{name}-{i}'
+            out = work / f'{re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")}-{i}'
             shutil.rmtree(out, ignore_errors=True)
             samples.append(run(cmd_for(out)))
         result = median(samples)
@@ -292,7 +293,7 @@ def measure(corpus: Corpus, runs: int, work: Path) -> list[tuple[str, Run, str]]
     r = median(samples)
     results.append(('no-change rebuild', r, f'read {pages_in(r.output, "reading sources")}, '
                                              f'wrote {pages_in(r.output, "writing output")}'))
-    page = corpus.ours / 'page007.rst'
+    page = sorted(corpus.ours.glob('page*.rst'))[len(list(corpus.ours.glob('page*.rst'))) // 2]
     samples = []
     for i in range(runs):
         with page.open('a', encoding='utf-8') as f:

@@ -26,7 +26,8 @@ _MAIN_TEXTS = '''async (docnames) => {
   for (const docname of docnames) {
     const html = await (await fetch(docname + ".html")).text();
     const main = new DOMParser().parseFromString(html, "text/html").querySelector('[role="main"]');
-    main.querySelectorAll(".headerlink").forEach((link) => link.remove());
+    // header links, and what search does not cover (related sections)
+    main.querySelectorAll(".headerlink, .no-search").forEach((element) => element.remove());
     texts[docname] = main.textContent;
   }
   return texts;

@@ -1,0 +1,561 @@
+"""The card index: every card and series the pages mention, where, and in which rulings.
+
+A page holds the directive as its last content (anywhere else is a warning
+``handbook.card-index``: the index adds sections)::
+
+    卡片索引
+    ========
+
+    .. card-index::
+
+**What it lists.**  At write time the directive's place is filled with one
+entry for every registry card or series that a page links (「`卡名`_」; a
+spelling variant or an alias counts as its registry card), grouped by
+initial for a Chinese reader:
+
+* a line with the counts, then a jump bar: the initials that have entries,
+  each linking to its group;
+* one section per initial, ``#initial-a`` … ``#initial-z``: a name's
+  initial is its first letter where it starts with a Latin letter
+  (``DDD 反骨王 列奥尼达`` under D), the initial of its first character's
+  pinyin where that is a Chinese character (``旋风`` under X, by pypinyin),
+  else ``#`` (digits, symbols, kana; ``#initial-other``, the last group);
+* in a group, entries in pinyin order (syllable by syllable, tones in
+  order, Latin letters before syllables that start with them, spacing and
+  middle dots ignored; characters of the same syllable and tone in code
+  point order).
+
+An entry is the name in the build's language (a link to the card database,
+like every card link), ``系列`` after a series' name (classes
+``card-index-card`` / ``card-index-series``), and every section that links
+it, in reading order (pages as in the table of contents, sections in page
+order): ``页面 › 小节`` linking to the section (the page alone for its
+top section), followed by the dates of the section's rulings that name the
+card (see :mod:`ruling_lines`), each linking to the ruling's permalink.  In
+HTML and EPUB an entry's sections are a list; for other builders (LaTeX: the
+PDF) one paragraph, separated by ；.  The links are the timeline's ``anchor``
+cross-references (:mod:`ruling_timeline`), resolved for any builder.  Names
+are ordered by their Simplified Chinese registry name in every language.
+
+**Entry ids** are stable and readable: ``card-`` and the card's registry key
+(:func:`card_registry.fold`) as a section id is made (:func:`section_ids.slug`):
+``#card-旋风``, ``#card-ddd反骨王列奥尼达``, ``#card-no-39希望皇彼端超霍普``.
+They depend on the registry only; where two registry names would give the
+same id, each of them gets a short hash of its key appended.  Other pages
+may link to ``card-index.html#card-旋风``.
+
+**From every card link to its entry.**  In HTML and EPUB, every resolved card
+link outside the index is followed by a small marker (``<a
+class="card-index-marker">``, its symbol drawn by ``_static/handbook.css``,
+so that it adds no text to the page, its search index or a copied passage)
+linking to the card's entry, ``§``, titled (and ``aria-label``) 卡片索引：卡名;
+the card link itself still opens the card database.  The marker is added at write time (a
+post-transform), so the doctrees keep the pages' text as written.  The
+target is the first page (by name) that holds the directive; without one,
+no marker.  LaTeX gets no markers (the PDF has the index as a chapter).
+
+**Never stale.**  The index page is rewritten whenever any other page was
+read again or removed, or an entry id changed (``env-get-updated``); a
+page's markers are rewritten when the index page or an entry id it uses
+changed.  The record (for each
+page, the sections that link cards, with the cards' registry keys and their
+names as written) is kept on the build environment, purged and merged per
+page, so serial and parallel builds give the same pages;
+:mod:`related_sections` reads it with :func:`sections`.  The generated texts
+are messages of the ``handbook`` catalog (Chinese msgids).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import unicodedata
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from pypinyin import Style, lazy_pinyin
+from sphinx import addnodes
+from sphinx.environment.collectors import EnvironmentCollector
+from sphinx.errors import NoUri
+from sphinx.locale import get_translation
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import clean_astext
+
+import card_links
+import ruling_lines
+from card_registry import Card
+from ruling_lines import Ruling
+from section_ids import slug
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+    from sphinx.writers.html5 import HTML5Translator
+
+logger = logging.getLogger(__name__)
+_ = get_translation('handbook')
+
+#: the group of names that start with neither a Latin letter nor a Chinese character
+OTHER = '#'
+
+
+class card_index(nodes.General, nodes.Element):
+    """Placeholder for the card index, filled at write time."""
+
+
+class card_index_marker(nodes.Inline, nodes.Element):
+    """The link from a card link to the card's index entry (HTML only)."""
+
+
+class CardIndexDirective(SphinxDirective):
+    """``.. card-index::`` (no arguments, no content)."""
+
+    def run(self) -> list[nodes.Node]:
+        node = card_index()
+        self.set_source_info(node)
+        return [node]
+
+
+# -- the record: which sections link which cards --------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Section:
+    """A section of a page and the cards its own text links (not its subsections')."""
+
+    docname: str
+    index: int  # position among the page's sections, for ordering only
+    section_id: str  # '' for text outside any section
+    title: str
+    top: bool  # a first-level section: the page itself
+    cards: tuple[tuple[str, str], ...]  # (registry key, name as written), first use first
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return frozenset(key for key, _name in self.cards)
+
+
+def _store(env: BuildEnvironment) -> dict[str, list[Section]]:
+    for name, value in (('handbook_card_sections', {}), ('handbook_card_index_pages', set()),
+                        ('handbook_card_docs_changed', set()),
+                        ('handbook_card_keys_touched', set())):
+        if not hasattr(env, name):
+            setattr(env, name, value)
+    return env.handbook_card_sections
+
+
+def sections(env: BuildEnvironment) -> dict[str, list[Section]]:
+    """``{docname: [Section, …]}``: the sections that link cards, page order."""
+    return _store(env)
+
+
+def touched_keys(env: BuildEnvironment) -> set[str]:
+    """Registry keys of the cards of every page read again or removed in this build,
+    before and after."""
+    _store(env)
+    return env.handbook_card_keys_touched
+
+
+def index_pages(env: BuildEnvironment) -> set[str]:
+    _store(env)
+    return env.handbook_card_index_pages
+
+
+def index_page(env: BuildEnvironment) -> str | None:
+    """The page the markers link to: the first (by name) that holds the index."""
+    return min(index_pages(env), default=None)
+
+
+def innermost_section(node: nodes.Node) -> nodes.section | None:
+    parent = node.parent
+    while parent is not None and not isinstance(parent, nodes.section):
+        parent = parent.parent
+    return parent
+
+
+def record(env: BuildEnvironment, doctree: nodes.document) -> list[Section]:
+    """The sections of *doctree* that link cards (see :class:`Section`)."""
+    registry = getattr(env, 'handbook_cards', None)  # see card_links
+    position = {id(s): i for i, s in enumerate(doctree.findall(nodes.section))}
+    found: dict[int, tuple[nodes.section | None, dict[str, str]]] = {}
+    for xref in doctree.findall(addnodes.pending_xref):
+        if xref.get('refdomain') != 'card':
+            continue
+        section = innermost_section(xref)
+        card = registry.get(xref['reftarget']) if registry is not None else None
+        key = card.key if card is not None else xref['reftarget']
+        found.setdefault(id(section), (section, {}))[1].setdefault(key, xref['cardname'])
+    out = []
+    for section, cards in found.values():
+        if section is None:
+            out.append(Section(env.docname, -1, '', '', True, tuple(cards.items())))
+            continue
+        title = clean_astext(section[0]) if isinstance(section[0], nodes.title) else ''
+        out.append(Section(env.docname, position[id(section)], section['ids'][0] if section['ids']
+                           else '', title, isinstance(section.parent, nodes.document),
+                           tuple(cards.items())))
+    return sorted(out, key=lambda s: s.index)
+
+
+class CardSections(EnvironmentCollector):
+    """Keeps the record; knows the pages that hold an index; tells which
+    pages to write again."""
+
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+        old = _store(env).pop(docname, [])
+        env.handbook_card_keys_touched.update(key for s in old for key in s.keys)
+        env.handbook_card_docs_changed.add(docname)
+        env.handbook_card_index_pages.discard(docname)
+
+    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
+                    other: BuildEnvironment) -> None:
+        ours, theirs = _store(env), _store(other)
+        for docname in docnames:
+            if docname in theirs:
+                ours[docname] = theirs[docname]
+                env.handbook_card_keys_touched.update(k for s in theirs[docname] for k in s.keys)
+        env.handbook_card_docs_changed.update(docnames)
+        env.handbook_card_index_pages.update(index_pages(other) & docnames)
+
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
+        env = app.env
+        found = record(env, doctree)
+        if found:
+            _store(env)[env.docname] = found
+            env.handbook_card_keys_touched.update(k for s in found for k in s.keys)
+        env.handbook_card_docs_changed.add(env.docname)
+        for node in doctree.findall(card_index):
+            index_pages(env).add(env.docname)
+            parent = node.parent
+            after = parent[parent.index(node) + 1:]
+            if not isinstance(parent, nodes.section) \
+                    or any(not isinstance(n, nodes.section) for n in after):
+                logger.warning('the card index adds one section per initial, so it must be '
+                               'the last content of a section; move the card-index directive '
+                               'to the end of the page', location=node,
+                               type='handbook', subtype='card-index')
+
+    def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        _store(env)
+        updated: set[str] = set()
+        pages = index_pages(env)
+        if env.handbook_card_docs_changed - pages:
+            updated |= pages  # any page read again or removed: the index changes
+        # the markers: their target page and the entry ids they use
+        target = index_page(env)
+        ids = entry_ids(card_links.registry(env).cards())
+        old_target = getattr(env, 'handbook_card_index_target', target)
+        old_ids = getattr(env, 'handbook_card_entry_ids', ids)
+        env.handbook_card_index_target, env.handbook_card_entry_ids = target, ids
+        with_cards = sections(env)
+        if old_target != target:
+            updated.update(with_cards)
+        elif old_ids != ids:
+            keys = {k for k in old_ids.keys() | ids.keys() if old_ids.get(k) != ids.get(k)}
+            updated |= pages
+            updated.update(doc for doc, secs in with_cards.items()
+                           if any(s.keys & keys for s in secs))
+        return sorted(updated & env.found_docs)
+
+
+def reset_changed(app: Sphinx) -> None:
+    _store(app.env)
+    app.env.handbook_card_docs_changed = set()
+    app.env.handbook_card_keys_touched = set()
+
+
+# -- order and ids ------------------------------------------------------------------------
+
+
+def _syllables(key: str) -> list[str]:
+    """One item per character of *key*: its pinyin with tone number
+    (``xuan2``), else the character itself."""
+    return lazy_pinyin(key, style=Style.TONE3, neutral_tone_with_five=True,
+                       errors=lambda text: list(text))
+
+
+def _is_syllable(item: str) -> bool:
+    return len(item) > 1 and item[-1].isdigit()
+
+
+def initial(key: str) -> str:
+    """The group of a registry key: ``A``-``Z`` or :data:`OTHER`."""
+    if not key:
+        return OTHER
+    first = _syllables(key[0])[0]
+    letter = first[0].upper() if _is_syllable(first) else unicodedata.normalize('NFKC', first)
+    return letter.upper() if letter.isascii() and letter.isalpha() else OTHER
+
+
+def sort_key(key: str) -> tuple:
+    """Pinyin order of a registry key (see the module docstring)."""
+    items = _syllables(key)
+    if len(items) != len(key):  # cannot happen: one item per character
+        return (tuple(items), key)
+    return tuple(zip(items, key))
+
+
+def entry_ids(cards: Iterable[Card]) -> dict[str, str]:
+    """``{registry key: entry id}`` for every card of the registry."""
+    bases: dict[str, list[str]] = {}
+    for card in cards:
+        base = slug(card.key)
+        bases.setdefault(f'card-{base}' if base else 'card', []).append(card.key)
+    ids = {}
+    for base, keys in bases.items():
+        for key in keys:
+            unique = len(keys) == 1 and base != 'card'
+            ids[key] = base if unique else \
+                f'{base}-{hashlib.sha1(key.encode()).hexdigest()[:6]}'
+    return ids
+
+
+def group_id(letter: str) -> str:
+    return 'initial-other' if letter == OTHER else f'initial-{letter.lower()}'
+
+
+# -- the entries --------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Place:
+    """A section that links a card, and its rulings that name the card."""
+
+    docname: str
+    section_id: str
+    page_title: str
+    section_title: str  # '' where the section is the page itself
+    rulings: tuple[Ruling, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entry:
+    """One card or series of the index."""
+
+    card: Card
+    id: str
+    initial: str
+    places: tuple[Place, ...]
+
+
+def page_title(env: BuildEnvironment, docname: str) -> str:
+    title = env.titles.get(docname)
+    return title.astext() if title is not None else docname
+
+
+def entries(env: BuildEnvironment) -> list[Entry]:
+    """Every card the pages link, in index order (groups, then pinyin)."""
+    registry = card_links.registry(env)
+    order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
+    # card key -> (docname, section id) -> [order, section title, top, rulings]
+    found: dict[str, dict[tuple[str, str], list]] = {}
+    known: dict[tuple[str, str], Section] = {}
+    for docname, secs in sections(env).items():
+        for section in secs:
+            known[docname, section.section_id] = section
+            for key, _name in section.cards:
+                card = registry.get(key)
+                if card is not None:
+                    found.setdefault(card.key, {}).setdefault(
+                        (docname, section.section_id),
+                        [section.index, section.title, section.top, []])
+    for docname, rulings in ruling_lines.rulings(env).items():
+        for ruling in rulings:
+            for key in dict(ruling.cards):
+                card = registry.get(key)
+                if card is None:
+                    continue
+                where = (docname, ruling.section_id)
+                section = known.get(where)
+                place = found.setdefault(card.key, {}).setdefault(where, [
+                    section.index if section else len(known) + ruling.index,
+                    ruling.section_title, section.top if section else False, []])
+                place[3].append(ruling)
+    ids = entry_ids(registry.cards())
+    out = []
+    for key, places in found.items():
+        card = registry[key]
+        listed = []
+        for (docname, section_id), (index, title, top, rulings) in sorted(
+                places.items(), key=lambda p: (order.get(p[0][0], len(order)), p[0][0], p[1][0])):
+            page = page_title(env, docname)
+            section_title = '' if top and title in ('', page) else title
+            listed.append(Place(docname, '' if not section_title else section_id, page,
+                                section_title, tuple(rulings)))
+        out.append(Entry(card, ids[key], initial(key), tuple(listed)))
+    out.sort(key=lambda e: (e.initial == OTHER, e.initial, sort_key(e.card.key), e.card.key))
+    return out
+
+
+class FillCardIndex(SphinxPostTransform):
+    """Replace each ``card_index`` with the jump bar and the groups (HTML,
+    EPUB: each entry's sections as a list)."""
+
+    # before ReferencesResolver (10): the entries' card links are resolved
+    # as links of the index page
+    default_priority = 5
+    formats = ('html',)
+    compact = False
+
+    def run(self, **kwargs: Any) -> None:
+        for placeholder in list(self.document.findall(card_index)):
+            placeholder.replace_self(self.index())
+
+    def index(self) -> list[nodes.Node]:
+        found = entries(self.env)
+        series = sum(1 for e in found if e.card.kind == 'series')
+        summary = nodes.paragraph(classes=['card-index-summary'])
+        summary += nodes.Text(_('共 {cards} 张卡片、{series} 个系列。').format(
+            cards=len(found) - series, series=series))
+        groups: dict[str, list[Entry]] = {}
+        for entry in found:
+            groups.setdefault(entry.initial, []).append(entry)
+        bar = nodes.paragraph(classes=['card-index-initials'])
+        for i, letter in enumerate(groups):
+            if i:
+                bar += nodes.Text(' ')
+            bar += nodes.reference('', letter, internal=True, refid=group_id(letter))
+        out: list[nodes.Node] = [summary, bar]
+        for letter, group in groups.items():
+            section = nodes.section(ids=[group_id(letter)], classes=['card-index-group'])
+            section += nodes.title('', letter)
+            listing = nodes.definition_list(classes=['card-index'])
+            listing.extend(self.entry(entry) for entry in group)
+            section += listing
+            out.append(section)
+        return out
+
+    def entry(self, entry: Entry) -> nodes.definition_list_item:
+        card = entry.card
+        name = card.name_in(self.env.config.language)
+        term = nodes.term('', '', ids=[entry.id], classes=[f'card-index-{card.kind}'])
+        xref = addnodes.pending_xref('', nodes.inline('', name, classes=['card-name']),
+                                     refdomain='card', reftype='card', reftarget=card.key,
+                                     refexplicit=True, refwarn=True, cardname=name,
+                                     refdoc=self.env.docname)
+        term += xref
+        if card.kind == 'series':
+            term += nodes.Text(' ')
+            term += nodes.inline('', _('系列'), classes=['card-index-kind'])
+        if self.compact:  # the sections in one paragraph
+            places: nodes.Element = nodes.paragraph(classes=['card-index-places'])
+            for i, place in enumerate(entry.places):
+                if i:
+                    places += nodes.Text('；')
+                places.extend(self.place(place))
+        else:
+            places = nodes.bullet_list(classes=['card-index-places'])
+            places.extend(nodes.list_item('', nodes.paragraph('', '', *self.place(place)))
+                          for place in entry.places)
+        return nodes.definition_list_item('', term, nodes.definition('', places))
+
+    def place(self, place: Place) -> list[nodes.Node]:
+        """The section, linked, and the dates of its rulings, linked."""
+        text = place.page_title if not place.section_title else \
+            f'{place.page_title} › {place.section_title}'
+        out: list[nodes.Node] = [self.link(place.docname, place.section_id, nodes.Text(text))]
+        if place.rulings:
+            dates = nodes.inline('', '', classes=['card-index-rulings'])
+            dates += nodes.Text(' ')
+            dates += nodes.inline('', _('裁定：'), classes=['card-index-label'])
+            for i, ruling in enumerate(place.rulings):
+                if i:
+                    dates += nodes.Text(' ')
+                label = ' '.join(dict.fromkeys(r.text for r in ruling.references))
+                dates += self.link(ruling.docname, ruling.anchor, nodes.Text(label),
+                                   classes=['ruling'])
+            out.append(dates)
+        return out
+
+    def link(self, docname: str, anchor: str, content: nodes.Node,
+             classes: list[str] | None = None) -> addnodes.pending_xref:
+        """A link to *anchor* (an id, or '' for the top) of page *docname*
+        (resolved by the timeline's ``anchor`` domain, for any builder)."""
+        return anchor_link(self.env.docname, docname, anchor,
+                           nodes.inline('', '', content, classes=classes or []))
+
+
+def anchor_link(fromdocname: str, docname: str, anchor: str,
+                content: nodes.Node) -> addnodes.pending_xref:
+    """A link from page *fromdocname* to *anchor* of page *docname*."""
+    return addnodes.pending_xref('', content, refdomain='anchor', reftype='anchor',
+                                 reftarget=f'{docname}#{anchor}', refexplicit=True,
+                                 refdoc=fromdocname)
+
+
+class FillCompactCardIndex(FillCardIndex):
+    """The same for other builders (LaTeX: the PDF), an entry's sections in
+    one paragraph, separated by ；."""
+
+    compact = True
+
+    def is_supported(self) -> bool:
+        return not super().is_supported()  # every builder FillCardIndex leaves
+
+
+# -- the markers ----------------------------------------------------------------------------
+
+
+class CardIndexMarkers(SphinxPostTransform):
+    """After each resolved card link, a marker linking to the card's entry."""
+
+    default_priority = 15  # after ReferencesResolver (10) has made the card links
+    formats = ('html',)  # HTML and EPUB
+
+    def run(self, **kwargs: Any) -> None:
+        env = self.env
+        target = index_page(env)
+        if target is None or env.docname in index_pages(env):
+            return
+        links = [ref for ref in self.document.findall(nodes.reference) if 'card_key' in ref]
+        if not links:
+            return
+        registry = card_links.registry(env)
+        ids = entry_ids(registry.cards())
+        indexed = {registry[k].key for secs in sections(env).values() for s in secs
+                   for k in s.keys if k in registry}
+        for ref in links:
+            key = ref['card_key']
+            if key not in indexed:
+                continue
+            name = registry[key].name_in(env.config.language)
+            marker = card_index_marker(docname=target, anchor=ids[key],
+                                       title=_('卡片索引：{name}').format(name=name))
+            ref.parent.insert(ref.parent.index(ref) + 1, marker)
+
+
+def visit_marker_html(self: HTML5Translator, node: card_index_marker) -> None:
+    builder = self.builder
+    try:
+        uri = builder.get_relative_uri(builder.current_docname, node['docname'])
+    except NoUri:
+        raise nodes.SkipNode from None
+    href = f'#{node["anchor"]}' if uri.startswith('#') else f'{uri}#{node["anchor"]}'
+    title = self.attval(node['title'])
+    self.body.append(f'<a class="card-index-marker" href="{self.attval(href)}" '
+                     f'title="{title}" aria-label="{title}"></a>')
+    raise nodes.SkipNode
+
+
+def skip(self: Any, node: nodes.Node) -> None:
+    raise nodes.SkipNode
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('card_links')
+    app.setup_extension('ruling_lines')
+    app.setup_extension('ruling_timeline')  # the anchor domain: links to docname#id
+    app.add_node(card_index)
+    app.add_node(card_index_marker, html=(visit_marker_html, None),
+                 latex=(skip, None), text=(skip, None), man=(skip, None), texinfo=(skip, None))
+    app.add_directive('card-index', CardIndexDirective)
+    app.add_post_transform(FillCardIndex)
+    app.add_post_transform(FillCompactCardIndex)
+    app.add_post_transform(CardIndexMarkers)
+    app.add_env_collector(CardSections)
+    app.connect('builder-inited', reset_changed)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}

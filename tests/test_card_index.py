@@ -1,0 +1,527 @@
+"""The card index, the markers after card links, related sections: structure,
+order, links, never stale, the same in parallel; the real handbook against
+its sources."""
+
+from __future__ import annotations
+
+import html as html_module
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from docutils import frontend, nodes, utils
+from docutils.parsers.rst import Parser
+
+import card_index
+import card_registry
+import seeds
+from card_registry import Card
+from conftest import ROOT
+from helpers import assert_no_warnings, html, warnings
+
+#: (group id, title, [(entry id, kind, name, [(href, text, [(ruling href, date)])])])
+#: of test-card-index
+INDEX = [
+    ('initial-d', 'D', [
+        # a Latin name before the Chinese names of its letter; a spelling
+        # variant of the name is the same entry
+        ('card-ddd反骨王列奥尼达', 'card', 'DDD 反骨王 列奥尼达', [
+            ('index.html#第一节', 'Cards › 第一节',
+             [('index.html#ruling-2018-01-13-ddd反骨王列奥尼达', '18/1/13')])]),
+        ('card-大逮捕', 'card', '大逮捕', [('index.html', 'Cards', [])]),
+    ]),
+    ('initial-n', 'N', [
+        ('card-no-39希望皇彼端超霍普', 'card', 'No.39 希望皇 彼端超霍普',
+         [('other.html#另一节', 'Other › 另一节', [])]),
+    ]),
+    ('initial-s', 'S', [
+        ('card-神之宣告', 'card', '神之宣告', [
+            ('index.html', 'Cards', [('index.html#ruling-2017-03-24-旋风', '17/3/24')]),
+            ('other.html', 'Other', [('other.html#ruling-2017-12-22-旋风', '17/12/22')])]),
+    ]),
+    ('initial-w', 'W', [
+        ('card-王宫的铁壁', 'card', '王宫的铁壁', [
+            ('index.html#第一节', 'Cards › 第一节',
+             [('index.html#ruling-2018-01-13-ddd反骨王列奥尼达', '18/1/13')]),
+            ('other.html', 'Other', [('other.html#ruling-2017-12-22-旋风', '17/12/22')])]),
+    ]),
+    ('initial-x', 'X', [  # xin, xing chen, xing qi, xuan
+        ('card-心眼的女神', 'card', '心眼的女神', [
+            ('index.html#子节', 'Cards › 子节',
+             [('index.html#ruling-2020-01-13-心眼的女神', '20/1/13')])]),
+        ('card-星尘龙', 'card', '星尘龙', [('other.html#另一节', 'Other › 另一节', [])]),
+        ('card-星骑士', 'series', '星骑士', [('index.html#标签', 'Cards › 「星骑士」与「Ω眼镜」', [])]),
+        ('card-旋风', 'card', '旋风', [
+            ('index.html', 'Cards', [('index.html#ruling-2017-03-24-旋风', '17/3/24')]),
+            ('index.html#第一节', 'Cards › 第一节', [('index.html#ruling-2019-02-04-旋风', '19/2/4')]),
+            ('other.html', 'Other', [('other.html#ruling-2017-12-22-旋风', '17/12/22')])]),
+    ]),
+    ('initial-other', '#', [
+        ('card-ω眼镜', 'card', 'Ω眼镜', [
+            ('index.html#标签', 'Cards › 「星骑士」与「Ω眼镜」', []),
+            ('other.html#另一节', 'Other › 另一节', [])]),
+    ]),
+]
+
+#: {section id: [(href, text, shared cards)]} of the related sections of each page
+RELATED = {
+    'index': {
+        'cards': [('other.html', 'Other', '2 个共同的卡名：旋风、神之宣告')],
+        '第一节': [('other.html', 'Other', '2 个共同的卡名：王宫的铁壁、旋风')],
+        '标签': [('other.html#另一节', 'Other › 另一节', '1 个共同的卡名：Ω眼镜')],
+    },
+    'other': {
+        # the same number of shared cards: in page order
+        'other': [('index.html', 'Cards', '2 个共同的卡名：旋风、神之宣告'),
+                  ('index.html#第一节', 'Cards › 第一节', '2 个共同的卡名：旋风、王宫的铁壁')],
+        '另一节': [('index.html#标签', 'Cards › 「星骑士」与「Ω眼镜」', '1 个共同的卡名：Ω眼镜')],
+    },
+}
+
+
+def strip(text: str) -> str:
+    return re.sub(r'<[^>]+>', '', text)
+
+
+def index_of(app, docname: str = 'card-index') -> list:
+    """The index page as the structure of :data:`INDEX`."""
+    groups = []
+    for group in re.finditer(r'<section class="card-index-group" id="([^"]+)">\s*<h2>(.*?)'
+                             r'<a class="headerlink".*?</section>', html(app, docname), re.S):
+        entries = []
+        for entry in re.finditer(r'<dt class="card-index-(\w+)" id="([^"]+)">(.*?)</dt>'
+                                 r'<dd>(.*?)</dd>', group[0], re.S):
+            kind, ident, term, places = entry.groups()
+            name = re.search(r'<span class="card-name">(.*?)</span>', term)[1]
+            listed = []
+            for item in re.findall(r'<li><p>(.*?)</p></li>', places, re.S):
+                link = re.match(r'<a class="reference internal" href="([^"]*)"><span>(.*?)</span>'
+                                r'</a>', item)
+                rulings = re.findall(r'<a class="reference internal" href="([^"]*)">'
+                                     r'<span class="ruling">([^<]*)</span></a>', item)
+                listed.append((link[1], link[2], rulings))
+            entries.append((ident, kind, name, listed))
+        groups.append((group[1], group[2], entries))
+    return groups
+
+
+def related_of(app, docname: str) -> dict[str, list[tuple[str, str, str]]]:
+    """``{section id: [(href, text, shared cards)]}`` of a page's related sections."""
+    found = {}
+    for chunk in re.split(r'<section id="', html(app, docname))[1:]:
+        section = chunk[:chunk.index('"')]
+        block = re.search(r'<details class="related-sections no-search"><summary>相关章节（(\d+)）'
+                          r'</summary>(.*?)</details>', chunk.split('<section', 1)[0], re.S)
+        if block:
+            items = re.findall(r'<li><p><a class="reference internal" href="([^"]*)">(.*?)</a> · '
+                               r'<span class="related-cards">(.*?)</span></p></li>', block[2])
+            assert int(block[1]) == len(items)
+            found[section] = items
+    return found
+
+
+def markers(app, docname: str) -> list[tuple[str, str, str]]:
+    """``(card name, marker href, marker title)`` of every card link; the
+    marker is right after the link, or ('', '') where there is none."""
+    page = html(app, docname)
+    out = []
+    for m in re.finditer(r'<a class="card-link [^>]*>(.*?)</a>(<a class="card-index-marker" '
+                         r'href="([^"]*)" title="([^"]*)" aria-label="([^"]*)"></a>)?', page):
+        if m[2]:
+            assert m[4] == m[5]  # the title is the accessible name
+        out.append((strip(m[1]), m[3] or '', m[4] or ''))
+    return out
+
+
+# -- structure --------------------------------------------------------------------------
+
+
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
+def test_index_structure(app):
+    app.build()
+    assert_no_warnings(app)
+    assert index_of(app) == INDEX
+    page = html(app, 'card-index')
+    assert '<p class="card-index-summary">共 9 张卡片、1 个系列。</p>' in page
+    bar = re.search(r'<p class="card-index-initials">(.*?)</p>', page)[1]
+    assert re.findall(r'href="#([^"]*)">([^<]*)</a>', bar) == [(g, t) for g, t, _ in INDEX]
+    # a card no page links (大宇宙) is not on the index
+    assert '大宇宙' not in page
+    # the ids are the page's own, once each
+    ids = re.findall(r' id="([^"]*)"', page)
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
+def test_every_card_link_has_a_marker_to_its_entry(app):
+    app.build()
+    entry_ids = {name: ident for _, _, entries in INDEX for ident, _, name, _ in entries}
+    found = markers(app, 'index') + markers(app, 'other')
+    assert len(found) == 17
+    for name, href, title in found:
+        registry_name = 'DDD 反骨王 列奥尼达' if name == 'DDD反骨王列奥尼达' else name
+        assert href == f'card-index.html#{entry_ids[registry_name]}'
+        assert title == f'卡片索引：{registry_name}'
+    # the index's own card links open the card database, with no marker
+    assert {href for _, href, _ in markers(app, 'card-index')} == {''}
+    # the marker adds no text: the page's text is as written
+    assert '卡片索引' not in strip(html(app, 'other'))
+
+
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
+def test_related_sections(app):
+    app.build()
+    for docname, related in RELATED.items():
+        assert related_of(app, docname) == related, docname
+    # no related sections on a page without card links of its own
+    assert 'related-sections' not in html(app, 'card-index')
+
+
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True,
+                    confoverrides={'handbook_related_sections': 1})
+def test_related_sections_limit(app):
+    app.build()
+    assert related_of(app, 'other')['other'] == RELATED['other']['other'][:1]
+    assert related_of(app, 'index') == RELATED['index']
+
+
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True,
+                    confoverrides={'handbook_related_sections': 0})
+def test_related_sections_off(app):
+    app.build()
+    assert 'related-sections' not in html(app, 'index') + html(app, 'other')
+
+
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True,
+                    confoverrides={'language': 'zh_TW'})
+def test_names_in_the_language_of_the_build_ids_in_every_language(app):
+    app.build()
+    entry = next(e for _, _, es in index_of(app) for e in es if e[0] == 'card-王宫的铁壁')
+    assert entry[2] == '王宮的鐵壁'
+    assert ('王宫的铁壁', 'card-index.html#card-王宫的铁壁', '卡片索引：王宮的鐵壁') in \
+        markers(app, 'other')
+
+
+@pytest.mark.sphinx('latex', testroot='card-index', freshenv=True)
+def test_latex_has_the_index_without_markers_or_related_sections(app):
+    app.build()
+    assert_no_warnings(app)
+    tex = next(app.outdir.glob('*.tex')).read_text(encoding='utf-8')
+    index = tex[tex.index(r'\chapter{Card index}'):]
+    assert index.count(r'\sphinxlineitem{') == 10  # the entries
+    # an entry's sections in one paragraph, separated by ；
+    assert r'\begin{itemize}' not in index
+    assert '{Cards}}}\\DUrole{card-index-rulings}' in index and '；' in index
+    # links to sections and rulings (LaTeX escapes the ids' Chinese), all to a target
+    assert r'\hyperref[\detokenize{index:ruling-2019-02-04-_u65cb_u98ce}]' in index  # 旋风
+    assert r'\hyperref[\detokenize{other:_u53e6_u4e00_u8282}]' in index  # 另一节
+    targets = set(re.findall(r'\\label\{\\detokenize\{([^}]*)\}\}', tex))
+    assert set(re.findall(r'\\hyperref\[\\detokenize\{([^}]*)\}\]', tex)) <= targets
+    assert 'card-index-marker' not in tex and '相关章节' not in tex
+
+
+# -- order and ids ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(('name', 'letter'), [
+    ('旋风', 'X'), ('DDD 反骨王 列奥尼达', 'D'), ('No.39 希望皇 彼端超霍普', 'N'),
+    ('Ω眼镜', '#'), ('1st', '#'), ('「A」', '#'), ('阿不思的落胤', 'A'), ('ｚ', 'Z'),
+])
+def test_initial(name, letter):
+    assert card_index.initial(Card(name, 'card', 1).key) == letter
+
+
+def test_pinyin_order():
+    names = ['旋风', '星骑士', '心眼的女神', '星尘龙', '新宇', 'XYZ诛罚', 'X·Y·Z合体', '吸血鬼帝国']
+    ordered = sorted(names, key=lambda n: card_index.sort_key(Card(n, 'card', 1).key))
+    assert ordered == ['X·Y·Z合体', 'XYZ诛罚', '吸血鬼帝国', '心眼的女神', '新宇', '星尘龙',
+                       '星骑士', '旋风']
+
+
+def test_entry_ids_are_readable_and_unique():
+    cards = [Card(name, 'card', i) for i, name in enumerate(
+        ['旋风', 'G·B·猎人', 'No.39 霍普', 'No-39 霍普', '「」'], start=1)]
+    ids = card_index.entry_ids(cards)
+    assert ids['旋风'] == 'card-旋风'
+    assert ids['gb猎人'] == 'card-gb猎人'
+    # the same readable id for two names: both get a hash of their own key
+    assert re.fullmatch(r'card-no-39霍普-[0-9a-f]{6}', ids['no.39霍普'])
+    assert re.fullmatch(r'card-no-39霍普-[0-9a-f]{6}', ids['no-39霍普'])
+    assert ids['no.39霍普'] != ids['no-39霍普']
+    assert re.fullmatch(r'card-[0-9a-f]{6}', ids['「」'])
+    # an id depends on the registry's names, not their order
+    assert card_index.entry_ids(reversed(cards)) == ids
+
+
+# -- never stale, the same in parallel ------------------------------------------------------
+
+
+def written_by(make_app, srcdir, **kwargs):
+    app = make_app('html', srcdir=srcdir, **kwargs)
+    written: list[str] = []
+    app.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
+    app.build()
+    return app, set(written)
+
+
+def edit(path, old: str, new: str) -> None:
+    text = path.read_text(encoding='utf-8')
+    assert old in text
+    path.write_text(text.replace(old, new), encoding='utf-8')
+
+
+def entry_places(app, ident: str) -> list[str]:
+    return [href for _, _, es in index_of(app) for e in es if e[0] == ident for href, _, _ in e[3]]
+
+
+@pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-updates')
+def test_index_and_related_sections_follow_the_pages(app, make_app):
+    app.build()
+    src = app.srcdir
+    # a card leaves a page: the index and the pages sharing its cards are rewritten
+    edit(src / 'other.rst', '「`神之宣告`_」「`王宫的铁壁`_」', '「`王宫的铁壁`_」')
+    second, written = written_by(make_app, src)
+    assert written >= {'other', 'card-index', 'index'}
+    assert entry_places(second, 'card-神之宣告') == ['index.html']
+    assert related_of(second, 'index')['cards'] == [('other.html', 'Other', '1 个共同的卡名：旋风')]
+
+    # a page whose cards no other page links: only it and the index are rewritten
+    (src / 'plain.rst').write_text(':orphan:\n\nPlain\n=====\n\n「`大宇宙`_」。\n', encoding='utf-8')
+    # (and Sphinx rewrites index, whose table of contents holds the card index)
+    third, written = written_by(make_app, src)
+    assert written - {'genindex', 'search'} == {'plain', 'card-index', 'index'}
+    assert entry_places(third, 'card-大宇宙') == ['plain.html']
+    edit(src / 'plain.rst', '。', '，改。')
+    _, written = written_by(make_app, src)
+    assert written - {'genindex', 'search'} == {'plain', 'card-index', 'index'}
+
+    # it now names 旋风 too: the pages naming 旋风 get it as a related section
+    edit(src / 'plain.rst', '「`大宇宙`_」', '「`大宇宙`_」「`旋风`_」')
+    fifth, written = written_by(make_app, src)
+    assert written - {'genindex', 'search'} == {'plain', 'card-index', 'index', 'other'}
+    assert ('plain.html', 'Plain', '1 个共同的卡名：旋风') in related_of(fifth, 'other')['other']
+
+    # the page is removed: it leaves the index and the related sections
+    (src / 'plain.rst').unlink()
+    sixth, written = written_by(make_app, src)
+    assert {'card-index', 'index', 'other'} <= written
+    assert 'plain.html' not in html(sixth, 'card-index') + html(sixth, 'other')
+    assert 'card-大宇宙' not in html(sixth, 'card-index')
+
+    # a registry row whose entry id would be No.39's: the page linking No.39
+    # is rewritten with the new id, though its links did not change
+    with (src / 'cards.tsv').open('a', encoding='utf-8') as registry:
+        registry.write('# test only: a name that differs from No.39 in punctuation\n'
+                       'card\tNo-39 希望皇 彼端超霍普\n')
+    seventh, written = written_by(make_app, src)
+    assert 'other' in written
+    new_id = card_index.entry_ids(card_index.card_links.registry(seventh.env).cards())[
+        'no.39希望皇彼端超霍普']
+    assert new_id != 'card-no-39希望皇彼端超霍普'
+    assert ('No.39 希望皇 彼端超霍普', f'card-index.html#{new_id}',
+            '卡片索引：No.39 希望皇 彼端超霍普') in markers(seventh, 'other')
+    assert f'id="{new_id}"' in html(seventh, 'card-index')
+    assert [w for w in warnings(seventh) if '[app.' not in w] == []
+
+
+@pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-removed')
+def test_markers_follow_the_index_page(app, make_app):
+    app.build()
+    src = app.srcdir
+    stub = (src / 'card-index.rst').read_text(encoding='utf-8')
+    # no index page: no markers, though the pages did not change
+    edit(src / 'index.rst', '   card-index\n', '')
+    (src / 'card-index.rst').unlink()
+    second, written = written_by(make_app, src)
+    assert 'other' in written
+    assert {href for _, href, _ in markers(second, 'other')} == {''}
+    # an index page under another name: the markers lead there
+    (src / 'cards.rst').write_text(stub, encoding='utf-8')
+    edit(src / 'index.rst', '   other\n', '   other\n   cards\n')
+    third, written = written_by(make_app, src)
+    assert 'other' in written
+    assert ('Ω眼镜', 'cards.html#card-ω眼镜', '卡片索引：Ω眼镜') in markers(third, 'other')
+    assert [w for w in warnings(third) if '[app.' not in w] == []
+
+
+@pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-parallel', parallel=4)
+def test_parallel_build_gives_the_same_pages(app, make_app, tmp_path):
+    # parallel reading needs more than five pages to read
+    extra = [f'p{i}' for i in range(6)]
+    cards = ['星尘龙', '大逮捕', 'Ω眼镜', '神之宣告', '心眼的女神', '王宫的铁壁']
+    for day, (name, card) in enumerate(zip(extra, cards), start=2):
+        (app.srcdir / f'{name}.rst').write_text(
+            f'{name}\n==\n\n| 第{name}页「`旋风`_」「`{card}`_」。\\ :ruling:`19/3/{day}`\n',
+            encoding='utf-8')
+    edit(app.srcdir / 'index.rst', '   card-index\n',
+         ''.join(f'   {name}\n' for name in extra) + '   card-index\n')
+    app.build()
+    assert_no_warnings(app)
+    serial_src = tmp_path / 'serial'
+    shutil.copytree(app.srcdir, serial_src, ignore=shutil.ignore_patterns('_build'))
+    serial = make_app('html', srcdir=serial_src, parallel=0)
+    serial.build()
+    for docname in ['card-index', 'index', 'other', *extra]:
+        assert html(app, docname) == html(serial, docname), docname
+    assert len(entry_places(app, 'card-旋风')) == 9
+    assert len(related_of(app, 'p0')['p0']) == 5
+
+
+@pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-misplaced')
+def test_misplaced_index_warns_at_its_line(app):
+    edit(app.srcdir / 'card-index.rst', '.. card-index::\n', '.. card-index::\n\nAfter it.\n')
+    app.build()
+    assert warnings(app) == [
+        'card-index.rst:4: WARNING: the card index adds one section per initial, so it must be '
+        'the last content of a section; move the card-index directive to the end of the page '
+        '[handbook.card-index]']
+
+
+# -- the real handbook ----------------------------------------------------------------------
+
+SOURCE = ROOT / 'source'
+
+
+@pytest.fixture(scope='module')
+def handbook(tmp_path_factory) -> Path:
+    """The real handbook, built as `make html` builds it, in a fresh folder."""
+    out = tmp_path_factory.mktemp('handbook')
+    run = subprocess.run(
+        [sys.executable, '-m', 'sphinx', '-b', 'html', '-W', '--keep-going', '-q', '-j', 'auto',
+         '-c', str(ROOT), '-d', str(out / 'doctrees'), str(SOURCE), str(out / 'html')],
+        capture_output=True, text=True, check=False)
+    assert (run.returncode, run.stderr) == (0, '')
+    return out / 'html'
+
+
+@pytest.fixture(scope='module')
+def registry() -> card_registry.Registry:
+    return card_registry.load(ROOT / 'cards.tsv')
+
+
+def sections_from_sources(registry) -> dict[str, set[tuple[str, str]]]:
+    """``{registry key: {(docname, '页面' or '页面 › 小节')}}``, counted from the
+    sources with docutils' parser alone (no Sphinx, no transforms): every
+    「`name`_」 whose name is no target of its page, in its innermost section."""
+    found: dict[str, set[tuple[str, str]]] = {}
+    parser = Parser()
+    settings = frontend.get_default_settings(Parser)
+    settings.report_level = settings.halt_level = 5  # Sphinx's roles and directives are unknown
+    for path in sorted(SOURCE.glob('*.rst')):
+        document = utils.new_document(str(path), settings)
+        parser.parse(path.read_text(encoding='utf-8'), document)
+        sections = list(document.findall(nodes.section))
+        if not sections:
+            continue
+        page = sections[0][0].astext()
+        for ref in document.findall(nodes.reference):
+            if 'refname' not in ref or ref['refname'] in document.nameids:
+                continue  # external, anonymous, or a link inside the page
+            siblings, at = ref.parent.children, ref.parent.index(ref)
+            before = siblings[at - 1].astext() if at else ''
+            after = siblings[at + 1].astext() if at + 1 < len(siblings) else ''
+            assert before.endswith('「') and after.startswith('」'), ref.rawsource
+            card = registry.lookup(ref.astext())
+            assert card is not None, f'{path.name}: {ref.astext()} is not in the registry'
+            section = ref.parent
+            while not isinstance(section, nodes.section):
+                section = section.parent
+            title = section[0].astext()
+            where = page if isinstance(section.parent, nodes.document) else f'{page} › {title}'
+            found.setdefault(card.key, set()).add((path.stem, where))
+    return found
+
+
+def entries_of(page: str) -> dict[str, tuple[str, list[tuple[str, str, list[str]]]]]:
+    """``{entry id: (name, [(href, text, [ruling hrefs])])}`` of the index page."""
+    out = {}
+    for ident, name, places in re.findall(
+            r'<dt class="card-index-\w+" id="([^"]+)">.*?<span class="card-name">(.*?)</span>.*?'
+            r'</dt><dd>(.*?)</dd>', page, re.S):
+        listed = []
+        for item in re.findall(r'<li><p>(.*?)</p></li>', places, re.S):
+            link = re.match(r'<a class="reference internal" href="([^"]*)"><span>(.*?)</span>', item)
+            listed.append((link[1], html_module.unescape(link[2]),
+                           re.findall(r'href="([^"]*)"><span class="ruling">', item)))
+        out[ident] = (html_module.unescape(name), listed)
+    return out
+
+
+def test_handbook_index_lists_exactly_the_sections_naming_each_card(handbook, registry):
+    entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
+    ids = card_index.entry_ids(registry.cards())
+    key_of = {ident: key for key, ident in ids.items()}
+    on_index = {key_of[ident]: {(href.split('.html')[0], text) for href, text, _ in places}
+                for ident, (_, places) in entries.items()}
+    expected = sections_from_sources(registry)
+    assert len(expected) > 900
+    assert on_index == expected
+    # every card name of the seeds is there, with the sections of its page
+    for seed in seeds.PAGES:
+        source = seeds.load(seed)
+        for name in source.cards:
+            key = registry.lookup(name).key
+            assert {p for p in on_index[key] if p[0] == source.docname} == \
+                {p for p in expected[key] if p[0] == source.docname}, name
+    # the entries are in index order: by initial, then pinyin
+    keys = [key_of[ident] for ident in entries]
+    order = [(card_index.initial(k) == '#', card_index.initial(k), card_index.sort_key(k))
+             for k in keys]
+    assert order == sorted(order)
+
+
+def test_handbook_section_links_lead_to_their_sections(handbook):
+    entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
+    headings: dict[str, dict[str, str]] = {}  # page -> {section id: its heading}
+    for page in handbook.glob('*.html'):
+        text = page.read_text(encoding='utf-8')
+        headings[page.name] = {
+            ident: html_module.unescape(strip(title)) for ident, title in
+            re.findall(r'<section id="([^"]+)">\s*(?:<span id="[^"]*"></span>)*<h\d>(.*?)'
+                       r'<a class="headerlink"', text, re.S)}
+    for ident, (_, places) in entries.items():
+        for href, text, _ in places:
+            page, _, anchor = href.partition('#')
+            title = text.split(' › ', 1)[1] if anchor else text
+            if not anchor:  # the page itself: its first heading
+                anchor = next(iter(headings[page]))
+            assert headings[page][unquote(anchor)] == title, (ident, href)
+
+
+def test_handbook_rulings_on_the_index_are_those_of_the_export(handbook, registry):
+    """Every ruling that names a card is on the card's entry, and no other."""
+    entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
+    ids = card_index.entry_ids(registry.cards())
+    on_index = {ident: {r for _, _, rulings in places for r in rulings}
+                for ident, (_, places) in entries.items()}
+    export = json.loads((handbook / 'rulings.json').read_text(encoding='utf-8'))
+    expected: dict[str, set[str]] = {}
+    for ruling in export['rulings']:
+        for name in ruling['cards']:
+            expected.setdefault(ids[registry.lookup(name).key], set()).add(ruling['url'])
+    assert sum(map(len, expected.values())) > 700
+    assert {i: r for i, r in on_index.items() if r} == expected
+
+
+def test_handbook_markers_lead_to_the_entry_of_their_card(handbook, registry):
+    entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
+    names = {ident: name for ident, (name, _) in entries.items()}
+    count = 0
+    for page in sorted(SOURCE.glob('*.rst')):
+        text = (handbook / f'{page.stem}.html').read_text(encoding='utf-8')
+        links = re.findall(r'<a class="card-link [^>]*>(.*?)</a>(<a class="card-index-marker" '
+                           r'href="card-index.html#([^"]*)")?', text)
+        for link, marker, ident in links:
+            if page.stem == 'card-index':
+                assert not marker
+                continue
+            name = html_module.unescape(strip(link))
+            assert marker, f'{page.stem}: no marker after {name}'
+            assert registry.lookup(names[ident]) is registry.lookup(name)
+            count += 1
+    assert count > 2000

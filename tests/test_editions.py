@@ -1,0 +1,271 @@
+"""Two editions from one source: the full one, and "current rulings only" (tag ``current``).
+
+The test root ``editions`` holds one case of each rule of ``_ext/editions.py``
+(its comments say which); it is built without and with the tag.  The real
+handbook is built as ``make html TAGS=current`` builds it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import pytest
+from docutils import nodes
+
+from conftest import ROOT
+from helpers import assert_no_warnings, html, warnings
+from ruling_lines import rulings
+
+#: the rulings of test-editions/index.rst, in page order; True: overturned
+RULINGS = [
+    ('ruling-2017-03-24-神之宣告', True),
+    ('ruling-2020-01-13', False),
+    ('ruling-2017-03-24-旋风-1d0469', True),
+    ('ruling-2017-03-24-旋风-b7528b', False),  # its twin's hash stays in both editions
+    ('ruling-2019-05-01-旋风', False),
+    ('ruling-2013-01-01-旋风', False),
+    ('ruling-2018-01-13-黑洞', True),
+    ('ruling-2016-04-01-死者苏生', True),
+    ('ruling-2015-07-01-王宫的铁壁', True),
+    ('ruling-2015-07-01-神之宣告', False),
+    ('ruling-2015-01-01-旋风', True),
+    ('ruling-2014-02-02-旋风', True),
+    ('ruling-2014-02-03-旋风', False),
+]
+OVERTURNED = [anchor for anchor, struck in RULINGS if struck]
+KEPT = [anchor for anchor, struck in RULINGS if not struck]
+
+#: the text of every line, paragraph and title of the page, in order
+FULL_TEXT = [
+    '两个版本',
+    '「神之宣告」不能发动。17/3/24 裁定变更：可以发动。20/1/13',
+    '「旋风」不会被无效。17/3/24',
+    '「旋风」会被无效。17/3/24',
+    '「旋风」的效果不能可以对应发动。19/5/1',
+    '「旋风」的①效果不能发动。13/1/1',
+    '同时适用的场合。',
+    '例：',
+    '「黑洞」和「王宫的铁壁」同时适用时先处理墓地复活。18/1/13',
+    '「死者苏生」只能以自己墓地的怪兽为对象。16/4/1',
+    '「王宫的铁壁」适用中不能除外。115/7/1',
+    '「神之宣告」可以无效召唤。215/7/1',
+    '旧版数据库的说明。',
+    '现行数据库的说明。',
+    '本节的说明（旧版）如下。',
+    '这一行整行作废。',
+    '这一行仍然有效。',
+    '「旋风」盖放的回合不能发动。15/1/1',
+    '现行处理旧规则',
+    '「旋风」连锁时无效。14/2/2',
+    '「旋风」连锁时有效。14/2/3',
+]
+CURRENT_TEXT = [
+    '两个版本',
+    '裁定变更：可以发动。20/1/13',           # the ruling that replaced the first
+    '「旋风」会被无效。17/3/24',
+    '「旋风」的效果可以对应发动。19/5/1',     # corrected in place: the struck word goes
+    '「旋风」的①效果13/1/1',
+    '同时适用的场合。',
+    '例：',                                   # stays, though its example is gone
+    '「神之宣告」可以无效召唤。215/7/1',     # the list and footnote 1 are gone
+    '现行数据库的说明。',
+    '本节的说明如下。',
+    '这一行仍然有效。',                        # the note is gone
+    '现行处理',
+    '「旋风」连锁时有效。14/2/3',
+]
+#: words that only overturned rulings and struck text have
+STRUCK_WORDS = ['不会被无效', '墓地复活', '只能以自己墓地', '适用中不能除外', '旧版',
+                '整行作废', '盖放的回合', '连锁时无效', '不能']
+#: cards that only overturned rulings name
+STRUCK_CARDS = ['黑洞', '王宫的铁壁', '死者苏生']
+
+
+def own_warnings(app) -> list[str]:
+    """The warnings of a second app of one test, without Sphinx's about the
+    nodes and roles the first one registered already."""
+    return [w for w in warnings(app) if '[app.' not in w]
+
+
+def text(app, docname: str = 'index') -> list[str]:
+    doctree = app.env.get_doctree(docname)
+    found = doctree.findall(lambda n: isinstance(n, (nodes.line, nodes.paragraph, nodes.title)))
+    return [re.sub(r'\s+', ' ', n.astext()).strip() for n in found]
+
+
+def searchindex(app) -> dict:
+    js = (app.outdir / 'searchindex.js').read_text(encoding='utf-8')
+    return json.loads(js[js.index('(') + 1:js.rindex(')')])
+
+
+def export(app) -> list[str]:
+    data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
+    return [r['anchor'] for r in data['rulings']]
+
+
+def permalinks(app, docname: str) -> set[str]:
+    """The ruling anchors that *docname* links to (the timeline, the card index)."""
+    return set(re.findall(r'href="index.html#(ruling-[^"]+)"', html(app, docname)))
+
+
+@pytest.mark.sphinx('html', testroot='editions', freshenv=True)
+def test_full_edition_shows_overturned_rulings_struck(app):
+    app.build()
+    assert_no_warnings(app)
+    assert text(app) == FULL_TEXT
+    assert [r.anchor for r in rulings(app.env)['index']] == [anchor for anchor, _ in RULINGS]
+    page = html(app)
+    for anchor, struck in RULINGS:
+        assert (f'<span class="ruling-line ruling-struck" id="{anchor}">' in page) is struck
+        assert f'<span class="ruling-line" id="{anchor}">' in page or struck
+    assert '」<del class="strike">不能发动。</del><span class="ruling">17/3/24</span>' in page
+    assert '<p>本节的说明<del class="strike">（旧版）</del>如下。</p>' in page
+    assert export(app) == [anchor for anchor, _ in RULINGS]
+    assert permalinks(app, 'timeline') == {anchor for anchor, _ in RULINGS}
+    assert permalinks(app, 'card-index') == {anchor for anchor, _ in RULINGS
+                                             if anchor != 'ruling-2020-01-13'}  # names no card
+    assert set(app.env.domains['card'].usage['index']) >= set(STRUCK_CARDS)
+    terms = searchindex(app)['terms']
+    assert {'墓地', '复活', '黑洞', '王宫的铁壁', '死者苏生'} <= set(terms)
+
+
+# its own folder: Sphinx keeps the words of an earlier build's search index
+# (with no pages), as make keeps each edition in its own folder
+@pytest.mark.sphinx('html', testroot='editions', srcdir='editions-current', tags=['current'])
+def test_current_edition_leaves_them_out(app):
+    app.build()
+    assert_no_warnings(app)
+    assert text(app) == CURRENT_TEXT
+    # the record, the timeline, the export, the card index: the rulings that stay
+    assert [r.anchor for r in rulings(app.env)['index']] == KEPT
+    assert not any(r.struck for r in rulings(app.env)['index'])
+    assert export(app) == KEPT
+    assert permalinks(app, 'timeline') == set(KEPT)
+    assert '共 6 条注明日期的裁定' in html(app, 'timeline')
+    assert permalinks(app, 'card-index') == set(KEPT) - {'ruling-2020-01-13'}
+    entries = set(re.findall(r'id="(card-[^"]+)"', html(app, 'card-index')))
+    assert entries == {'card-旋风', 'card-神之宣告'}
+    assert set(app.env.domains['card'].usage['index']) == {'旋风', '神之宣告'}
+    # the search index: no word, card name or title of struck text
+    index = searchindex(app)
+    assert {'墓地', '复活', '除外', '作废', '黑洞', '王宫的铁壁', '死者苏生'}.isdisjoint(index['terms'])
+    assert '现行处理' in index['alltitles'] and '现行处理旧规则' not in index['alltitles']
+    # nowhere in what the site serves (language_data.js lists the registry's names)
+    for path in app.outdir.rglob('*'):
+        if path.suffix in ('.html', '.js', '.json', '.txt') and path.name != 'language_data.js':
+            content = path.read_text(encoding='utf-8')
+            assert [w for w in STRUCK_WORDS + STRUCK_CARDS if w in content] == [], path.name
+    assert '<del' not in html(app) and 'ruling-struck' not in html(app)
+    # footnote 1 went with its only reference; footnote 2 keeps its number
+    assert 'id="old"' not in html(app)
+    assert '<a role="doc-backlink" href="#id3">2</a>' in html(app)
+
+
+@pytest.mark.sphinx('html', testroot='editions', freshenv=True)
+def test_permalinks_are_the_same_in_both_editions(app, make_app, tmp_path):
+    app.build()
+    current = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'current',
+                       tags=['current'])
+    current.build()
+    assert own_warnings(current) == []
+    ids = re.compile(r'\bid="([^"]+)"')
+    full_ids = set(ids.findall(html(app)))
+    # every id of the current edition's page is an id of the full edition's
+    assert set(ids.findall(html(current))) <= full_ids
+    assert [r.anchor for r in rulings(current.env)['index']] == \
+        [r.anchor for r in rulings(app.env)['index'] if r.anchor not in OVERTURNED]
+
+
+@pytest.mark.sphinx('html', testroot='editions', srcdir='editions-switching')
+def test_switching_editions_reads_every_page_again(app, make_app):
+    app.build()  # the full edition
+    current = make_app('html', srcdir=app.srcdir, tags=['current'])  # the same doctrees
+    current.build()
+    assert ('these doctrees are of the full edition: every page is read again for the '
+            'current edition') in current.status.getvalue()
+    assert text(current) == CURRENT_TEXT
+    assert permalinks(current, 'timeline') == set(KEPT)
+    full = make_app('html', srcdir=app.srcdir)
+    full.build()
+    assert text(full) == FULL_TEXT
+    assert export(full) == [anchor for anchor, _ in RULINGS]
+    assert own_warnings(current) == own_warnings(full) == []
+
+
+@pytest.mark.sphinx('html', testroot='editions', freshenv=True, tags=['current'])
+def test_current_edition_is_published_in_its_folder(app):
+    app.build()
+    page = html(app)
+    assert '<link rel="canonical" href="https://example.org/handbook/current/index.html">' in page
+    # the edition switcher: the same page in the other edition
+    assert ('<nav class="sidebar-editions" aria-label="版本">\n  <ul>\n'
+            '    <li><a href="../index.html">完整版</a></li>\n'
+            '    <li><span class="current-edition" aria-current="page">现行版</span></li>\n'
+            '  </ul>\n</nav>') in page
+
+
+@pytest.mark.sphinx('html', testroot='editions', freshenv=True)
+def test_full_edition_links_the_current_one(app):
+    app.build()
+    page = html(app, 'timeline')
+    assert '<link rel="canonical" href="https://example.org/handbook/timeline.html">' in page
+    assert ('<li><span class="current-edition" aria-current="page">完整版</span></li>\n'
+            '    <li><a href="current/timeline.html">现行版</a></li>') in page
+
+
+@pytest.mark.sphinx('gettext', testroot='editions', freshenv=True, tags=['current'])
+def test_catalogs_hold_both_editions(app):
+    app.build()
+    pot = (app.outdir / 'index.pot').read_text(encoding='utf-8')
+    assert 'msgid "「`黑洞`_」\\\\ :strike:`和`\\\\ 「`王宫的铁壁`_」' in pot
+
+
+# -- make ------------------------------------------------------------------------------
+
+
+def make(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(['make', '-s', '-C', str(ROOT), *args], capture_output=True,
+                          text=True, check=False)
+
+
+def test_make_builds_the_current_edition_into_its_folder():
+    run = make('-n', 'html', 'TAGS=current', 'BUILDDIR=/b', 'BASEURL=https://example.org/ocg')
+    command = ' '.join(run.stdout.replace('\\\n', ' ').split())
+    assert ' -t current ' in command
+    assert ' -D html_baseurl=https://example.org/ocg/current/ ' in command
+    assert command.endswith(' -d /b/doctrees-current source /b/html/current')
+    run = make('-n', 'html', 'TAGS=current', 'LANGUAGE=zh_TW', 'BUILDDIR=/b',
+               'BASEURL=https://example.org/ocg/')
+    command = ' '.join(run.stdout.replace('\\\n', ' ').split())
+    assert ' -D html_baseurl=https://example.org/ocg/current/zh_TW/ ' in command
+    assert command.endswith(' -d /b/doctrees-zh_TW-current source /b/html/current/zh_TW')
+    # make html-all: both editions, each with its translations
+    run = make('-n', 'html-all', 'BUILDDIR=/b', 'TRANSLATIONS=zh_TW')
+    outdirs = re.findall(r'source (/b/html\S*)', run.stdout)
+    assert outdirs == ['/b/html', '/b/html/zh_TW', '/b/html/current', '/b/html/current/zh_TW']
+
+
+@pytest.fixture(scope='module')
+def handbook(tmp_path_factory):
+    """The real handbook, both editions, built as make html and make html TAGS=current."""
+    out = tmp_path_factory.mktemp('editions')
+    runs = [make('html', f'BUILDDIR={out}', 'SPHINXOPTS=-q'),
+            make('html', 'TAGS=current', f'BUILDDIR={out}', 'SPHINXOPTS=-q')]
+    return out / 'html', runs
+
+
+def test_handbook_current_edition_builds_without_warnings(handbook):
+    site, runs = handbook
+    for run in runs:
+        assert (run.returncode, run.stderr) == (0, '')
+    full = json.loads((site / 'rulings.json').read_text(encoding='utf-8'))['rulings']
+    current = json.loads((site / 'current' / 'rulings.json').read_text(encoding='utf-8'))
+    overturned = {(page.stem, anchor) for page in site.glob('*.html') for anchor in
+                  re.findall(r'class="ruling-line ruling-struck" id="([^"]+)"',
+                             page.read_text(encoding='utf-8'))}
+    # every other ruling, with the same permalink
+    assert [(r['page'], r['anchor']) for r in current['rulings']] == \
+        [(r['page'], r['anchor']) for r in full if (r['page'], r['anchor']) not in overturned]
+    assert (site / 'current' / 'card-index.html').is_file()
