@@ -19,9 +19,12 @@ the section search (``card_search.js``) skip it, so a page is never found
 for a title of another page.  LaTeX gets no blocks: the PDF has the card
 index.
 
-Never stale: when pages are read again or removed, every page that shares a
-card with their old or new text is written again (``env-get-updated``).  The
-ranking does not depend on the table of contents.
+Never stale, and no page written for nothing: once the pages are read
+(``env-get-updated``), every page's blocks are computed in one pass and
+compared with what was written last time; exactly the pages whose blocks
+changed -- a related section renamed, added or gone, a different count or
+card name -- are written again.  The ranking does not depend on the table
+of contents.
 
 Configuration (``conf.py``)::
 
@@ -56,36 +59,56 @@ class related_sections(nodes.General, nodes.Element):
     """The block of related sections (HTML only): ``<details>``."""
 
 
-def related(env: BuildEnvironment, docname: str, limit: int
-            ) -> list[tuple[Section, list[tuple[Section, list[str]]]]]:
-    """For each section of *docname* that links cards: the related sections
-    of other pages, best first, with the shared cards' registry keys in the
-    order the section names them."""
+Related = list[tuple[Section, list[tuple[Section, list[str]]]]]
+
+
+def related_all(env: BuildEnvironment, limit: int) -> dict[str, Related]:
+    """For each page, for each of its sections that links cards: the related
+    sections of other pages, best first, with the shared cards' registry keys
+    in the order the section names them.  One pass over every section."""
     registry = card_links.registry(env)
-
-    def keys(section: Section) -> list[str]:
-        found = (registry.get(key) for key, _name in section.cards)
-        return list(dict.fromkeys(card.key for card in found if card is not None))
-
+    pages = card_index.sections(env)
+    keys_of: dict[tuple[str, int], list[str]] = {}
     by_key: dict[str, list[Section]] = {}
-    for other, secs in card_index.sections(env).items():
-        if other == docname:
-            continue
+    for secs in pages.values():
         for section in secs:
-            for key in keys(section):
+            found = (registry.get(key) for key, _name in section.cards)
+            keys = list(dict.fromkeys(card.key for card in found if card is not None))
+            keys_of[section.docname, section.index] = keys
+            for key in keys:
                 by_key.setdefault(key, []).append(section)
-    out = []
-    for section in card_index.sections(env).get(docname, []):
-        if not section.section_id:
-            continue
-        shared: dict[tuple[str, int], tuple[Section, list[str]]] = {}
-        for key in keys(section):
-            for other in by_key.get(key, ()):
-                shared.setdefault((other.docname, other.index), (other, []))[1].append(key)
-        best = sorted(shared.values(), key=lambda o: (-len(o[1]), o[0].docname, o[0].index))
-        if best[:limit]:
-            out.append((section, best[:limit]))
+    out: dict[str, Related] = {}
+    for docname, secs in pages.items():
+        for section in secs:
+            if not section.section_id:
+                continue
+            shared: dict[tuple[str, int], tuple[Section, list[str]]] = {}
+            for key in keys_of[docname, section.index]:
+                for other in by_key.get(key, ()):
+                    if other.docname != docname:
+                        shared.setdefault((other.docname, other.index), (other, []))[1].append(key)
+            best = sorted(shared.values(), key=lambda o: (-len(o[1]), o[0].docname, o[0].index))
+            if best[:limit]:
+                out.setdefault(docname, []).append((section, best[:limit]))
     return out
+
+
+def related(env: BuildEnvironment, docname: str) -> Related:
+    """The related sections of *docname*'s sections, as computed for this build."""
+    return getattr(env, 'handbook_related', {}).get(docname, [])
+
+
+def rendered(env: BuildEnvironment, found: Related) -> tuple:
+    """Everything a page's blocks show: equal values, equal HTML."""
+    registry = card_links.registry(env)
+    language = env.config.language
+    return tuple(
+        (section.section_id, tuple(
+            (other.docname, other.section_id, other.title,
+             card_index.page_title(env, other.docname), len(keys),
+             tuple(registry[k].name_in(language) for k in keys[:SHOWN_NAMES]))
+            for other, keys in others))
+        for section, others in found)
 
 
 class RelatedSections(SphinxPostTransform):
@@ -96,10 +119,7 @@ class RelatedSections(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         env = self.env
-        limit = env.config.handbook_related_sections
-        if limit <= 0:
-            return
-        found = related(env, env.docname, limit)
+        found = related(env, env.docname)
         if not found:
             return
         by_id = {s['ids'][0]: s for s in self.document.findall(nodes.section) if s['ids']}
@@ -136,7 +156,8 @@ class RelatedSections(SphinxPostTransform):
 
 
 class RelatedPages(EnvironmentCollector):
-    """Writes again the pages that share a card with a page read again or removed."""
+    """Computes every page's related sections once the pages are read, and
+    writes again exactly the pages whose blocks changed."""
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         pass  # the record is card_index's
@@ -149,11 +170,13 @@ class RelatedPages(EnvironmentCollector):
         pass
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        touched = card_index.touched_keys(env)
-        if not touched or env.config.handbook_related_sections <= 0:
-            return []
-        return sorted(doc for doc, secs in card_index.sections(env).items()
-                      if any(s.keys & touched for s in secs))
+        limit = env.config.handbook_related_sections
+        env.handbook_related = related_all(env, limit) if limit > 0 else {}
+        before: dict[str, tuple] = getattr(env, 'handbook_related_shown', {})
+        now = {doc: rendered(env, found) for doc, found in env.handbook_related.items()}
+        env.handbook_related_shown = now
+        return sorted(doc for doc in before.keys() | now.keys()
+                      if doc in env.all_docs and before.get(doc) != now.get(doc))
 
 
 def visit_related_html(self: HTML5Translator, node: related_sections) -> None:
