@@ -200,5 +200,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
                  latex=(skip, None), text=(skip, None), man=(skip, None), texinfo=(skip, None))
     app.add_post_transform(RelatedSections)
     app.add_env_collector(RelatedPages)
-    return {'version': '1', 'env_version': 1,
+    return {'version': '2', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

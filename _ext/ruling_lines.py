@@ -48,8 +48,11 @@ section id and title, anchor, references (date as written, ISO date, FAQ id,
 URL), the cards it names (registry key and name as written), its plain text
 (without the dates) and two flags: ``struck`` (it contains ``:strike:``
 text) and ``changed`` (struck, or its text contains one of
-``handbook_changed_markers``).  :func:`changed_pages` tells which pages'
-rulings were re-read in this build (the timeline uses it).
+``handbook_changed_markers``).  :func:`ruling_nodes` gives a ruling's nodes
+as read.  :func:`changed_pages` tells which pages' rulings were added,
+removed or changed in this build -- a page read again with the same rulings
+does not count, unless a registry edit changed one of their card links --
+(the timeline uses it).
 
 Configuration (``conf.py``)::
 
@@ -261,11 +264,17 @@ def plain_text(line: ruling_line) -> str:
 
 
 class RulingCollector(EnvironmentCollector):
-    """Keeps ``env.handbook_rulings``: docname -> [Ruling, …]."""
+    """Keeps ``env.handbook_rulings``: docname -> [Ruling, …], and each
+    ruling's nodes (``env.handbook_ruling_nodes``: docname -> {anchor: nodes}),
+    so that pages showing rulings of other pages need not load their doctrees."""
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        if store(env).pop(docname, None):
-            env.handbook_rulings_changed.add(docname)
+        old = store(env).pop(docname, None)
+        env.handbook_ruling_nodes.pop(docname, None)
+        title = env.handbook_ruling_page_titles.pop(docname, None)
+        if old:
+            env.handbook_rulings_before[docname] = (title, old)
+            env.handbook_rulings_changed.add(docname)  # until read again, unchanged
 
     def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
                     other: BuildEnvironment) -> None:
@@ -273,29 +282,65 @@ class RulingCollector(EnvironmentCollector):
         for docname in docnames:
             if docname in theirs:
                 ours[docname] = theirs[docname]
-                env.handbook_rulings_changed.add(docname)
+                env.handbook_ruling_nodes[docname] = other.handbook_ruling_nodes[docname]
+                env.handbook_ruling_page_titles[docname] = \
+                    other.handbook_ruling_page_titles[docname]
+            note_change(env, docname)
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         env = app.env
         docname = env.docname
-        found = [record(env, i, line)
-                 for i, line in enumerate(doctree.findall(ruling_line))]
-        if found:
-            store(env)[docname] = found
-            env.handbook_rulings_changed.add(docname)
+        lines = list(doctree.findall(ruling_line))
+        if lines:
+            store(env)[docname] = [record(env, i, line) for i, line in enumerate(lines)]
+            env.handbook_ruling_nodes[docname] = {
+                line['ids'][0]: [detached(child) for child in line.children] for line in lines}
+            title = next(iter(doctree.findall(nodes.title)), None)
+            env.handbook_ruling_page_titles[docname] = clean_astext(title) if title else ''
+        note_change(env, docname)
+
+
+def detached(node: nodes.Node) -> nodes.Node:
+    """A copy of *node* that keeps no reference to its document (a copied
+    Text node would, and pickling it would pickle the whole page)."""
+    copy = node.deepcopy()
+    for n in copy.findall():
+        n.document = None
+    return copy
+
+
+def note_change(env: BuildEnvironment, docname: str) -> None:
+    """Count a page read again as changed when what others show of its
+    rulings changed: their record, the page's title, or a card link of theirs
+    that a registry edit changed."""
+    before = env.handbook_rulings_before.pop(docname, None)
+    rulings_now = store(env).get(docname)
+    now = (env.handbook_ruling_page_titles.get(docname), rulings_now) if rulings_now else None
+    cards = {key for ruling in rulings_now or () for key, _name in ruling.cards}
+    if before != now or cards & getattr(env, 'handbook_cards_changed', set()):
+        env.handbook_rulings_changed.add(docname)
+    else:
+        env.handbook_rulings_changed.discard(docname)
 
 
 def store(env: BuildEnvironment) -> dict[str, list[Ruling]]:
-    if not hasattr(env, 'handbook_rulings'):
-        env.handbook_rulings = {}
-    if not hasattr(env, 'handbook_rulings_changed'):
-        env.handbook_rulings_changed = set()
+    for name, value in (('handbook_rulings', {}), ('handbook_ruling_nodes', {}),
+                        ('handbook_ruling_page_titles', {}), ('handbook_rulings_changed', set()),
+                        ('handbook_rulings_before', {})):
+        if not hasattr(env, name):
+            setattr(env, name, value)
     return env.handbook_rulings
 
 
 def rulings(env: BuildEnvironment) -> dict[str, list[Ruling]]:
     """Every ruling of the handbook: ``{docname: [Ruling, …]}``, page order."""
     return store(env)
+
+
+def ruling_nodes(env: BuildEnvironment, docname: str, anchor: str) -> list[nodes.Node] | None:
+    """The nodes of the ruling *anchor* of *docname*, as read (do not modify)."""
+    store(env)
+    return env.handbook_ruling_nodes.get(docname, {}).get(anchor)
 
 
 def page_order(env: BuildEnvironment) -> list[str]:
@@ -306,7 +351,7 @@ def page_order(env: BuildEnvironment) -> list[str]:
 
 
 def changed_pages(env: BuildEnvironment) -> set[str]:
-    """Pages whose rulings were removed, re-read or added in this build."""
+    """Pages whose rulings were removed, added or changed in this build."""
     store(env)
     return env.handbook_rulings_changed
 
@@ -314,6 +359,7 @@ def changed_pages(env: BuildEnvironment) -> set[str]:
 def reset_changed(app: Sphinx) -> None:
     store(app.env)
     app.env.handbook_rulings_changed = set()
+    app.env.handbook_rulings_before = {}
 
 
 def visit_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
@@ -346,5 +392,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(RulingLines)
     app.add_env_collector(RulingCollector)
     app.connect('builder-inited', reset_changed)
-    return {'version': '1', 'env_version': 1,
+    return {'version': '2', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

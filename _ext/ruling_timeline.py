@@ -121,7 +121,6 @@ class FillTimeline(SphinxPostTransform):
 
     def timeline(self) -> list[nodes.Node]:
         found = entries(self.env)
-        doctrees: dict[str, dict[str, ruling_lines.ruling_line]] = {}
         years = [(year, list(group)) for year, group in
                  itertools.groupby(found, key=lambda e: e[0][:4])]
         summary = nodes.paragraph(classes=['ruling-timeline-summary'])
@@ -141,20 +140,20 @@ class FillTimeline(SphinxPostTransform):
                 month_section += nodes.title('', _('{month} 月').format(month=int(month)))
                 listing = nodes.bullet_list(classes=['ruling-timeline'])
                 for _date, ruling in items:
-                    listing += self.entry(ruling, doctrees)
+                    listing += self.entry(ruling)
                 month_section += listing
                 year_section += month_section
             out.append(year_section)
         return out
 
-    def entry(self, ruling: Ruling, doctrees: dict) -> nodes.list_item:
+    def entry(self, ruling: Ruling) -> nodes.list_item:
         item = nodes.list_item(classes=['ruling-entry'])
         text = nodes.paragraph(classes=['ruling-entry-text'])
         if ruling.changed:
             item['classes'].append('ruling-changed')
             text += nodes.inline('', _('裁定已变更'), classes=['ruling-flag'])
             text += nodes.Text(' ')
-        text.extend(self.copy_of(ruling, doctrees))
+        text.extend(self.copy_of(ruling))
         item += text
         where = nodes.paragraph(classes=['ruling-entry-source'])
         title = page_title(self.env, ruling.docname)
@@ -174,16 +173,12 @@ class FillTimeline(SphinxPostTransform):
                                      reftarget=f'{docname}#{anchor}', refexplicit=True,
                                      refdoc=self.env.docname)
 
-    def copy_of(self, ruling: Ruling, doctrees: dict) -> list[nodes.Node]:
+    def copy_of(self, ruling: Ruling) -> list[nodes.Node]:
         """The ruling's nodes from its page, made to work on this page."""
-        if ruling.docname not in doctrees:
-            doctree = self.env.get_doctree(ruling.docname)
-            doctrees[ruling.docname] = {line['ids'][0]: line
-                                        for line in doctree.findall(ruling_lines.ruling_line)}
-        line = doctrees[ruling.docname].get(ruling.anchor)
-        if line is None:  # cannot happen while the record and doctree agree
+        children = ruling_lines.ruling_nodes(self.env, ruling.docname, ruling.anchor)
+        if children is None:  # cannot happen while the record and nodes agree
             return [nodes.Text(ruling.text)]
-        copy = nodes.inline('', '', *(child.deepcopy() for child in line.children))
+        copy = nodes.inline('', '', *(child.deepcopy() for child in children))
         for node in list(copy.findall(nodes.Element)):
             node['ids'] = []  # the ids belong to the ruling's page
             if isinstance(node, addnodes.pending_xref):

@@ -123,6 +123,27 @@ def test_timeline_follows_the_pages(app, make_app):
     assert 'plain' in written
     assert 'timeline' not in written
 
+    # a page with rulings is read again, its rulings unchanged: the timeline is left alone
+    other.write_text(other.read_text(encoding='utf-8') + '\nA paragraph without ruling.\n',
+                     encoding='utf-8')
+    again = make_app('html', srcdir=app.srcdir)
+    written.clear()
+    again.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
+    again.build()
+    assert 'other' in written
+    assert 'timeline' not in written
+
+    # the registry changes a card of a ruling: the timeline's copy of its link follows
+    registry = app.srcdir / 'cards.tsv'
+    registry.write_text(registry.read_text(encoding='utf-8').replace(
+        'card\t神之宣告\n', 'card\t神之宣告\t\thttps://example.org/solemn\n'), encoding='utf-8')
+    edited = make_app('html', srcdir=app.srcdir)
+    written.clear()
+    edited.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
+    edited.build()
+    assert 'timeline' in written
+    assert 'href="https://example.org/solemn"' in html(edited, 'timeline')
+
     # a page with rulings is removed: its rulings leave the timeline
     index.write_text(index.read_text(encoding='utf-8').replace('   other\n', ''), encoding='utf-8')
     other.unlink()
