@@ -54,8 +54,9 @@ post-transform), so the doctrees keep the pages' text as written.  The
 target is the first page (by name) that holds the directive; without one,
 no marker.  LaTeX gets no markers (the PDF has the index as a chapter).
 
-**Never stale.**  The index page is rewritten whenever any other page was
-read again or removed, or an entry id changed (``env-get-updated``); a
+**Never stale.**  The index page is rewritten when a page read again or
+removed changed what the index shows (its entries, compared by digest), or
+an entry id changed (``env-get-updated``); a
 page's markers are rewritten when the index page or an entry id it uses
 changed.  The record (for each
 page, the sections that link cards, with the cards' registry keys and their
@@ -243,7 +244,12 @@ class CardSections(EnvironmentCollector):
         updated: set[str] = set()
         pages = index_pages(env)
         if env.handbook_card_docs_changed - pages:
-            updated |= pages  # any page read again or removed: the index changes
+            # a page read again or removed: write the index again if what it
+            # shows changed (its entries hold every name, place and ruling)
+            shown = hashlib.sha256(repr(entries(env)).encode()).hexdigest()
+            if shown != getattr(env, 'handbook_card_index_shown', None):
+                updated |= pages
+            env.handbook_card_index_shown = shown
         # the markers: their target page and the entry ids they use
         target = index_page(env)
         ids = entry_ids(card_links.registry(env).cards())

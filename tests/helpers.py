@@ -16,7 +16,8 @@ def warnings(app) -> list[str]:
 
 
 def assert_no_warnings(app) -> None:
-    assert warnings(app) == []
+    found = warnings(app)
+    assert found == [], '\n'.join(found)
 
 
 def html(app, docname: str = 'index') -> str:

@@ -1,0 +1,95 @@
+"""Whole-toolchain builds: parallel = serial, deterministic, incremental.
+
+The root ``test-handbook`` is a mini-handbook built with the project's own
+``conf.py`` (every extension): six pages with cards, rulings, struck text,
+cross references and admonitions, the card index and the timeline.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from helpers import assert_no_warnings
+
+
+#: pages every HTML build writes, changed or not (Sphinx's and the 404 page)
+ADDITIONAL = ('genindex', 'search', '404')
+
+
+def files(outdir: Path) -> dict[str, bytes]:
+    return {p.relative_to(outdir).as_posix(): p.read_bytes()
+            for p in sorted(outdir.rglob('*')) if p.is_file()}
+
+
+def differing(a: Path, b: Path) -> list[str]:
+    left, right = files(a), files(b)
+    return sorted(name for name in left.keys() | right.keys() if left.get(name) != right.get(name))
+
+
+def copy_root(rootdir: Path, to: Path) -> Path:
+    """A copy of the root, modification times kept (outside git they are the
+    pages' "last updated" dates)."""
+    shutil.copytree(rootdir / 'test-handbook', to)
+    return to
+
+
+def build(make_app, srcdir: Path, **kwargs) -> tuple[Path, list[str], list[str]]:
+    """Build *srcdir* (again); its output folder, the pages read and the
+    pages written.  Asserts a build without warnings."""
+    app = make_app('html', srcdir=srcdir, **kwargs)
+    read: list[str] = []
+    written: list[str] = []
+    app.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
+    app.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
+    app.build()
+    assert_no_warnings(app)
+    app.cleanup()  # Sphinx's global registries, before the next app
+    return app.outdir, sorted(read), sorted(p for p in written if p not in ADDITIONAL)
+
+
+def test_parallel_build_is_byte_identical_to_serial(make_app, rootdir, tmp_path):
+    serial, read, _ = build(make_app, copy_root(rootdir, tmp_path / 'serial'))
+    parallel, _, _ = build(make_app, copy_root(rootdir, tmp_path / 'parallel'), parallel=2)
+    assert len(read) > 5  # Sphinx reads in parallel only with more than five pages
+    assert len(files(serial)) > 20
+    assert differing(serial, parallel) == []
+
+
+def test_two_clean_builds_are_identical(make_app, rootdir, tmp_path):
+    first, _, _ = build(make_app, copy_root(rootdir, tmp_path / 'first'))
+    second, _, _ = build(make_app, copy_root(rootdir, tmp_path / 'second'))
+    assert differing(first, second) == []
+
+
+def test_incremental_builds_read_and_write_what_changed(make_app, rootdir, tmp_path):
+    srcdir = copy_root(rootdir, tmp_path / 'incremental')
+    build(make_app, srcdir)
+
+    def rebuild(make_app, srcdir):
+        return build(make_app, srcdir)[1:]
+
+    # nothing changed: nothing read, nothing written
+    assert rebuild(make_app, srcdir) == ([], [])
+
+    # a ruling of one page is reworded: that page; the timeline and the card
+    # index (which show its rulings); the root page (whose toctree lists them)
+    page = srcdir / 'p3.rst'
+    page.write_text(page.read_text(encoding='utf-8').replace('也一样', '也是一样'), encoding='utf-8')
+    assert rebuild(make_app, srcdir) == (['p3'], ['card-index', 'index', 'p3', 'timeline'])
+
+    # text without rulings or cards is added: that page (and, as Sphinx does for
+    # any page read again, the root page whose toctree lists it)
+    page.write_text(page.read_text(encoding='utf-8') + '\n没有裁定的一段。\n', encoding='utf-8')
+    assert rebuild(make_app, srcdir) == (['p3'], ['index', 'p3'])
+
+    # one registry name changes: the pages that link it (all six link 死者苏生),
+    # and what shows their rulings and cards
+    registry = srcdir / 'cards.tsv'
+    registry.write_text(registry.read_text(encoding='utf-8').replace(
+        'card\t增殖的G\n', 'card\t增殖的G\t\thttps://example.org/g\n'), encoding='utf-8')
+    read, written = rebuild(make_app, srcdir)
+    assert read == ['p1', 'p2', 'p3', 'p4', 'p5', 'p6']
+    assert 'timeline' in written
