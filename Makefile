@@ -71,11 +71,12 @@ help:
 	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES"
 	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL PORT BENCH_ARGS TAGS EDITIONS"
 
-# The virtual environment is (re)made whenever requirements.txt changes.
+# The virtual environment is (re)made whenever requirements.txt or constraints.txt
+# changes: requirements.txt pins what the project uses, constraints.txt everything.
 venv: $(STAMP)
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
 	@touch $@
 
 # The doctrees stay out of the folder that is published.

@@ -55,7 +55,7 @@ target is the first page (by name) that holds the directive; without one,
 no marker.  LaTeX gets no markers (the PDF has the index as a chapter).
 
 **Never stale.**  The index page is rewritten when a page read again or
-removed changed what the index shows (its entries, compared by digest), or
+removed changed what the index shows (:func:`shown_of`, compared by digest), or
 an entry id changed (``env-get-updated``); a
 page's markers are rewritten when the index page or an entry id it uses
 changed.  The record (for each
@@ -89,6 +89,7 @@ import card_links
 import ruling_lines
 from card_registry import Card
 from ruling_lines import Ruling
+from ruling_timeline import anchor_link, page_title
 from section_ids import slug
 
 if TYPE_CHECKING:
@@ -246,7 +247,7 @@ class CardSections(EnvironmentCollector):
         if env.handbook_card_docs_changed - pages:
             # a page read again or removed: write the index again if what it
             # shows changed (its entries hold every name, place and ruling)
-            shown = hashlib.sha256(repr(entries(env)).encode()).hexdigest()
+            shown = hashlib.sha256(repr(shown_of(entries(env))).encode()).hexdigest()
             if shown != getattr(env, 'handbook_card_index_shown', None):
                 updated |= pages
             env.handbook_card_index_shown = shown
@@ -347,9 +348,16 @@ class Entry:
     places: tuple[Place, ...]
 
 
-def page_title(env: BuildEnvironment, docname: str) -> str:
-    title = env.titles.get(docname)
-    return title.astext() if title is not None else docname
+def shown_of(found: list[Entry]) -> tuple:
+    """What the index page shows of *found* (of a ruling: its page, permalink
+    and dates, not its text): equal values, equal page."""
+    return tuple(
+        (entry.card, entry.id, entry.initial, tuple(
+            (place.docname, place.section_id, place.page_title, place.section_title,
+             tuple((r.docname, r.anchor, tuple(ref.text for ref in r.references))
+                   for r in place.rulings))
+            for place in entry.places))
+        for entry in found)
 
 
 def entries(env: BuildEnvironment) -> list[Entry]:
@@ -482,14 +490,6 @@ class FillCardIndex(SphinxPostTransform):
         (resolved by the timeline's ``anchor`` domain, for any builder)."""
         return anchor_link(self.env.docname, docname, anchor,
                            nodes.inline('', '', content, classes=classes or []))
-
-
-def anchor_link(fromdocname: str, docname: str, anchor: str,
-                content: nodes.Node) -> addnodes.pending_xref:
-    """A link from page *fromdocname* to *anchor* of page *docname*."""
-    return addnodes.pending_xref('', content, refdomain='anchor', reftype='anchor',
-                                 reftarget=f'{docname}#{anchor}', refexplicit=True,
-                                 refdoc=fromdocname)
 
 
 class FillCompactCardIndex(FillCardIndex):

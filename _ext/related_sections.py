@@ -43,6 +43,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 import card_index
 import card_links
 from card_index import Section
+from ruling_timeline import anchor_link, page_title
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -105,7 +106,7 @@ def rendered(env: BuildEnvironment, found: Related) -> tuple:
     return tuple(
         (section.section_id, tuple(
             (other.docname, other.section_id, other.title,
-             card_index.page_title(env, other.docname), len(keys),
+             page_title(env, other.docname), len(keys),
              tuple(registry[k].name_in(language) for k in keys[:SHOWN_NAMES]))
             for other, keys in others))
         for section, others in found)
@@ -148,10 +149,10 @@ class RelatedSections(SphinxPostTransform):
             node.insert(at, block)
 
     def link(self, other: Section) -> nodes.Node:
-        page = card_index.page_title(self.env, other.docname)
+        page = page_title(self.env, other.docname)
         top = other.top and other.title in ('', page)
         text = nodes.Text(page if top else f'{page} › {other.title}')
-        return card_index.anchor_link(self.env.docname, other.docname,
+        return anchor_link(self.env.docname, other.docname,
                                       '' if top else other.section_id, text)
 
 

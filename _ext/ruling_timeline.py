@@ -169,9 +169,7 @@ class FillTimeline(SphinxPostTransform):
 
     def link(self, docname: str, anchor: str, content: nodes.Node) -> addnodes.pending_xref:
         """A link to *anchor* (an id, or '' for the top) of page *docname*."""
-        return addnodes.pending_xref('', content, refdomain='anchor', reftype='anchor',
-                                     reftarget=f'{docname}#{anchor}', refexplicit=True,
-                                     refdoc=self.env.docname)
+        return anchor_link(self.env.docname, docname, anchor, content)
 
     def copy_of(self, ruling: Ruling) -> list[nodes.Node]:
         """The ruling's nodes from its page, made to work on this page."""
@@ -212,6 +210,15 @@ class AnchorDomain(Domain):
 
     def merge_domaindata(self, docnames: Any, otherdata: dict[str, Any]) -> None:
         pass  # no data
+
+
+def anchor_link(fromdocname: str, docname: str, anchor: str,
+                content: nodes.Node) -> addnodes.pending_xref:
+    """A link from page *fromdocname* to *anchor* (an id, or '' for the top)
+    of page *docname*, resolved by the ``anchor`` domain for any builder."""
+    return addnodes.pending_xref('', content, refdomain='anchor', reftype='anchor',
+                                 reftarget=f'{docname}#{anchor}', refexplicit=True,
+                                 refdoc=fromdocname)
 
 
 def page_title(env: BuildEnvironment, docname: str) -> str:

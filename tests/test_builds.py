@@ -74,10 +74,16 @@ def test_incremental_builds_read_and_write_what_changed(make_app, rootdir, tmp_p
     # nothing changed: nothing read, nothing written
     assert rebuild(make_app, srcdir) == ([], [])
 
-    # a ruling of one page is reworded: that page; the timeline and the card
-    # index (which show its rulings); the root page (whose toctree lists them)
+    # a ruling of one page is reworded: that page and the timeline, which shows
+    # the ruling's text (not the card index: it shows the ruling's date and
+    # permalink), and, as Sphinx does for any page read again, the root page
+    # whose toctree lists it
     page = srcdir / 'p3.rst'
     page.write_text(page.read_text(encoding='utf-8').replace('也一样', '也是一样'), encoding='utf-8')
+    assert rebuild(make_app, srcdir) == (['p3'], ['index', 'p3', 'timeline'])
+
+    # a ruling gets another date: the card index shows it too
+    page.write_text(page.read_text(encoding='utf-8').replace('17/3/23', '17/3/13'), encoding='utf-8')
     assert rebuild(make_app, srcdir) == (['p3'], ['card-index', 'index', 'p3', 'timeline'])
 
     # text without rulings or cards is added: that page (and, as Sphinx does for
