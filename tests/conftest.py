@@ -23,3 +23,10 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope='session')
 def rootdir() -> Path:
     return Path(__file__).resolve().parent / 'roots'
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests last: Playwright keeps threads running for the session,
+    and a parallel Sphinx build forks; forking a process with running threads
+    can deadlock the child (a lock held by another thread at the fork)."""
+    items.sort(key=lambda item: 'tests/browser/' in item.nodeid)
