@@ -10,6 +10,7 @@ from urllib.parse import unquote
 import pytest
 
 from card_search import search_key
+from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
 #: the card links of the element a link leads to: a section's own text (its
 #: subsections left out), or a ruling; the page's top section for a page link
@@ -24,15 +25,6 @@ _CARDS_AT = '''async (href) => {
   own.querySelectorAll("section").forEach((section) => section.remove());
   return [...own.querySelectorAll("a.card-link")].map((link) => link.textContent);
 }'''
-
-#: see test_reader.py: what sticks out to the right of a phone's screen
-_CUT_OFF = '''() => [...document.querySelectorAll("article *")].filter((element) => {
-  if (element.getBoundingClientRect().right <= window.innerWidth + 1) return false;
-  for (let box = element.parentElement; box && box.tagName !== "ARTICLE"; box = box.parentElement)
-    if (/auto|scroll/.test(getComputedStyle(box).overflowX)) return false;
-  return true;
-}).slice(0, 5).map((e) => `${e.tagName}.${e.className}: ${e.textContent.slice(0, 30)}`)'''
-
 
 #: is the element the address points at (its fragment) on the screen, once the
 #: browser has scrolled there?
