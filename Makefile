@@ -21,7 +21,8 @@ LANGUAGES   ?=
 # the translated editions make html-all builds beside the default one
 TRANSLATIONS ?= zh_TW
 # Sphinx tags (-t) of a build: make html TAGS=current builds the "current rulings
-# only" edition (no overturned ruling; _ext/editions.py) into $(BUILDDIR)/html/current
+# only" edition (no overturned ruling; _ext/handbook/publishing/editions.py) into
+# $(BUILDDIR)/html/current
 TAGS        ?=
 # the editions make html-all builds beside the full one, each with its translations
 EDITIONS    ?= current
@@ -85,10 +86,10 @@ html: $(STAMP)
 		-d $(BUILDDIR)/doctrees$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR)) \
 		$(SOURCEDIR) $(HTMLDIR)
 
-# -- Translations (README, "Translations"; _ext/translations.py) ----------------------
+# -- Translations (README, "Translations"; _ext/handbook/translations/) ---------------
 # One catalog per page, plus handbook.pot: the texts the extensions generate, _('…'),
 # from the modules whose _ is the handbook catalog's (not Sphinx's own).
-HANDBOOK_TEXTS = $(shell grep -l "get_translation('handbook')" _ext/*.py)
+HANDBOOK_TEXTS = $(shell grep -rl --include="*.py" "get_translation('handbook')" _ext/handbook)
 html-all: html
 	$(foreach lang,$(TRANSLATIONS),$(MAKE) html LANGUAGE=$(lang) &&) true
 	$(foreach tag,$(EDITIONS),$(MAKE) html TAGS=$(tag) && \

@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / '_ext'))
 
-# -- Project -------------------------------------------------------------------
+# -- Project ---------------------------------------------------------------------------
 
 project = '游戏王 OCG 裁定手册'
 author = '裁定手册编者'
@@ -18,28 +18,17 @@ copyright = '裁定手册编者'  # no year: nothing time-dependent in the confi
 language = 'zh_CN'
 needs_sphinx = '9.0'  # keep in sync with requirements.txt
 
-# -- Extensions ------------------------------------------------------------------
+# -- Extensions ------------------------------------------------------------------------
 
 extensions = [
-    'card_index',         # .. card-index:: every card, its sections and rulings; § after card links
-    'card_links',         # 「`卡名`_」 -> card database (registry: cards.tsv)
-    'card_markup',        # broken 「`卡名`_」 markup, unlinked 「卡名」: warnings at their line
-    'card_search',        # Chinese search with whole card names as words
-    'editions',           # make html TAGS=current: the edition without overturned rulings
-    'link_previews',      # page descriptions for chat apps and search engines
-    'link_targets',       # duplicate labels across pages, anonymous-link mismatches: at their line
-    'linkcheck_policy',   # make linkcheck: skip what robots.txt forbids, cache working URLs
-    'page_dates',         # "last updated" from git, else the file's date
-    'planned_sections',   # :ref: to sections not written yet
-    'related_sections',   # at a section's end: sections of other pages naming the same cards
-    'ruling_export',      # rulings.json: every ruling, next to the HTML
-    'ruling_lines',       # one ruling per date: permalinks, the record of every ruling
-    'ruling_timeline',    # .. ruling-timeline:: every dated ruling, newest first
-    'rulings',            # :ruling:`17/3/24` dated ruling references
-    'section_ids',        # readable, stable section ids (label or title)
-    'site_urls',          # html_baseurl -> canonical, sitemap, robots.txt, 404, redirects
-    'strike',             # :strike:`…` struck-through (overturned) text
-    'translations',       # translated builds: catalogs, card names in any language, switcher
+    # the handbook's own, one name per concern (_ext/handbook/, README "Layout")
+    'handbook.cards',         # 「`卡名`_」 -> card database (_ext/handbook/cards/links.py); markup checks
+    'handbook.rulings',       # :ruling:`17/3/24`, one ruling per date with its permalink, :strike:
+    'handbook.sections',      # readable section ids, labels defined twice, planned sections
+    'handbook.generated',     # the timeline, the card index, related sections, rulings.json
+    'handbook.search',        # Chinese search with whole card names as words
+    'handbook.publishing',    # editions, canonical/sitemap/404/redirects, link previews, page dates
+    'handbook.translations',  # translated builds: catalogs, card names in any language, switcher
     'notfound.extension',          # the 404 page (sphinx-notfound-page)
     'sphinx_last_updated_by_git',  # page dates from git
     'sphinx_reredirects',          # old URLs of renamed pages keep working
@@ -47,14 +36,14 @@ extensions = [
     'sphinxext.opengraph',         # OpenGraph and Twitter-card tags
 ]
 
-# -- Card links (_ext/card_links.py) ----------------------------------------------
+# -- Card links (_ext/handbook/cards/links.py) -----------------------------------------
 
 handbook_cards = 'cards.tsv'
 handbook_card_url = 'https://ygocdb.com/card/name/{name}'
 handbook_card_id_url = 'https://ygocdb.com/card/{id}'
 handbook_series_url = 'https://ygocdb.com/?search={name}'
 
-# -- Ruling references (_ext/rulings.py) ------------------------------------------
+# -- Ruling references (_ext/handbook/rulings/dates.py) --------------------------------
 
 handbook_faq_url = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action'
                     '?ope=5&fid={id}&request_locale=ja')
@@ -63,19 +52,19 @@ handbook_ruling_hosts = [
     'yugioh-wiki.net',         # 遊戯王カードWiki
 ]
 
-# -- Ruling lines, timeline, export (_ext/ruling_*.py) ----------------------------
+# -- Ruling lines, timeline, export (_ext/handbook/rulings/, _ext/handbook/generated/) -
 # A ruling containing one of these words (or :strike: text) is flagged as changed.
 
 handbook_changed_markers = ['裁定变更', '调整中确认']
 handbook_rulings_export = 'rulings.json'  # written next to the HTML; '' for none
 
-# -- Card index and related sections (_ext/card_index.py, _ext/related_sections.py) --
+# -- Card index and related sections (_ext/handbook/generated/) ------------------------
 # The card index is source/card-index.rst (.. card-index::); each section that
 # links cards lists up to this many sections of other pages naming the same cards.
 
 handbook_related_sections = 5  # 0: no related sections
 
-# -- Planned sections (_ext/planned_sections.py) ----------------------------------
+# -- Planned sections (_ext/handbook/sections/planned.py) ------------------------------
 # Labels that pages :ref: but no page defines yet; shown as "not yet written".
 
 handbook_planned_sections = [
@@ -95,7 +84,7 @@ handbook_planned_sections = [
     '错过时点',
 ]
 
-# -- Translations (_ext/translations.py; README, "Translations") --------------------
+# -- Translations (_ext/handbook/translations/catalogs.py; README, "Translations") -----
 # The catalogs are locale/<lang>/LC_MESSAGES/<page>.po (make intl-update); each
 # build compiles its language's into the doctree folder and points Sphinx's
 # locale_dirs there.  Chosen so that rewording a sentence invalidates that
@@ -114,7 +103,7 @@ handbook_languages = {                    # the site's languages; the first is i
     'zh_TW': '繁體中文',
 }
 
-# -- make linkcheck (_ext/linkcheck_policy.py) --------------------------------------
+# -- make linkcheck (_ext/handbook/publishing/linkcheck_policy.py) ---------------------
 # The only target that uses the network.  The card database is one small site:
 # few requests at a time, and on HTTP 429 wait as long as it asks (up to 10 min).
 
@@ -126,17 +115,17 @@ linkcheck_anchors = False          # card and FAQ pages are linked whole, never 
 linkcheck_ignore = []              # hosts that forbid robots: read from their robots.txt
 handbook_linkcheck_cache_days = 7  # a URL found working this recently is not requested again
 
-# -- HTML ----------------------------------------------------------------------------
+# -- HTML ------------------------------------------------------------------------------
 
 html_theme = 'furo'
 html_title = project
 html_static_path = ['_static']
 html_css_files = ['handbook.css']
-html_last_updated_fmt = '%Y-%m-%d'  # each page's last change (_ext/page_dates.py)
+html_last_updated_fmt = '%Y-%m-%d'  # each page's last change (_ext/handbook/publishing/page_dates.py)
 html_copy_source = False
 html_show_sourcelink = False
 
-# -- Publishing (_ext/site_urls.py, _ext/link_previews.py, _ext/page_dates.py) -----
+# -- Publishing (_ext/handbook/publishing/) -------------------------------------------
 # The published site's address: canonical links, sitemap.xml, robots.txt, link
 # previews and the 404 page's links derive from it.  `make html BASEURL=…` sets
 # it (the GitHub Pages workflow does); Read the Docs gives its own.  The default
@@ -152,7 +141,7 @@ ogp_social_cards = {'enable': False}  # no generated images (they would need mat
 ogp_custom_meta_tags = ['<meta name="twitter:card" content="summary" />']
 handbook_description_width = 160      # columns: about 80 Chinese characters
 
-notfound_template = 'handbook-404.html'  # _ext/templates/: search, card index, contents
+notfound_template = 'handbook-404.html'  # _ext/handbook/templates/: search, card index, contents
 notfound_context = {'title': '找不到页面', 'body': ''}
 
 git_last_updated_timezone = 'Asia/Shanghai'
@@ -163,7 +152,7 @@ git_last_updated_timezone = 'Asia/Shanghai'
 #   redirects = {'negate': 'negation.html'}
 redirects: dict[str, str] = {}
 
-# -- Search (_ext/card_search.py) -----------------------------------------------------
+# -- Search (_ext/handbook/search/card_search.py) --------------------------------------
 # Sphinx's Chinese search (jieba), with every registry name as one word.
 
 html_search_language = 'zh'

@@ -17,10 +17,10 @@ import pytest
 from docutils import frontend, nodes, utils
 from docutils.parsers.rst import Parser
 
-import card_index
-import card_registry
+from handbook.generated import card_index
+from handbook.cards import registry as card_registry
 import seeds
-from card_registry import Card
+from handbook.cards.registry import Card
 from conftest import ROOT
 from helpers import assert_no_warnings, html, warnings
 

@@ -11,7 +11,7 @@ import logging
 import pytest
 import sphinx.search
 
-from card_search import NameFinder, dictionary_words, search_key
+from handbook.search.card_search import NameFinder, dictionary_words, search_key
 from helpers import assert_no_warnings
 
 

@@ -1,6 +1,6 @@
 """Two editions from one source: the full one, and "current rulings only" (tag ``current``).
 
-The test root ``editions`` holds one case of each rule of ``_ext/editions.py``
+The test root ``editions`` holds one case of each rule of ``_ext/handbook/publishing/editions.py``
 (its comments say which); it is built without and with the tag.  The real
 handbook is built as ``make html TAGS=current`` builds it.
 """
@@ -16,7 +16,7 @@ from docutils import nodes
 
 from conftest import ROOT
 from helpers import assert_no_warnings, html, warnings
-from ruling_lines import rulings
+from handbook.rulings.lines import rulings
 
 #: the rulings of test-editions/index.rst, in page order; True: overturned
 RULINGS = [

@@ -127,7 +127,7 @@ def test_description_leaves_out_what_is_not_prose():
     from docutils import nodes
     from docutils.utils import new_document
 
-    from link_previews import describe
+    from handbook.publishing.link_previews import describe
     doc = new_document('page.rst')
     section = nodes.section('', nodes.title('', '标题'))
     # | :strike:`不能发动。`\ :ruling:`17/3/24` 裁定变更：可以发动。 (and its permalink)
@@ -141,7 +141,7 @@ def test_description_leaves_out_what_is_not_prose():
 
 
 def test_description_width():
-    from link_previews import sentences, width
+    from handbook.publishing.link_previews import sentences, width
     assert width('裁定') == 4
     assert width('OCG 裁定') == 8
     assert sentences('第一句。第二句！「第三」句？」 Last. one') == [

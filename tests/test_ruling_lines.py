@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import assert_no_warnings, html, warnings
-from ruling_lines import rulings
+from handbook.rulings.lines import rulings
 
 #: (anchor, plain text, dates as written, changed, struck) of test-ruling-lines/index.rst
 INDEX = [

@@ -27,7 +27,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.nodes import NodeMatcher
 
-import card_registry
+from handbook.cards import registry as card_registry
 from conftest import ROOT
 from helpers import assert_no_warnings, html, links, warnings
 

@@ -32,8 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 
-from card_markup import quotes  # noqa: E402
-from card_registry import Registry, load  # noqa: E402
+from handbook.cards.markup import quotes  # noqa: E402
+from handbook.cards.registry import Registry, load  # noqa: E402
 
 #: inline markup between backquotes (literals, roles, links) on one line
 _BACKQUOTED = re.compile(r'``.+?``|`[^`]*`_{0,2}')

@@ -42,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 
-from card_registry import fold, load  # noqa: E402
+from handbook.cards.registry import fold, load  # noqa: E402
 
 CONTENT_PAGES = ['effect-processing', 'negation', 'effect-types', 'face-down-banish']
 _CARD = re.compile(r'「`([^`]+)`_」')

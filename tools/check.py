@@ -155,7 +155,7 @@ def unused_cards(env) -> list[Problem]:
     registry = getattr(env, 'handbook_cards', None)
     if registry is None or 'card' not in env.domains:
         return []
-    from card_registry import fold
+    from handbook.cards.registry import fold
 
     used = set().union(*env.domains['card'].usage.values())
     path = relative(str(registry.path))

@@ -58,8 +58,8 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 
-import card_registry  # noqa: E402  (after the sys.path entry)
-from card_registry import KINDS, Registry, fold  # noqa: E402
+from handbook.cards import registry as card_registry  # noqa: E402  (after the sys.path entry)
+from handbook.cards.registry import KINDS, Registry, fold  # noqa: E402
 
 LANGUAGE = 'zh_TW'
 FLAG = 'opencc'

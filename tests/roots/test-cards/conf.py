@@ -1,3 +1,3 @@
 # the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['card_links']
+extensions = ['handbook.cards.links']
 handbook_cards = 'cards.tsv'

@@ -1,3 +1,3 @@
 # the project's _ext/ is on sys.path (tests/conftest.py, tools/check.py)
-extensions = ['card_links', 'card_markup', 'rulings']
+extensions = ['handbook.cards.links', 'handbook.cards.markup', 'handbook.rulings.dates']
 handbook_cards = 'cards.tsv'

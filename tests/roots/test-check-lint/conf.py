@@ -1,2 +1,2 @@
 # the project's _ext/ is on sys.path (tests/conftest.py, tools/check.py)
-extensions = ['rulings']
+extensions = ['handbook.rulings.dates']

@@ -1,2 +1,2 @@
 # the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['link_targets']
+extensions = ['handbook.sections.labels']

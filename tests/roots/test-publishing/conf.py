@@ -1,6 +1,6 @@
 # Publishing: site address, sitemap, robots.txt, link previews, page dates,
 # the 404 page, redirects.  The handbook's settings of conf.py, in small.
-extensions = ['link_previews', 'page_dates', 'rulings', 'site_urls']
+extensions = ['handbook.publishing.link_previews', 'handbook.publishing.page_dates', 'handbook.rulings.dates', 'handbook.publishing.site_urls']
 project = '测试手册'
 language = 'zh_CN'
 html_theme = 'furo'
@@ -12,7 +12,7 @@ sitemap_locales = [None]
 sitemap_excludes = ['404.html', 'genindex.html', 'search.html']
 ogp_social_cards = {'enable': False}
 ogp_custom_meta_tags = ['<meta name="twitter:card" content="summary" />']
-notfound_template = 'handbook-404.html'  # _ext/templates/, added by site_urls
+notfound_template = 'handbook-404.html'  # _ext/handbook/templates/, added by site_urls
 notfound_context = {'title': '找不到页面', 'body': ''}
 redirects = {
     'old-name': 'renamed.html',             # a page renamed

@@ -1,3 +1,3 @@
 # the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['card_links', 'ruling_export', 'ruling_lines', 'ruling_timeline', 'strike']
+extensions = ['handbook.cards.links', 'handbook.generated.export', 'handbook.rulings.lines', 'handbook.generated.timeline', 'handbook.rulings.strike']
 handbook_cards = 'cards.tsv'

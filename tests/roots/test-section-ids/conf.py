@@ -1,4 +1,4 @@
 # the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['section_ids']
+extensions = ['handbook.sections.ids']
 html_theme = 'furo'
 locale_dirs = ['locale']  # used by the test that builds with language='zh_TW'

@@ -1,2 +1,2 @@
 # the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['ruling_timeline']
+extensions = ['handbook.generated.timeline']

@@ -12,7 +12,7 @@ link to the card's page in the card database:
   its exact source line.  Nothing is added to the page's source text.
 * At write time, :meth:`CardDomain.resolve_xref` looks the name up in the
   registry (folded: width, case, spacing and middle-dot variants match, see
-  :mod:`card_registry`) and renders ``<a class="card-link card-card">`` (or
+  :mod:`handbook.cards.registry`) and renders ``<a class="card-link card-card">`` (or
   ``card-series``) to the card database.  An unknown name is a warning
   ``handbook.card`` at its file and line that names the closest registry
   names.
@@ -43,9 +43,9 @@ from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
-import card_registry
-from card_registry import Registry, UrlTemplates, fold
-from source_lines import set_location
+from handbook.cards import registry as card_registry
+from handbook.cards.registry import Registry, UrlTemplates, fold
+from handbook.core.source_lines import set_location
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -1,6 +1,6 @@
 """Card markup checks: card references that are not written 「`卡名`_」.
 
-A card is written 「`卡名`_」 (see :mod:`card_links`).  Small slips in that
+A card is written 「`卡名`_」 (see :mod:`handbook.cards.links`).  Small slips in that
 markup are not errors for docutils: it renders them as italics, as plain
 text with stray backquotes, or as a link to a nonsense name.  This extension
 reports each one as a warning at its exact file and line, in every build
@@ -51,8 +51,8 @@ from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
-from card_registry import fold
-from source_lines import locate
+from handbook.cards.registry import fold
+from handbook.core.source_lines import locate
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -289,7 +289,7 @@ def pages_quoting_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('card_links')
+    app.setup_extension('handbook.cards.links')
     app.add_transform(CardMarkup)
     app.connect('builder-inited', init_env)
     app.connect('env-purge-doc', purge_doc)

@@ -60,7 +60,7 @@ logger = logging.getLogger(__name__)
 #: builders whose output is the published site
 SITE_BUILDERS = frozenset({'html', 'dirhtml'})
 #: the handbook's templates (the 404 page)
-TEMPLATES = Path(__file__).resolve().parent / 'templates'
+TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 
 
 def derive_urls(app: Sphinx, config: Config) -> None:

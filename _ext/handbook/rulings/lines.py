@@ -1,7 +1,7 @@
 """Ruling lines: what one ruling is, its permalink, and the record of every ruling.
 
 **What one ruling is.**  A ruling is text followed by its dated ruling
-references (the ``ruling`` role or a legacy date link, see :mod:`rulings`).
+references (the ``ruling`` role or a legacy date link, see :mod:`handbook.rulings.dates`).
 The block that holds them -- a line of a line block, or a paragraph (of a
 list item, an admonition, …) -- is cut after each ruling reference:
 
@@ -74,7 +74,7 @@ from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util.nodes import clean_astext
 
-from section_ids import slug
+from handbook.sections.ids import slug
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -125,7 +125,7 @@ class Ruling:
 
 
 def is_reference(node: nodes.Node) -> bool:
-    """A dated ruling reference (see :mod:`rulings`)."""
+    """A dated ruling reference (see :mod:`handbook.rulings.dates`)."""
     return isinstance(node, nodes.Element) and 'ruling_text' in node.attributes
 
 
@@ -382,8 +382,8 @@ def depart_ruling_line_latex(self: LaTeXTranslator, node: ruling_line) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('rulings')
-    app.setup_extension('section_ids')
+    app.setup_extension('handbook.rulings.dates')
+    app.setup_extension('handbook.sections.ids')
     app.add_config_value('handbook_changed_markers', ['裁定变更', '调整中确认'], 'env',
                          types=frozenset({list, tuple}),
                          description='words that mark a ruling as changed')

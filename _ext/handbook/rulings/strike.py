@@ -9,7 +9,7 @@ The role's text is shown struck through: HTML ``<del class="strike">``
 (other builders show the text as an ordinary inline with the class
 ``strike``).  The role's text is plain text (a role cannot hold backquotes),
 so card names stay outside it.  A ruling whose text contains struck text
-is flagged as changed by :mod:`ruling_lines`.
+is flagged as changed by :mod:`handbook.rulings.lines`.
 """
 
 from __future__ import annotations

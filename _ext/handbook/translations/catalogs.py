@@ -80,7 +80,7 @@ from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import extract_messages
 from sphinx.util.osutil import relative_uri
 
-from card_links import registry
+from handbook.cards.links import registry
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -93,7 +93,7 @@ logger = logging.getLogger(__name__)
 CATALOG = 'handbook'
 _ = get_translation(CATALOG)
 
-TEMPLATES = Path(__file__).resolve().parent / 'templates'
+TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 SWITCHER = 'handbook-languages.html'
 
 #: the attribute that carries a message's original references from before
@@ -474,7 +474,7 @@ def add_templates(app: Sphinx, config: Config) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('card_links')
+    app.setup_extension('handbook.cards.links')
     app.add_config_value('handbook_locale_dir', 'locale', 'env', types=frozenset({str}),
                          description='folder of <lang>/LC_MESSAGES/*.po, relative to conf.py')
     app.add_config_value('handbook_languages', {}, 'html', types=frozenset({dict}),

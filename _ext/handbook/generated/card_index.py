@@ -31,10 +31,10 @@ like every card link), ``系列`` after a series' name (classes
 it, in reading order (pages as in the table of contents, sections in page
 order): ``页面 › 小节`` linking to the section (the page alone for its
 top section), followed by the dates of the section's rulings that name the
-card (see :mod:`ruling_lines`), each linking to the ruling's permalink.  In
+card (see :mod:`handbook.rulings.lines`), each linking to the ruling's permalink.  In
 HTML and EPUB an entry's sections are a list; for other builders (LaTeX: the
 PDF) one paragraph, separated by ；.  The links are the timeline's ``anchor``
-cross-references (:mod:`ruling_timeline`), resolved for any builder.  Names
+cross-references (:mod:`handbook.generated.timeline`), resolved for any builder.  Names
 are ordered by their Simplified Chinese registry name in every language.
 
 **Entry ids** are stable and readable: ``card-`` and the card's registry key
@@ -62,7 +62,7 @@ changed.  The record (for each
 page, the sections that link cards, with the cards' registry keys and their
 names as written) is kept on the build environment, purged and merged per
 page, so serial and parallel builds give the same pages;
-:mod:`related_sections` reads it with :func:`sections`.  The generated texts
+:mod:`handbook.generated.related_sections` reads it with :func:`sections`.  The generated texts
 are messages of the ``handbook`` catalog (Chinese msgids).
 """
 
@@ -85,12 +85,12 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import clean_astext
 
-import card_links
-import ruling_lines
-from card_registry import Card
-from ruling_lines import Ruling
-from ruling_timeline import anchor_link, page_title
-from section_ids import slug
+from handbook.cards import links as card_links
+from handbook.rulings import lines as ruling_lines
+from handbook.cards.registry import Card
+from handbook.rulings.lines import Ruling
+from handbook.generated.timeline import anchor_link, page_title
+from handbook.sections.ids import slug
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -551,9 +551,9 @@ def skip(self: Any, node: nodes.Node) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('card_links')
-    app.setup_extension('ruling_lines')
-    app.setup_extension('ruling_timeline')  # the anchor domain: links to docname#id
+    app.setup_extension('handbook.cards.links')
+    app.setup_extension('handbook.rulings.lines')
+    app.setup_extension('handbook.generated.timeline')  # the anchor domain: links to docname#id
     app.add_node(card_index)
     app.add_node(card_index_marker, html=(visit_marker_html, None),
                  latex=(skip, None), text=(skip, None), man=(skip, None), texinfo=(skip, None))

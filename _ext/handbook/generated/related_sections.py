@@ -9,7 +9,7 @@ subsection), in HTML and EPUB::
         …
 
 listing the sections of *other* pages that link at least one of the same
-registry cards (see :mod:`card_index` for what a section links), most shared
+registry cards (see :mod:`handbook.generated.card_index` for what a section links), most shared
 cards first, then by page name and position in the page; at most
 ``handbook_related_sections`` of them (0: no blocks).  Each links to the
 section (the page, for its top section) and names up to three of the shared
@@ -40,10 +40,10 @@ from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-import card_index
-import card_links
-from card_index import Section
-from ruling_timeline import anchor_link, page_title
+from handbook.generated import card_index
+from handbook.cards import links as card_links
+from handbook.generated.card_index import Section
+from handbook.generated.timeline import anchor_link, page_title
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -194,7 +194,7 @@ def skip(self: Any, node: nodes.Node) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('card_index')
+    app.setup_extension('handbook.generated.card_index')
     app.add_config_value('handbook_related_sections', 5, 'html', types=frozenset({int}),
                          description='related sections shown per section; 0: none')
     app.add_node(related_sections, html=(visit_related_html, depart_related_html),

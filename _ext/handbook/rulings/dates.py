@@ -41,7 +41,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
-from source_lines import set_location
+from handbook.core.source_lines import set_location
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

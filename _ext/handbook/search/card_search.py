@@ -71,13 +71,13 @@ import jieba
 import sphinx.search
 from sphinx.search.zh import SearchChinese
 
-import card_links
+from handbook.cards import links as card_links
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from card_registry import Card
+    from handbook.cards.registry import Card
 
 #: what a search key leaves out: whitespace and middle dots (card_search.js has the same set)
 SEPARATORS = re.compile(r'[\s·・･‧]+')
@@ -207,7 +207,7 @@ def unbind_registry(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('card_links')
+    app.setup_extension('handbook.cards.links')
     app.connect('env-updated', bind_registry)
     app.connect('build-finished', unbind_registry)
     return {'version': '1', 'env_version': 1,

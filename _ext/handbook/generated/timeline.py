@@ -9,14 +9,14 @@ A page holds the directive as its last content (anywhere else is a warning
     .. ruling-timeline::
 
 At write time the directive's place is filled from the record of
-:mod:`ruling_lines`: one section per year (its title gives the year's
+:mod:`handbook.rulings.lines`: one section per year (its title gives the year's
 count), one per month inside it, and in each month the rulings, newest date
 first (rulings of the same date in reading order: pages in table-of-contents
 order, lines in page order).  A ruling with several dates is listed once, at
 its newest.  Each entry shows the ruling's text as on its page (card links
 and dates kept, resolved for the timeline page), its page and section
 (linked), and a link to its permalink; a ruling flagged as changed (see
-:mod:`ruling_lines`) carries the class ``ruling-changed`` and a marker.  A
+:mod:`handbook.rulings.lines`) carries the class ``ruling-changed`` and a marker.  A
 line above the years gives the total and links each year with its count.
 
 Nothing is hand-written and nothing goes stale: the timeline page is
@@ -39,8 +39,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-import ruling_lines
-from ruling_lines import Ruling
+from handbook.rulings import lines as ruling_lines
+from handbook.rulings.lines import Ruling
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -227,7 +227,7 @@ def page_title(env: BuildEnvironment, docname: str) -> str:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('ruling_lines')
+    app.setup_extension('handbook.rulings.lines')
     app.add_node(ruling_timeline)
     app.add_domain(AnchorDomain)
     app.add_directive('ruling-timeline', RulingTimelineDirective)

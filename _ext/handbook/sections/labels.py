@@ -34,7 +34,7 @@ from docutils import nodes
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
-from source_lines import locate
+from handbook.core.source_lines import locate
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -32,7 +32,7 @@ readable id (docutils gives ``作为cost`` the id ``cost``; a section titled
 ``cost`` now has it).
 
 Nothing to configure; ``slug()`` is the id function, also used by
-:mod:`ruling_lines`.
+:mod:`handbook.rulings.lines`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Two editions from one source: the full handbook, and "current rulings only".
 
 **The full edition** (the default) shows every ruling, an overturned one
-struck through (``:strike:``, HTML ``<del>``, see :mod:`strike`).  **The
+struck through (``:strike:``, HTML ``<del>``, see :mod:`handbook.rulings.strike`).  **The
 current edition** is the same pages built with the Sphinx tag ``current``
 (``make html TAGS=current``, i.e. ``sphinx-build -t current``): every
 overturned ruling is left out, and with it from everything made of the
@@ -9,7 +9,7 @@ pages -- the timeline, ``rulings.json``, the card index, the search index,
 the link previews.  The sources are the same; nothing is rewritten.
 
 **What an overturned ruling is.**  A ruling (one ``ruling_line`` of
-:mod:`ruling_lines`: text up to and including its dates) whose own words
+:mod:`handbook.rulings.lines`: text up to and including its dates) whose own words
 are all struck: apart from its ``:strike:`` text, its dates, its card names
 (「`卡名`_」, which a role cannot hold), footnote references, spaces and
 punctuation (「」，。…), it has no letter or digit (``①`` is one; a ``:ref:``
@@ -31,7 +31,7 @@ words (a ruling corrected in place, ``「`旋风`_」的效果\\ :strike:`不能
 or struck words outside any ruling, a section title's too -- is removed
 alone in the current edition: struck means "no longer valid", and the rest
 stays (a section keeps the id its title as written gave it).  Such a ruling
-keeps its permalink; in that edition its record (:mod:`ruling_lines`) has
+keeps its permalink; in that edition its record (:mod:`handbook.rulings.lines`) has
 no struck text, so it is flagged as changed only by its words (裁定变更…).
 
 **What is left empty goes too.**  A line-block line, paragraph, list item,
@@ -44,7 +44,7 @@ edition needs different words, write them with ``.. only:: current`` /
 ``.. only:: not current``.
 
 **Permalinks are the same in both editions.**  The removal runs after
-:mod:`ruling_lines` has cut the rulings and given them their ids (a
+:mod:`handbook.rulings.lines` has cut the rulings and given them their ids (a
 transform at priority 875, after its 870 and before ``doctree-read``, 880,
 where the ruling record, the card index record and the other collectors read
 the page), so every ruling that stays has the id it has in the full edition,
@@ -82,7 +82,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.osutil import relative_uri
 
-from ruling_lines import is_reference, ruling_line
+from handbook.rulings.lines import is_reference, ruling_line
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -101,7 +101,7 @@ WORD = re.compile(r'[^\W_]')
 CONTAINERS = (nodes.line, nodes.line_block, nodes.paragraph, nodes.list_item,
               nodes.bullet_list, nodes.enumerated_list, nodes.block_quote, nodes.Admonition)
 #: the templates of the handbook (the edition switcher)
-TEMPLATES = Path(__file__).resolve().parent / 'templates'
+TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 SWITCHER = 'handbook-editions.html'
 
 
@@ -261,8 +261,8 @@ def add_edition_switcher(app: Sphinx, pagename: str, templatename: str,
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('ruling_lines')
-    app.setup_extension('strike')
+    app.setup_extension('handbook.rulings.lines')
+    app.setup_extension('handbook.rulings.strike')
     app.add_transform(StruckRulings)
     # before translations (400: a translation's <lang>/ goes after current/) and site_urls
     app.connect('config-inited', place_edition, priority=300)

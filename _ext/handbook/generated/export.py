@@ -1,7 +1,7 @@
 """Export of every ruling as JSON, next to the HTML (``_build/html/rulings.json``).
 
 Written at the end of every successful HTML build (``html``, ``dirhtml``,
-``singlehtml``; not epub) from the record of :mod:`ruling_lines`, so it is
+``singlehtml``; not epub) from the record of :mod:`handbook.rulings.lines`, so it is
 never stale.  The file is UTF-8 (Chinese as is, not ``\\u`` escapes), its
 order is deterministic (pages in table-of-contents order, rulings in page
 order), and it is rewritten only when its content changes::
@@ -32,7 +32,7 @@ reference as written (an invalid date, which the build reports, is left
 out); ``faq`` is the official FAQ id, ``url`` the reference's link, either
 may be null; ``cards`` are the names the ruling links, as written, in
 order; ``text`` is the ruling's plain text without its dates; ``changed``
-and ``struck`` are the flags of :mod:`ruling_lines`.
+and ``struck`` are the flags of :mod:`handbook.rulings.lines`.
 
 Configuration (``conf.py``)::
 
@@ -44,7 +44,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-import ruling_lines
+from handbook.rulings import lines as ruling_lines
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -92,7 +92,7 @@ def write_export(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('ruling_lines')
+    app.setup_extension('handbook.rulings.lines')
     app.add_config_value('handbook_rulings_export', 'rulings.json', 'html',
                          types=frozenset({str}),
                          description='file name of the JSON export of every ruling')

@@ -1,0 +1,37 @@
+"""The handbook's Sphinx extensions, one package per concern.
+
+``conf.py`` loads each concern by one name:
+
+=========================  ==================================================
+``handbook.cards``         the card registry, card links (**where a card link
+                           is resolved: cards/links.py**), card markup checks
+``handbook.rulings``       dated ruling references, what one ruling is and its
+                           permalink, struck (overturned) text
+``handbook.sections``      section ids, labels, planned sections
+``handbook.generated``     pages generated from what pages contribute: the
+                           timeline, the card index, related sections,
+                           rulings.json
+``handbook.search``        the search: card names as words
+``handbook.publishing``    editions, the published address, link previews,
+                           page dates, linkcheck's policy
+``handbook.translations``  translated builds
+=========================  ==================================================
+
+``handbook.core`` holds what every concern shares (exact source lines).
+Each module's docstring is its manual; each module is also an extension of
+its own (the test roots load just the ones they need).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+def setup_concern(app: Sphinx, *modules: str) -> dict[str, Any]:
+    """Load the extension modules of one concern; what its ``setup`` returns."""
+    for module in modules:
+        app.setup_extension(module)
+    return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

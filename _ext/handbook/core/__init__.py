@@ -1,0 +1,1 @@
+"""What every concern shares."""

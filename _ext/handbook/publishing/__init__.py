@@ -1,0 +1,9 @@
+"""Publishing: editions, the site's address, link previews, page dates, linkcheck's policy."""
+
+from handbook import setup_concern
+
+
+def setup(app):
+    return setup_concern(app, 'handbook.publishing.editions', 'handbook.publishing.site_urls',
+                         'handbook.publishing.link_previews', 'handbook.publishing.page_dates',
+                         'handbook.publishing.linkcheck_policy')

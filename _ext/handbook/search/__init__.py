@@ -1,0 +1,7 @@
+"""Search: Sphinx's Chinese search with card names as words."""
+
+from handbook import setup_concern
+
+
+def setup(app):
+    return setup_concern(app, 'handbook.search.card_search')
