@@ -11,7 +11,8 @@ import logging
 import pytest
 import sphinx.search
 
-from handbook.search.card_search import NameFinder, dictionary_words, search_key
+from handbook.core.names import fold as search_key
+from handbook.search.card_search import NameFinder, dictionary_words
 from helpers import assert_no_warnings
 
 

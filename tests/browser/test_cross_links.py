@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from handbook.search.card_search import search_key
+from handbook.core.names import fold as search_key
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
 #: the card links of the element a link leads to: a section's own text (its

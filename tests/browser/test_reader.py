@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
-from handbook.search.card_search import search_key
+from handbook.core.names import fold as search_key
 
 ROOT = Path(__file__).resolve().parents[2]
 

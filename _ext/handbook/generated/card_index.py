@@ -89,8 +89,9 @@ from handbook.cards import links as card_links
 from handbook.rulings import lines as ruling_lines
 from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
-from handbook.generated.timeline import anchor_link, page_title
+from handbook.generated.timeline import anchor_link, last_in_section, page_title
 from handbook.sections.ids import slug
+from handbook.store import PAGE_READ, Contribution, card_key, changes, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -102,6 +103,8 @@ _ = get_translation('handbook')
 
 #: the group of names that start with neither a Latin letter nor a Chinese character
 OTHER = '#'
+#: what the store records of a page that holds the index
+INDEX = 'card-index'
 
 
 class card_index(nodes.General, nodes.Element):
@@ -116,7 +119,7 @@ class CardIndexDirective(SphinxDirective):
     """``.. card-index::`` (no arguments, no content)."""
 
     def run(self) -> list[nodes.Node]:
-        node = card_index()
+        node = card_index(handbook_generated=INDEX)
         self.set_source_info(node)
         return [node]
 
@@ -140,30 +143,15 @@ class Section:
         return frozenset(key for key, _name in self.cards)
 
 
-def _store(env: BuildEnvironment) -> dict[str, list[Section]]:
-    for name, value in (('handbook_card_sections', {}), ('handbook_card_index_pages', set()),
-                        ('handbook_card_docs_changed', set()),
-                        ('handbook_card_keys_touched', set())):
-        if not hasattr(env, name):
-            setattr(env, name, value)
-    return env.handbook_card_sections
-
-
 def sections(env: BuildEnvironment) -> dict[str, list[Section]]:
     """``{docname: [Section, …]}``: the sections that link cards, page order."""
-    return _store(env)
-
-
-def touched_keys(env: BuildEnvironment) -> set[str]:
-    """Registry keys of the cards of every page read again or removed in this build,
-    before and after."""
-    _store(env)
-    return env.handbook_card_keys_touched
+    return {docname: list(page.sections) for docname, page in store(env).pages.items()
+            if page.sections}
 
 
 def index_pages(env: BuildEnvironment) -> set[str]:
-    _store(env)
-    return env.handbook_card_index_pages
+    """The pages that hold the card index."""
+    return {docname for docname, page in store(env).pages.items() if INDEX in page.holds}
 
 
 def index_page(env: BuildEnvironment) -> str | None:
@@ -178,85 +166,64 @@ def innermost_section(node: nodes.Node) -> nodes.section | None:
     return parent
 
 
-def record(env: BuildEnvironment, doctree: nodes.document) -> list[Section]:
-    """The sections of *doctree* that link cards (see :class:`Section`)."""
-    registry = getattr(env, 'handbook_cards', None)  # see card_links
-    position = {id(s): i for i, s in enumerate(doctree.findall(nodes.section))}
+def read_sections(app: Sphinx, page: Contribution) -> None:
+    """The sections of the page that link cards (see :class:`Section`), for
+    the store (``handbook-page-read``); a misplaced index is reported."""
+    env = app.env
+    position = {id(s): i for i, s in enumerate(page.nodes.sections)}
     found: dict[int, tuple[nodes.section | None, dict[str, str]]] = {}
-    for xref in doctree.findall(addnodes.pending_xref):
-        if xref.get('refdomain') != 'card':
-            continue
+    for xref in page.nodes.cards:
         section = innermost_section(xref)
-        card = registry.get(xref['reftarget']) if registry is not None else None
-        key = card.key if card is not None else xref['reftarget']
-        found.setdefault(id(section), (section, {}))[1].setdefault(key, xref['cardname'])
+        found.setdefault(id(section), (section, {}))[1].setdefault(card_key(env, xref),
+                                                                   xref['cardname'])
     out = []
     for section, cards in found.values():
         if section is None:
-            out.append(Section(env.docname, -1, '', '', True, tuple(cards.items())))
+            out.append(Section(page.docname, -1, '', '', True, tuple(cards.items())))
             continue
         title = clean_astext(section[0]) if isinstance(section[0], nodes.title) else ''
-        out.append(Section(env.docname, position[id(section)], section['ids'][0] if section['ids']
-                           else '', title, isinstance(section.parent, nodes.document),
-                           tuple(cards.items())))
-    return sorted(out, key=lambda s: s.index)
+        out.append(Section(page.docname, position[id(section)],
+                           section['ids'][0] if section['ids'] else '', title,
+                           isinstance(section.parent, nodes.document), tuple(cards.items())))
+    page.sections = tuple(sorted(out, key=lambda s: s.index))
+    for node in page.nodes.placeholders:
+        if node.get('handbook_generated') == INDEX and not last_in_section(node):
+            logger.warning('the card index adds one section per initial, so it must be '
+                           'the last content of a section; move the card-index directive '
+                           'to the end of the page', location=node,
+                           type='handbook', subtype='card-index')
 
 
-class CardSections(EnvironmentCollector):
-    """Keeps the record; knows the pages that hold an index; tells which
-    pages to write again."""
+class IndexPages(EnvironmentCollector):
+    """Tells which pages to write again: the index page when what it shows
+    changed, the pages whose markers' target changed."""
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        old = _store(env).pop(docname, [])
-        env.handbook_card_keys_touched.update(key for s in old for key in s.keys)
-        env.handbook_card_docs_changed.add(docname)
-        env.handbook_card_index_pages.discard(docname)
+        pass  # the record is the store's
 
     def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
                     other: BuildEnvironment) -> None:
-        ours, theirs = _store(env), _store(other)
-        for docname in docnames:
-            if docname in theirs:
-                ours[docname] = theirs[docname]
-                env.handbook_card_keys_touched.update(k for s in theirs[docname] for k in s.keys)
-        env.handbook_card_docs_changed.update(docnames)
-        env.handbook_card_index_pages.update(index_pages(other) & docnames)
+        pass
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        env = app.env
-        found = record(env, doctree)
-        if found:
-            _store(env)[env.docname] = found
-            env.handbook_card_keys_touched.update(k for s in found for k in s.keys)
-        env.handbook_card_docs_changed.add(env.docname)
-        for node in doctree.findall(card_index):
-            index_pages(env).add(env.docname)
-            parent = node.parent
-            after = parent[parent.index(node) + 1:]
-            if not isinstance(parent, nodes.section) \
-                    or any(not isinstance(n, nodes.section) for n in after):
-                logger.warning('the card index adds one section per initial, so it must be '
-                               'the last content of a section; move the card-index directive '
-                               'to the end of the page', location=node,
-                               type='handbook', subtype='card-index')
+        pass
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        _store(env)
         updated: set[str] = set()
         pages = index_pages(env)
-        if env.handbook_card_docs_changed - pages:
+        shown_before = store(env).data.get('card_index_shown')
+        if changes(env).pages - pages or shown_before is None:
             # a page read again or removed: write the index again if what it
             # shows changed (its entries hold every name, place and ruling)
             shown = hashlib.sha256(repr(shown_of(entries(env))).encode()).hexdigest()
-            if shown != getattr(env, 'handbook_card_index_shown', None):
+            if shown != shown_before:
                 updated |= pages
-            env.handbook_card_index_shown = shown
+            store(env).data['card_index_shown'] = shown
         # the markers: their target page and the entry ids they use
         target = index_page(env)
         ids = entry_ids(card_links.registry(env).cards())
-        old_target = getattr(env, 'handbook_card_index_target', target)
-        old_ids = getattr(env, 'handbook_card_entry_ids', ids)
-        env.handbook_card_index_target, env.handbook_card_entry_ids = target, ids
+        old_target, old_ids = store(env).data.get('card_index_markers', (target, ids))
+        store(env).data['card_index_markers'] = (target, ids)
         with_cards = sections(env)
         if old_target != target:
             updated.update(with_cards)
@@ -266,12 +233,6 @@ class CardSections(EnvironmentCollector):
             updated.update(doc for doc, secs in with_cards.items()
                            if any(s.keys & keys for s in secs))
         return sorted(updated & env.found_docs)
-
-
-def reset_changed(app: Sphinx) -> None:
-    _store(app.env)
-    app.env.handbook_card_docs_changed = set()
-    app.env.handbook_card_keys_touched = set()
 
 
 # -- order and ids ------------------------------------------------------------------------
@@ -561,7 +522,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(FillCardIndex)
     app.add_post_transform(FillCompactCardIndex)
     app.add_post_transform(CardIndexMarkers)
-    app.add_env_collector(CardSections)
-    app.connect('builder-inited', reset_changed)
+    app.setup_extension('handbook.store')
+    app.connect(PAGE_READ, read_sections)
+    app.add_env_collector(IndexPages)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -44,6 +44,7 @@ from handbook.generated import card_index
 from handbook.cards import links as card_links
 from handbook.generated.card_index import Section
 from handbook.generated.timeline import anchor_link, page_title
+from handbook.store import changes, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -96,7 +97,7 @@ def related_all(env: BuildEnvironment, limit: int) -> dict[str, Related]:
 
 def related(env: BuildEnvironment, docname: str) -> Related:
     """The related sections of *docname*'s sections, as computed for this build."""
-    return getattr(env, 'handbook_related', {}).get(docname, [])
+    return store(env).data.get('related', {}).get(docname, [])
 
 
 def rendered(env: BuildEnvironment, found: Related) -> tuple:
@@ -171,11 +172,16 @@ class RelatedPages(EnvironmentCollector):
         pass
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        data = store(env).data
         limit = env.config.handbook_related_sections
-        env.handbook_related = related_all(env, limit) if limit > 0 else {}
-        before: dict[str, tuple] = getattr(env, 'handbook_related_shown', {})
-        now = {doc: rendered(env, found) for doc, found in env.handbook_related.items()}
-        env.handbook_related_shown = now
+        if 'related' in data and data.get('related_limit') == limit and \
+                not changes(env).pages and not data['registry_changed']:
+            return []  # no page read again, no registry edit: every block is as it was
+        data['related'] = related_all(env, limit) if limit > 0 else {}
+        data['related_limit'] = limit
+        before: dict[str, tuple] = data.get('related_shown', {})
+        now = {doc: rendered(env, found) for doc, found in data['related'].items()}
+        data['related_shown'] = now
         return sorted(doc for doc in before.keys() | now.keys()
                       if doc in env.all_docs and before.get(doc) != now.get(doc))
 

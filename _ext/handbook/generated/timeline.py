@@ -41,6 +41,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
+from handbook.store import PAGE_READ, Contribution, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 _ = get_translation('handbook')
+#: what the store records of a page that holds the timeline
+TIMELINE = 'ruling-timeline'
 
 
 class ruling_timeline(nodes.General, nodes.Element):
@@ -59,33 +62,40 @@ class RulingTimelineDirective(SphinxDirective):
     """``.. ruling-timeline::`` (no arguments, no content)."""
 
     def run(self) -> list[nodes.Node]:
-        node = ruling_timeline()
+        node = ruling_timeline(handbook_generated=TIMELINE)
         self.set_source_info(node)
         return [node]
 
 
+def last_in_section(node: nodes.Element) -> bool:
+    """Whether *node* is a section's last content (only subsections after it)."""
+    parent = node.parent
+    return isinstance(parent, nodes.section) and all(
+        isinstance(n, nodes.section) for n in parent[parent.index(node) + 1:])
+
+
+def check_placement(app: Sphinx, page: Contribution) -> None:
+    """A timeline must be the last content of its section (``handbook-page-read``)."""
+    for node in page.nodes.placeholders:
+        if node.get('handbook_generated') == TIMELINE and not last_in_section(node):
+            logger.warning('the ruling timeline adds one section per year, so it must be '
+                           'the last content of a section; move the ruling-timeline '
+                           'directive to the end of the page', location=node,
+                           type='handbook', subtype='timeline')
+
+
 class TimelinePages(EnvironmentCollector):
-    """Knows the pages that hold a timeline; marks them updated whenever
-    rulings were read again."""
+    """Marks the pages that hold a timeline updated whenever rulings changed."""
 
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        pages(env).discard(docname)
+        pass  # the record is the store's
 
     def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
                     other: BuildEnvironment) -> None:
-        pages(env).update(pages(other) & docnames)
+        pass
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        for node in doctree.findall(ruling_timeline):
-            pages(app.env).add(app.env.docname)
-            parent = node.parent
-            after = parent[parent.index(node) + 1:]
-            if not isinstance(parent, nodes.section) \
-                    or any(not isinstance(n, nodes.section) for n in after):
-                logger.warning('the ruling timeline adds one section per year, so it must be '
-                               'the last content of a section; move the ruling-timeline '
-                               'directive to the end of the page', location=node,
-                               type='handbook', subtype='timeline')
+        pass
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         if not ruling_lines.changed_pages(env):
@@ -94,9 +104,8 @@ class TimelinePages(EnvironmentCollector):
 
 
 def pages(env: BuildEnvironment) -> set[str]:
-    if not hasattr(env, 'handbook_timeline_pages'):
-        env.handbook_timeline_pages = set()
-    return env.handbook_timeline_pages
+    """The pages that hold the timeline."""
+    return {docname for docname, page in store(env).pages.items() if TIMELINE in page.holds}
 
 
 def entries(env: BuildEnvironment) -> list[tuple[str, Ruling]]:
@@ -232,6 +241,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(AnchorDomain)
     app.add_directive('ruling-timeline', RulingTimelineDirective)
     app.add_post_transform(FillTimeline)
+    app.connect(PAGE_READ, check_placement)
     app.add_env_collector(TimelinePages)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -40,9 +40,9 @@ date, FAQ id and first card) changes that ruling's id.  The id is also
 recorded on each of the ruling's reference nodes, as the attribute
 ``ruling_anchor``.
 
-**The record.**  Every ruling of every page is kept on the build
-environment (purged and merged per page, so parallel and incremental builds
-stay exact); other extensions read it with :func:`rulings`:
+**The record.**  Every ruling of every page is kept in the handbook store
+(:mod:`handbook.store`: purged and merged per page, so parallel and
+incremental builds stay exact); other extensions read it with :func:`rulings`:
 ``{docname: [Ruling, …]}`` in page order.  A :class:`Ruling` has the page,
 section id and title, anchor, references (date as written, ISO date, FAQ id,
 URL), the cards it names (registry key and name as written), its plain text
@@ -69,12 +69,12 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
-from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util.nodes import clean_astext
 
 from handbook.sections.ids import slug
+from handbook.store import PAGE_READ, Contribution, changes, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -263,41 +263,13 @@ def plain_text(line: ruling_line) -> str:
     return re.sub(r'\s+', ' ', copy.astext()).strip()
 
 
-class RulingCollector(EnvironmentCollector):
-    """Keeps ``env.handbook_rulings``: docname -> [Ruling, …], and each
-    ruling's nodes (``env.handbook_ruling_nodes``: docname -> {anchor: nodes}),
-    so that pages showing rulings of other pages need not load their doctrees."""
-
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        old = store(env).pop(docname, None)
-        env.handbook_ruling_nodes.pop(docname, None)
-        title = env.handbook_ruling_page_titles.pop(docname, None)
-        if old:
-            env.handbook_rulings_before[docname] = (title, old)
-            env.handbook_rulings_changed.add(docname)  # until read again, unchanged
-
-    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
-                    other: BuildEnvironment) -> None:
-        ours, theirs = store(env), store(other)
-        for docname in docnames:
-            if docname in theirs:
-                ours[docname] = theirs[docname]
-                env.handbook_ruling_nodes[docname] = other.handbook_ruling_nodes[docname]
-                env.handbook_ruling_page_titles[docname] = \
-                    other.handbook_ruling_page_titles[docname]
-            note_change(env, docname)
-
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        env = app.env
-        docname = env.docname
-        lines = list(doctree.findall(ruling_line))
-        if lines:
-            store(env)[docname] = [record(env, i, line) for i, line in enumerate(lines)]
-            env.handbook_ruling_nodes[docname] = {
-                line['ids'][0]: [detached(child) for child in line.children] for line in lines}
-            title = next(iter(doctree.findall(nodes.title)), None)
-            env.handbook_ruling_page_titles[docname] = clean_astext(title) if title else ''
-        note_change(env, docname)
+def read_rulings(app: Sphinx, page: Contribution) -> None:
+    """The page's rulings, for the store (``handbook-page-read``)."""
+    env = app.env
+    lines = page.nodes.rulings
+    page.rulings = tuple(record(env, i, line) for i, line in enumerate(lines))
+    page.ruling_nodes = {line['ids'][0]: [detached(child) for child in line.children]
+                         for line in lines}
 
 
 def detached(node: nodes.Node) -> nodes.Node:
@@ -309,38 +281,15 @@ def detached(node: nodes.Node) -> nodes.Node:
     return copy
 
 
-def note_change(env: BuildEnvironment, docname: str) -> None:
-    """Count a page read again as changed when what others show of its
-    rulings changed: their record, the page's title, or a card link of theirs
-    that a registry edit changed."""
-    before = env.handbook_rulings_before.pop(docname, None)
-    rulings_now = store(env).get(docname)
-    now = (env.handbook_ruling_page_titles.get(docname), rulings_now) if rulings_now else None
-    cards = {key for ruling in rulings_now or () for key, _name in ruling.cards}
-    if before != now or cards & getattr(env, 'handbook_cards_changed', set()):
-        env.handbook_rulings_changed.add(docname)
-    else:
-        env.handbook_rulings_changed.discard(docname)
-
-
-def store(env: BuildEnvironment) -> dict[str, list[Ruling]]:
-    for name, value in (('handbook_rulings', {}), ('handbook_ruling_nodes', {}),
-                        ('handbook_ruling_page_titles', {}), ('handbook_rulings_changed', set()),
-                        ('handbook_rulings_before', {})):
-        if not hasattr(env, name):
-            setattr(env, name, value)
-    return env.handbook_rulings
-
-
 def rulings(env: BuildEnvironment) -> dict[str, list[Ruling]]:
     """Every ruling of the handbook: ``{docname: [Ruling, …]}``, page order."""
-    return store(env)
+    return {docname: list(page.rulings) for docname, page in store(env).pages.items()
+            if page.rulings}
 
 
 def ruling_nodes(env: BuildEnvironment, docname: str, anchor: str) -> list[nodes.Node] | None:
     """The nodes of the ruling *anchor* of *docname*, as read (do not modify)."""
-    store(env)
-    return env.handbook_ruling_nodes.get(docname, {}).get(anchor)
+    return store(env).ruling_nodes(docname, anchor)
 
 
 def page_order(env: BuildEnvironment) -> list[str]:
@@ -350,16 +299,9 @@ def page_order(env: BuildEnvironment) -> list[str]:
     return ordered + sorted(set(env.all_docs) - set(ordered))
 
 
-def changed_pages(env: BuildEnvironment) -> set[str]:
+def changed_pages(env: BuildEnvironment) -> frozenset[str]:
     """Pages whose rulings were removed, added or changed in this build."""
-    store(env)
-    return env.handbook_rulings_changed
-
-
-def reset_changed(app: Sphinx) -> None:
-    store(app.env)
-    app.env.handbook_rulings_changed = set()
-    app.env.handbook_rulings_before = {}
+    return changes(env).rulings
 
 
 def visit_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
@@ -390,7 +332,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(ruling_line, html=(visit_ruling_line_html, depart_ruling_line_html),
                  latex=(visit_ruling_line_latex, depart_ruling_line_latex))
     app.add_transform(RulingLines)
-    app.add_env_collector(RulingCollector)
-    app.connect('builder-inited', reset_changed)
+    app.setup_extension('handbook.store')
+    app.connect(PAGE_READ, read_rulings)
     return {'version': '2', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -1,18 +1,19 @@
 /*
- * card_search.js: the browser side of _ext/card_search.py (its docstring is
+ * card_search.js: the browser side of card_search.py (its docstring is
  * the manual).  Sphinx serves it inside language_data.js, which the search
  * page loads after searchtools.js, right after `const CARD_KEYS = [...]`
- * (the search keys of the registry's names).  It replaces searchtools'
+ * (the folded registry names) and `const CARD_NAME_SEPARATORS` (what folding
+ * removes).  It replaces searchtools'
  * splitQuery, Search.query and Search.makeSearchSummary.
  */
 
 const CardSearch = ((cardKeys) => {
-  // whitespace and middle dots: SEPARATORS in card_search.py
-  const SEPARATOR = /[\s·・･‧]/u;
-  const SEPARATORS = /[\s·・･‧]+/gu;
+  // whitespace and middle dots: CARD_NAME_SEPARATORS, core/names.py's SEPARATOR_CLASS
+  const SEPARATOR = new RegExp(CARD_NAME_SEPARATORS, "u");
+  const SEPARATORS = new RegExp(`${CARD_NAME_SEPARATORS}+`, "gu");
   const PUNCTUATION = /[^\p{L}\p{N}_]+/u;
 
-  /** The search key of a text: search_key() in card_search.py. */
+  /** The search key of a text: fold() in core/names.py. */
   const key = (text) =>
     text.normalize("NFKC").replace(SEPARATORS, "").toLowerCase();
 

@@ -8,7 +8,8 @@ time from the card registry (every name and alias; of a name with a space,
 a middle dot, @ or /, where jieba always cuts, every piece), so it keeps card
 names and their pieces together.  And every registry name that a text contains,
 whatever its spacing, width or middle dots, is indexed as one word, its
-*search key*: Unicode NFKC, lower case, without whitespace and middle dots
+*search key*: the name folded by :func:`handbook.core.names.fold`, the one
+folding function of the registry, the index and the search page
 (``DDD 反骨王 列奥尼达`` -> ``ddd反骨王列奥尼达``).  Names are found longest
 first, and a word of jieba's that is a registry name counts only where that
 name is written: a page about 「黑洞龙」 is no result for 「黑洞」.
@@ -61,7 +62,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -72,6 +72,7 @@ import sphinx.search
 from sphinx.search.zh import SearchChinese
 
 from handbook.cards import links as card_links
+from handbook.core.names import SEPARATOR_CLASS, fold
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -79,8 +80,6 @@ if TYPE_CHECKING:
 
     from handbook.cards.registry import Card
 
-#: what a search key leaves out: whitespace and middle dots (card_search.js has the same set)
-SEPARATORS = re.compile(r'[\s·・･‧]+')
 #: a word worth indexing has a letter or a digit (not 「, 。 or ……)
 _WORDLIKE = re.compile(r'[^\W_]')
 #: Latin words, indexed besides jieba's cut (as Sphinx's Chinese search does)
@@ -88,11 +87,6 @@ _LATIN = re.compile(r'[a-zA-Z0-9_]+')
 
 #: the query splitter, the stemmer and the result sections (served in language_data.js)
 SCRIPT = Path(__file__).with_suffix('.js')
-
-
-def search_key(text: str) -> str:
-    """The form in which the index holds a card name (see the module docstring)."""
-    return SEPARATORS.sub('', unicodedata.normalize('NFKC', text)).lower()
 
 
 def registry_names(cards: Iterable[Card]) -> list[str]:
@@ -119,14 +113,14 @@ class NameFinder:
     """Finds registry names in text by search key, leftmost and longest first."""
 
     def __init__(self, names: Iterable[str]) -> None:
-        self.keys = frozenset(filter(None, map(search_key, names)))
+        self.keys = frozenset(filter(None, map(fold, names)))
         by_first: dict[str, set[int]] = {}
         for key in self.keys:
             by_first.setdefault(key[0], set()).add(len(key))
         self._lengths = {ch: sorted(lengths, reverse=True) for ch, lengths in by_first.items()}
 
     def find(self, text: str) -> Iterator[str]:
-        folded = search_key(text)
+        folded = fold(text)
         i, end = 0, len(folded)
         while i < end:
             for length in self._lengths.get(folded[i], ()):
@@ -167,7 +161,10 @@ class CardAwareChinese(SearchChinese):
         self.options = options
         self.names = NameFinder(self.card_names)
         keys = json.dumps(sorted(self.names.keys), ensure_ascii=False)
-        self.js_splitter_code = f'const CARD_KEYS = {keys};\n{SCRIPT.read_text(encoding="utf-8")}'
+        separators = json.dumps(SEPARATOR_CLASS)
+        self.js_splitter_code = (f'const CARD_KEYS = {keys};\n'
+                                 f'const CARD_NAME_SEPARATORS = {separators};\n'
+                                 f'{SCRIPT.read_text(encoding="utf-8")}')
         self.tokenizer = jieba.Tokenizer()
         with _quiet_jieba():
             self.tokenizer.initialize()
@@ -179,7 +176,7 @@ class CardAwareChinese(SearchChinese):
     def split(self, input: str) -> list[str]:
         words = [*self.tokenizer.cut_for_search(input), *_LATIN.findall(input)]
         # a word that is a registry name counts where the name finder finds it
-        words = [w for w in words if _WORDLIKE.search(w) and search_key(w) not in self.names.keys]
+        words = [w for w in words if _WORDLIKE.search(w) and fold(w) not in self.names.keys]
         words.extend(self.names.find(input))
         return words
 

@@ -1,0 +1,263 @@
+"""The handbook store: what each page contributes, one record per page, for the whole build.
+
+Every feature that shows something of other pages (the timeline, the card
+index, related sections, ``rulings.json``, the search) reads it here instead
+of walking doctrees again.  It is the ``handbook`` domain's data
+(``env.domains['handbook']``, :func:`store`), so Sphinx pickles it with the
+environment, purges a page's record when the page is read again or removed
+(:meth:`HandbookStore.clear_doc`) and merges the records read by parallel
+processes (:meth:`HandbookStore.merge_domaindata`).  ``data_version``
+changes whenever the record's shape does, so an old environment is read
+again rather than misread.
+
+**One walk per page.**  When a page has been read (``doctree-read``), the
+store walks its doctree once, sorting the nodes the concerns need into a
+:class:`PageNodes` (card references, ruling lines, sections, generated-page
+placeholders, the title), then emits ``handbook-page-read`` with a
+:class:`Contribution` for the concerns to fill from those nodes: the
+rulings (:mod:`handbook.rulings.lines`), the sections that link cards
+(:mod:`handbook.generated.card_index`).  The store keeps the result as one
+frozen :class:`PageRecord`.
+
+**A card's identity** is resolved once, when its reference is read
+(:mod:`handbook.cards.links` sets the node's ``reftarget`` to the card's
+registry key); the record keeps ``(key, name as written)`` for each card the
+page links, and every consumer reads that.
+
+**What changed** is computed once per build, after reading (:func:`changes`):
+the pages read again or removed, those whose rulings changed (their record,
+the page title, or a card link of theirs that a registry edit changed),
+those whose card sections changed, and the registry keys of the cards those
+pages link, before and after.  The generated pages rewrite themselves from
+it: the timeline when rulings changed, the card index when what it shows
+changed, a related-sections block when its own content changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.domains import Domain
+from sphinx.util.nodes import clean_astext
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+#: the event the concerns fill a page's contribution in: (app, Contribution)
+PAGE_READ = 'handbook-page-read'
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PageRecord:
+    """What one page contributes (read-only)."""
+
+    title: str
+    cards: tuple[tuple[str, str], ...]  # (registry key, name as written), first use first
+    rulings: tuple[Any, ...]  # handbook.rulings.lines.Ruling, page order
+    sections: tuple[Any, ...]  # handbook.generated.card_index.Section, page order
+    holds: frozenset[str]  # the generated-page directives on the page: 'card-index', …
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return frozenset(key for key, _name in self.cards)
+
+    @property
+    def ruling_keys(self) -> frozenset[str]:
+        """The registry keys of the cards the page's rulings name."""
+        return frozenset(key for ruling in self.rulings for key, _name in ruling.cards)
+
+
+@dataclasses.dataclass
+class PageNodes:
+    """The nodes of one doctree that the concerns read, found in one walk."""
+
+    title: nodes.title | None = None
+    cards: list[addnodes.pending_xref] = dataclasses.field(default_factory=list)
+    sections: list[nodes.section] = dataclasses.field(default_factory=list)
+    rulings: list[nodes.Element] = dataclasses.field(default_factory=list)
+    placeholders: list[nodes.Element] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Contribution:
+    """A page's record while the concerns fill it in (``handbook-page-read``)."""
+
+    docname: str
+    nodes: PageNodes
+    rulings: tuple[Any, ...] = ()
+    ruling_nodes: dict[str, list[nodes.Node]] = dataclasses.field(default_factory=dict)
+    sections: tuple[Any, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Changes:
+    """What this build changed, compared with the previous one (see the docstring)."""
+
+    pages: frozenset[str]  # read again or removed
+    rulings: frozenset[str]
+    sections: frozenset[str]
+    keys: frozenset[str]  # registry keys linked by those pages, before and after
+
+
+class HandbookStore(Domain):
+    """The store (see the module docstring).  It resolves no references."""
+
+    name = 'handbook'
+    label = 'Handbook'
+    data_version = 1
+    initial_data: dict[str, Any] = {
+        'pages': {},         # docname -> PageRecord
+        'ruling_nodes': {},  # docname -> {anchor: [node, …]}: each ruling as read
+        'before': {},        # docname -> PageRecord | None, for the pages of this build
+        'registry_changed': frozenset(),  # registry keys whose row changed in this build
+    }
+    _changes: Changes | None = None  # computed once per build (not pickled: not data)
+
+    @property
+    def pages(self) -> dict[str, PageRecord]:
+        return self.data['pages']
+
+    def record(self, docname: str) -> PageRecord | None:
+        return self.pages.get(docname)
+
+    def ruling_nodes(self, docname: str, anchor: str) -> list[nodes.Node] | None:
+        """The nodes of the ruling *anchor* of *docname*, as read (do not modify)."""
+        return self.data['ruling_nodes'].get(docname, {}).get(anchor)
+
+    def clear_doc(self, docname: str) -> None:
+        old = self.pages.pop(docname, None)
+        self.data['ruling_nodes'].pop(docname, None)
+        self.data['before'].setdefault(docname, old)
+        self._changes = None
+
+    def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
+        for docname in docnames:
+            if docname in otherdata['pages']:
+                self.pages[docname] = otherdata['pages'][docname]
+                self.data['ruling_nodes'][docname] = otherdata['ruling_nodes'][docname]
+        self._changes = None
+
+    def resolve_xref(self, *args: Any) -> None:
+        return None
+
+    def resolve_any_xref(self, *args: Any) -> list:
+        return []
+
+    # -- a build ---------------------------------------------------------------------
+
+    def start_build(self, registry_changed: frozenset[str]) -> None:
+        self.data['before'] = {}
+        self.data['registry_changed'] = registry_changed
+        self._changes = None
+
+    def add(self, contribution: Contribution, record: PageRecord) -> None:
+        self.pages[contribution.docname] = record
+        self.data['ruling_nodes'][contribution.docname] = contribution.ruling_nodes
+        self._changes = None
+
+    def changes(self) -> Changes:
+        if self._changes is None:
+            self._changes = self._compare()
+        return self._changes
+
+    def _compare(self) -> Changes:
+        registry_changed = self.data['registry_changed']
+        rulings, sections, keys = set(), set(), set()
+        for docname, old in self.data['before'].items():
+            new = self.pages.get(docname)
+            for record in (old, new):
+                if record is not None:
+                    keys |= record.keys
+            if _rulings_shown(old) != _rulings_shown(new) or \
+                    (new is not None and new.ruling_keys & registry_changed):
+                rulings.add(docname)
+            if _sections_shown(old) != _sections_shown(new):
+                sections.add(docname)
+        return Changes(frozenset(self.data['before']), frozenset(rulings),
+                       frozenset(sections), frozenset(keys))
+
+
+def _rulings_shown(record: PageRecord | None) -> tuple | None:
+    """What other pages show of a page's rulings: the rulings and the page title."""
+    return (record.title, record.rulings) if record is not None and record.rulings else None
+
+
+def _sections_shown(record: PageRecord | None) -> tuple:
+    return record.sections if record is not None else ()
+
+
+def store(env: BuildEnvironment) -> HandbookStore:
+    """The build's store."""
+    return env.domains['handbook']
+
+
+def changes(env: BuildEnvironment) -> Changes:
+    """What this build changed (computed once, after the pages are read)."""
+    return store(env).changes()
+
+
+def card_key(env: BuildEnvironment, xref: addnodes.pending_xref) -> str:
+    """The registry key of the card a card reference names (its folded name
+    where the registry does not know it)."""
+    registry = getattr(env, 'handbook_cards', None)  # handbook.cards.links
+    card = registry.get(xref['reftarget']) if registry is not None else None
+    return card.key if card is not None else xref['reftarget']
+
+
+def walk(doctree: nodes.document) -> PageNodes:
+    """The nodes the concerns read, in one walk of *doctree*."""
+    from handbook.rulings.lines import ruling_line  # the store is loaded before the concerns
+
+    found = PageNodes()
+    for node in doctree.findall(nodes.Element):
+        if isinstance(node, addnodes.pending_xref):
+            if node.get('refdomain') == 'card':
+                found.cards.append(node)
+        elif isinstance(node, ruling_line):
+            found.rulings.append(node)
+        elif isinstance(node, nodes.section):
+            found.sections.append(node)
+        elif isinstance(node, nodes.title):
+            if found.title is None:
+                found.title = node
+        elif node.get('handbook_generated'):
+            found.placeholders.append(node)
+    return found
+
+
+def read_page(app: Sphinx, doctree: nodes.document) -> None:
+    """Walk the page once; let the concerns fill its contribution; keep the record."""
+    env = app.env
+    found = walk(doctree)
+    contribution = Contribution(env.docname, found)
+    app.events.emit(PAGE_READ, contribution)
+    cards: dict[str, str] = {}
+    for xref in found.cards:
+        cards.setdefault(card_key(env, xref), xref['cardname'])
+    record = PageRecord(
+        title=clean_astext(found.title) if found.title is not None else '',
+        cards=tuple(cards.items()),
+        rulings=tuple(contribution.rulings),
+        sections=tuple(contribution.sections),
+        holds=frozenset(n['handbook_generated'] for n in found.placeholders))
+    store(env).add(contribution, record)
+
+
+def start_build(app: Sphinx) -> None:
+    registry_changed = getattr(app.env, 'handbook_cards_changed', set())
+    store(app.env).start_build(frozenset(registry_changed))
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_domain(HandbookStore)
+    app.add_event(PAGE_READ)
+    app.connect('doctree-read', read_page, priority=400)
+    app.connect('builder-inited', start_build, priority=900)  # after the registry is read
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}
