@@ -259,7 +259,7 @@ def test_bad_redirects_warn(make_app, app_params):
     args, kwargs = app_params
     conf = kwargs['srcdir'] / 'conf.py'
     conf.write_text(conf.read_text(encoding='utf-8') + (
-        'redirects = {\n'                      # line 21 of conf.py
+        'redirects = {\n'                      # line 18 of conf.py
         "    'english': 'renamed.html',\n"    # still a page
         "    'gone': 'missing.html',\n"        # no such page
         "    'sub/gone': 'renamed.html',\n"    # relative to sub/: sub/renamed.html
@@ -267,13 +267,13 @@ def test_bad_redirects_warn(make_app, app_params):
     app = make_app(*args, **kwargs)
     app.build()
     assert warnings(app) == [
-        "conf.py:22: WARNING: redirect 'english': 'english' is a page; the redirect would "
+        "conf.py:19: WARNING: redirect 'english': 'english' is a page; the redirect would "
         'overwrite it. Remove the redirect from redirects in conf.py, or the page '
         '[handbook.redirect]',
-        "conf.py:23: WARNING: redirect 'gone' -> 'missing.html': the target is not a page "
+        "conf.py:20: WARNING: redirect 'gone' -> 'missing.html': the target is not a page "
         "of the handbook; write the new page's name with '.html', relative to the old page "
         '[handbook.redirect]',
-        "conf.py:24: WARNING: redirect 'sub/gone' -> 'renamed.html': the target is not a "
+        "conf.py:21: WARNING: redirect 'sub/gone' -> 'renamed.html': the target is not a "
         "page of the handbook; write the new page's name with '.html', relative to the old "
         'page [handbook.redirect]',
     ]

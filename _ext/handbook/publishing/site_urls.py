@@ -4,8 +4,10 @@ The handbook is published at one address, ``html_baseurl`` (``make html
 BASEURL=https://…/``; on Read the Docs its canonical URL).  From it come:
 
 * ``<link rel="canonical">`` on every page (Sphinx itself);
-* ``sitemap.xml``, listing every page (sphinx-sitemap), and ``robots.txt``,
-  which this extension writes next to it, pointing search engines at it;
+* ``sitemap.xml``, listing every page of the handbook (every document, in
+  order of its URL, whether or not this build rewrote it), and
+  ``robots.txt`` pointing search engines at it, both written by this
+  extension for the html and dirhtml builders (not beside an EPUB);
 * the absolute ``og:url`` of the link previews (sphinxext-opengraph's
   ``ogp_site_url`` is set to ``html_baseurl``);
 * the links of the 404 page (sphinx-notfound-page): the host serves that
@@ -16,19 +18,15 @@ BASEURL=https://…/``; on Read the Docs its canonical URL).  From it come:
   index and the contents; the folder is added to ``templates_path``.
 
 ``html_baseurl`` must be an absolute http(s) URL; a missing final ``/`` is
-added (sphinx-sitemap would otherwise glue the page name to the last path
-segment).  Anything else stops the build with a configuration error that says
+added.  Anything else stops the build with a configuration error that says
 what to set.
 
-Two gaps of those packages are closed here:
+The sitemap is written here rather than by sphinx-sitemap, which lists only
+the pages written by the current build (its issue #13): an incremental build
+would publish a sitemap of the pages that changed, and completing its list
+meant refilling that package's private queue.
 
-* sphinx-sitemap lists only the pages written by the current build (its
-  issue #13), so an incremental build would publish a sitemap of the pages
-  that changed.  Before it writes the file, the pages of the project that
-  this build did not rewrite are added to its list, and the list is sorted,
-  so the file is complete and the same for the same pages.  Builders other
-  than html and dirhtml (epub) get no sitemap.xml and no robots.txt.
-* sphinx-reredirects writes a redirect page for each entry of the
+A gap of sphinx-reredirects is closed here: it writes a redirect page for each entry of the
   ``redirects`` table (``'old-name': 'new-name.html'``, the target relative
   to the old page) without looking at either side.  Each entry is checked
   after reading: an old name that is still a page would be overwritten by
@@ -41,8 +39,8 @@ Two gaps of those packages are closed here:
 from __future__ import annotations
 
 import posixpath
-import queue
 import re
+from xml.sax.saxutils import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -59,6 +57,8 @@ logger = logging.getLogger(__name__)
 
 #: builders whose output is the published site
 SITE_BUILDERS = frozenset({'html', 'dirhtml'})
+#: the sitemap's file name, beside the pages
+SITEMAP = 'sitemap.xml'
 #: the handbook's templates (the 404 page)
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 
@@ -123,48 +123,32 @@ def check_redirects(app: Sphinx, env: BuildEnvironment) -> None:
                            location=location, type='handbook', subtype='redirect')
 
 
-def complete_sitemap(app: Sphinx, exception: Exception | None) -> None:
-    """Add the pages this build did not rewrite to sphinx-sitemap's list.
-
-    For other builders (epub), empty the list: no sitemap.xml beside an EPUB.
-    """
-    links = getattr(app, 'sitemap_links', None)  # sphinx-sitemap's (link, lastmod) queue
-    if exception or links is None:
+def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
+    """``sitemap.xml``: the URL of every page of the handbook."""
+    if exception or app.builder.name not in SITE_BUILDERS:
         return
-    import sphinx_sitemap
-
-    collected: dict[str, str | None] = {}
-    while True:
-        try:
-            link, lastmod = links.get_nowait()
-        except queue.Empty:
-            break
-        collected[link] = lastmod
-    if app.builder.name not in SITE_BUILDERS:
-        return
-    for docname in app.env.found_docs:
-        link = app.builder.get_target_uri(docname)
-        if link not in collected and not sphinx_sitemap.is_excluded(
-                link, app.config.sitemap_excludes):
-            collected[link] = None
-    for link in sorted(collected):
-        links.put((link, collected[link]))
+    base = app.config.html_baseurl
+    urls = sorted(base + app.builder.get_target_uri(doc) for doc in app.env.found_docs)
+    lines = ['<?xml version="1.0" encoding="utf-8"?>',
+             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+             *(f'  <url><loc>{escape(url)}</loc></url>' for url in urls),
+             '</urlset>', '']
+    Path(app.outdir, SITEMAP).write_text('\n'.join(lines), encoding='utf-8')
 
 
 def write_robots_txt(app: Sphinx, exception: Exception | None) -> None:
     if exception or app.builder.name not in SITE_BUILDERS:
         return
-    sitemap = app.config.html_baseurl + app.config.sitemap_filename
+    sitemap = app.config.html_baseurl + SITEMAP
     Path(app.outdir, 'robots.txt').write_text(
         f'User-agent: *\nAllow: /\n\nSitemap: {sitemap}\n', encoding='utf-8')
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    for extension in ('sphinx_sitemap', 'sphinxext.opengraph', 'notfound.extension',
-                      'sphinx_reredirects'):
+    for extension in ('sphinxext.opengraph', 'notfound.extension', 'sphinx_reredirects'):
         app.setup_extension(extension)
     app.connect('config-inited', derive_urls)
     app.connect('env-check-consistency', check_redirects)
-    app.connect('build-finished', complete_sitemap, priority=400)  # before sphinx-sitemap's
+    app.connect('build-finished', write_sitemap)
     app.connect('build-finished', write_robots_txt)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

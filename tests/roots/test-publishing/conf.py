@@ -7,9 +7,6 @@ html_theme = 'furo'
 html_baseurl = 'https://example.org/handbook'  # no final slash: site_urls adds it
 html_last_updated_fmt = '%Y-%m-%d'
 git_last_updated_timezone = 'Asia/Shanghai'
-sitemap_url_scheme = '{link}'
-sitemap_locales = [None]
-sitemap_excludes = ['404.html', 'genindex.html', 'search.html']
 ogp_social_cards = {'enable': False}
 ogp_custom_meta_tags = ['<meta name="twitter:card" content="summary" />']
 notfound_template = 'handbook-404.html'  # _ext/handbook/templates/, added by site_urls
