@@ -77,7 +77,6 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from pypinyin import Style, lazy_pinyin
 from sphinx import addnodes
-from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.errors import NoUri
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -194,45 +193,33 @@ def read_sections(app: Sphinx, page: Contribution) -> None:
                            type='handbook', subtype='card-index')
 
 
-class IndexPages(EnvironmentCollector):
-    """Tells which pages to write again: the index page when what it shows
-    changed, the pages whose markers' target changed."""
-
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        pass  # the record is the store's
-
-    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
-                    other: BuildEnvironment) -> None:
-        pass
-
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        pass
-
-    def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        updated: set[str] = set()
-        pages = index_pages(env)
-        shown_before = store(env).data.get('card_index_shown')
-        if changes(env).pages - pages or shown_before is None:
-            # a page read again or removed: write the index again if what it
-            # shows changed (its entries hold every name, place and ruling)
-            shown = hashlib.sha256(repr(shown_of(entries(env))).encode()).hexdigest()
-            if shown != shown_before:
-                updated |= pages
-            store(env).data['card_index_shown'] = shown
-        # the markers: their target page and the entry ids they use
-        target = index_page(env)
-        ids = entry_ids(card_links.registry(env).cards())
-        old_target, old_ids = store(env).data.get('card_index_markers', (target, ids))
-        store(env).data['card_index_markers'] = (target, ids)
-        with_cards = sections(env)
-        if old_target != target:
-            updated.update(with_cards)
-        elif old_ids != ids:
-            keys = {k for k in old_ids.keys() | ids.keys() if old_ids.get(k) != ids.get(k)}
+def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The pages to write again (``env-get-updated``): the index page when
+    what it shows changed, the pages whose markers' target changed."""
+    updated: set[str] = set()
+    pages = index_pages(env)
+    shown_before = store(env).data.get('card_index_shown')
+    if changes(env).pages - pages or shown_before is None:
+        # a page read again or removed: write the index again if what it
+        # shows changed (its entries hold every name, place and ruling)
+        shown = hashlib.sha256(repr(shown_of(entries(env))).encode()).hexdigest()
+        if shown != shown_before:
             updated |= pages
-            updated.update(doc for doc, secs in with_cards.items()
-                           if any(s.keys & keys for s in secs))
-        return sorted(updated & env.found_docs)
+        store(env).data['card_index_shown'] = shown
+    # the markers: their target page and the entry ids they use
+    target = index_page(env)
+    ids = entry_ids(card_links.registry(env).cards())
+    old_target, old_ids = store(env).data.get('card_index_markers', (target, ids))
+    store(env).data['card_index_markers'] = (target, ids)
+    with_cards = sections(env)
+    if old_target != target:
+        updated.update(with_cards)
+    elif old_ids != ids:
+        keys = {k for k in old_ids.keys() | ids.keys() if old_ids.get(k) != ids.get(k)}
+        updated |= pages
+        updated.update(doc for doc, secs in with_cards.items()
+                       if any(s.keys & keys for s in secs))
+    return sorted(updated & env.found_docs)
 
 
 # -- order and ids ------------------------------------------------------------------------
@@ -524,6 +511,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(CardIndexMarkers)
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_sections)
-    app.add_env_collector(IndexPages)
+    app.connect('env-get-updated', pages_to_rewrite)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

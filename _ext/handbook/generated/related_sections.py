@@ -36,7 +36,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
@@ -157,33 +156,22 @@ class RelatedSections(SphinxPostTransform):
                                       '' if top else other.section_id, text)
 
 
-class RelatedPages(EnvironmentCollector):
-    """Computes every page's related sections once the pages are read, and
-    writes again exactly the pages whose blocks changed."""
-
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        pass  # the record is card_index's
-
-    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
-                    other: BuildEnvironment) -> None:
-        pass
-
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        pass
-
-    def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        data = store(env).data
-        limit = env.config.handbook_related_sections
-        if 'related' in data and data.get('related_limit') == limit and \
-                not changes(env).pages and not data['registry_changed']:
-            return []  # no page read again, no registry edit: every block is as it was
-        data['related'] = related_all(env, limit) if limit > 0 else {}
-        data['related_limit'] = limit
-        before: dict[str, tuple] = data.get('related_shown', {})
-        now = {doc: rendered(env, found) for doc, found in data['related'].items()}
-        data['related_shown'] = now
-        return sorted(doc for doc in before.keys() | now.keys()
-                      if doc in env.all_docs and before.get(doc) != now.get(doc))
+def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The pages to write again (``env-get-updated``): every page's related
+    sections are computed once the pages are read; the pages whose blocks
+    changed are written again."""
+    data = store(env).data
+    limit = env.config.handbook_related_sections
+    if 'related' in data and data.get('related_limit') == limit and \
+            not changes(env).pages and not data['registry_changed']:
+        return []  # no page read again, no registry edit: every block is as it was
+    data['related'] = related_all(env, limit) if limit > 0 else {}
+    data['related_limit'] = limit
+    before: dict[str, tuple] = data.get('related_shown', {})
+    now = {doc: rendered(env, found) for doc, found in data['related'].items()}
+    data['related_shown'] = now
+    return sorted(doc for doc in before.keys() | now.keys()
+                  if doc in env.all_docs and before.get(doc) != now.get(doc))
 
 
 def visit_related_html(self: HTML5Translator, node: related_sections) -> None:
@@ -206,6 +194,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(related_sections, html=(visit_related_html, depart_related_html),
                  latex=(skip, None), text=(skip, None), man=(skip, None), texinfo=(skip, None))
     app.add_post_transform(RelatedSections)
-    app.add_env_collector(RelatedPages)
+    app.connect('env-get-updated', pages_to_rewrite)
     return {'version': '2', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.domains import Domain
-from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
@@ -84,23 +83,12 @@ def check_placement(app: Sphinx, page: Contribution) -> None:
                            type='handbook', subtype='timeline')
 
 
-class TimelinePages(EnvironmentCollector):
-    """Marks the pages that hold a timeline updated whenever rulings changed."""
-
-    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-        pass  # the record is the store's
-
-    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
-                    other: BuildEnvironment) -> None:
-        pass
-
-    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
-        pass
-
-    def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        if not ruling_lines.changed_pages(env):
-            return []
-        return sorted(pages(env))
+def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The pages to write again (``env-get-updated``): those that hold a
+    timeline, whenever rulings changed."""
+    if not ruling_lines.changed_pages(env):
+        return []
+    return sorted(pages(env))
 
 
 def pages(env: BuildEnvironment) -> set[str]:
@@ -242,6 +230,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive('ruling-timeline', RulingTimelineDirective)
     app.add_post_transform(FillTimeline)
     app.connect(PAGE_READ, check_placement)
-    app.add_env_collector(TimelinePages)
+    app.connect('env-get-updated', pages_to_rewrite)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}
