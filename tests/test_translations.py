@@ -93,7 +93,7 @@ def test_translation_mistakes_are_reported_at_their_po_line(app):
         'not a line of text (a line that starts like "1. ", "a) " or "- " is a list); '
         'escape the marker, as in "1\\. " [handbook.i18n]',
         # the typo is on the msgstr's third line; the suggestion is in the page's language
-        f'{PO}/errors.po:19: WARNING: unknown card name 「神之宣吿」: did you mean 「神之宣告」? '
+        f'{PO}/errors.po:19: ERROR: unknown card name 「神之宣吿」: did you mean 「神之宣告」? '
         'If it is a new card, add a row to cards.tsv. [handbook.card]',
     ]
 

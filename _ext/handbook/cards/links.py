@@ -13,9 +13,23 @@ link to the card's page in the card database:
 * At write time, :meth:`CardDomain.resolve_xref` looks the name up in the
   registry (folded: width, case, spacing and middle-dot variants match, see
   :mod:`handbook.cards.registry`) and renders ``<a class="card-link card-card">`` (or
-  ``card-series``) to the card database.  An unknown name is a warning
-  ``handbook.card`` at its file and line that names the closest registry
-  names.
+  ``card-series``) to the card database.  An unknown name is an error
+  ``handbook.card`` at its file and line (readers lose the link)::
+
+      unknown card name 「王宫铁壁」: did you mean 「王宫的铁壁」? If it is a new card, add a row to links.rst.
+      unknown card name 「黑洞」: check the spelling; if it is a new card, add a row to links.rst.
+
+  The did-you-mean is offered only when it can be accepted blindly
+  (:meth:`Registry.did_you_mean <handbook.cards.registry.Registry.did_you_mean>`).
+  A name whose registry row was rejected is not reported at its uses: the
+  row's own error (``handbook.registry``, at ``registry:line``) says it once.
+
+The registry's problems are reported when it is read, at ``registry:line``:
+bad rows are errors ``handbook.registry``, a name with two different links
+a warning ``handbook.registry``, a repeated row a note ``handbook.registry``
+and a second spelling of a card a note ``handbook.registry-alias``.  A
+registry that cannot be read (missing, binary) is a configuration error that
+names the file.
 
 Configuration (``conf.py``)::
 
@@ -41,10 +55,10 @@ from sphinx.domains import Domain
 from sphinx.errors import ConfigError
 from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
-from sphinx.util import logging
 
 from handbook.cards import registry as card_registry
-from handbook.cards.registry import Registry, UrlTemplates, fold
+from handbook.cards.registry import DEFAULT_URLS, Registry, RegistryError, UrlTemplates, fold
+from handbook.core import reports
 from handbook.core.source_lines import set_location
 
 if TYPE_CHECKING:
@@ -52,7 +66,6 @@ if TYPE_CHECKING:
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
-logger = logging.getLogger(__name__)
 _ = get_translation('handbook')  # texts shown in pages (translations.py)
 
 
@@ -127,7 +140,7 @@ def registry(env: BuildEnvironment) -> Registry:
     return env.handbook_cards
 
 
-def url_templates(env: BuildEnvironment) -> UrlTemplates:
+def url_templates(env: BuildEnvironment | Sphinx) -> UrlTemplates:
     config = env.config
     return UrlTemplates(config.handbook_card_url, config.handbook_card_id_url,
                         config.handbook_series_url)
@@ -153,14 +166,19 @@ def load_registry(app: Sphinx) -> None:
     """Read the registry; report bad rows; note which names changed."""
     path = registry_path(app)
     try:
-        new = card_registry.load(path)
-    except (OSError, UnicodeDecodeError) as err:
+        new = card_registry.load(path, url_templates(app))
+    except (OSError, RegistryError) as err:
         raise ConfigError(
             f'cannot read the card registry {path}: {err}; '
             'set handbook_cards in conf.py or pass -D handbook_cards=PATH') from None
+    report = {'error': reports.error, 'warning': reports.warning}
     for problem in new.problems:
-        logger.error('%s', problem.message, location=f'{path}:{problem.line}',
-                     type='handbook', subtype='registry')
+        location = f'{path}:{problem.line}'
+        if problem.severity == 'note':
+            reports.note(problem.message, location=location, subtype=problem.subtype,
+                         config=app.config)
+        else:
+            report[problem.severity](problem.message, location=location, subtype=problem.subtype)
     env = app.env
     old: Registry | None = getattr(env, 'handbook_cards', None)
     if old is None:
@@ -187,23 +205,26 @@ def warn_unknown_card(app: Sphinx, domain: Domain | None, node: addnodes.pending
         return None
     reg = registry(app.env)
     name = node['cardname']
-    close = reg.suggest(name, language=app.config.language)
-    hint = ('did you mean ' + ' or '.join(f'「{n}」' for n in close) + '?') if close else \
-        'check the spelling.'
-    logger.warning('unknown card name 「%s」: %s If it is a new card, add a row to %s.',
-                   name, hint, reg.path.name, location=node,
-                   type='handbook', subtype='card')
+    if fold(name) in reg.rejected:
+        return True  # the rejected row's error says it, once
+    close = reg.did_you_mean(name, language=app.config.language)
+    if close:
+        message = (f'unknown card name 「{name}」: did you mean 「{close}」? '
+                   f'If it is a new card, add a row to {reg.path.name}.')
+    else:
+        message = (f'unknown card name 「{name}」: check the spelling; '
+                   f'if it is a new card, add a row to {reg.path.name}.')
+    reports.error(message, location=node, subtype='card')
     return True
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value('handbook_cards', 'cards.tsv', 'env', types=frozenset({str}),
                          description='card registry file, relative to conf.py')
-    app.add_config_value('handbook_card_url', 'https://ygocdb.com/card/name/{name}', 'env',
+    app.add_config_value('handbook_card_url', DEFAULT_URLS.card, 'env', types=frozenset({str}))
+    app.add_config_value('handbook_card_id_url', DEFAULT_URLS.card_id, 'env',
                          types=frozenset({str}))
-    app.add_config_value('handbook_card_id_url', 'https://ygocdb.com/card/{id}', 'env',
-                         types=frozenset({str}))
-    app.add_config_value('handbook_series_url', 'https://ygocdb.com/?search={name}', 'env',
+    app.add_config_value('handbook_series_url', DEFAULT_URLS.series, 'env',
                          types=frozenset({str}))
     app.add_domain(CardDomain)
     app.add_transform(CardReferences)
@@ -213,3 +234,15 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('warn-missing-reference', warn_unknown_card)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}
+
+
+def card_xref(name: str, rawsource: str, children: list[nodes.Node]) -> addnodes.pending_xref:
+    """A card link for *name* (as written), built as :class:`CardReferences`
+    builds one: a ``card`` xref whose content is *children* in an inline
+    ``card-name``.  Used by roles whose text cannot hold references
+    (:mod:`handbook.rulings.strike`); the caller sets its location."""
+    xref = addnodes.pending_xref(
+        rawsource, refdomain='card', reftype='card', reftarget=fold(name),
+        refexplicit=True, refwarn=True, cardname=name)
+    xref += nodes.inline(rawsource, '', *children, classes=['card-name'])
+    return xref

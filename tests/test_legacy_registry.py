@@ -1,0 +1,474 @@
+"""The card registry of an existing handbook (issue 11, items 1, 2, 9, 10):
+legacy rows read as docutils reads them, one card spelled two ways, rows
+rejected once, suggestions that can be accepted blindly, hostile input.
+
+The two roots, tests/roots/test-legacy-handbook (every shape fine) and
+tests/roots/test-legacy-faults (real faults), are shared with other tests:
+these assert the exact reports located in ``registry.rst`` and in the
+registry.rst part of ``links.rst``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from docutils import nodes
+from docutils.core import publish_doctree
+from sphinx.errors import ConfigError
+from sphinx.util.console import strip_escape_sequences
+
+from conftest import ROOT
+from helpers import links, warnings
+from handbook.cards.registry import Registry, RegistryError, load, redundant_rows
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def notes(app) -> list[str]:
+    """The build's notes (``links.rst:9: note: … [handbook.x]``), paths relative to srcdir."""
+    text = strip_escape_sequences(app.status.getvalue()).replace(f'{app.srcdir}/', '')
+    return [line for line in text.splitlines() if ': note: ' in line]
+
+
+def section(srcdir: Path) -> range:
+    """The lines of links.rst's registry.rst part: from its comment to the next part's."""
+    lines = (srcdir / 'links.rst').read_text(encoding='utf-8').split('\n')
+    first = next(n for n, line in enumerate(lines, start=1) if line.startswith('.. -- registry.rst'))
+    last = next((n for n, line in enumerate(lines, start=1)
+                 if n > first and line.startswith('.. -- ')), len(lines) + 1)
+    return range(first, last)
+
+
+def ours(app, reports: list[str]) -> list[str]:
+    """The reports located in registry.rst or in links.rst's registry.rst part."""
+    mine = section(app.srcdir)
+    kept = []
+    for report in reports:
+        m = re.match(r'(registry|links)\.rst:(\d+): ', report)
+        if m and (m[1] == 'registry' or int(m[2]) in mine):
+            kept.append(report)
+    return kept
+
+
+def row(app, text: str) -> int:
+    """The line of links.rst that starts with *text*."""
+    lines = (app.srcdir / 'links.rst').read_text(encoding='utf-8').split('\n')
+    found = [n for n, line in enumerate(lines, start=1) if line.startswith(text)]
+    assert len(found) >= 1, text
+    return found[0]
+
+
+def registry_of(tmp_path: Path, text: str, name: str = 'links.rst') -> Registry:
+    path = tmp_path / name
+    path.write_text(text, encoding='utf-8')
+    return load(path)
+
+
+def problems(registry: Registry) -> list[tuple[int, str, str, str]]:
+    return [(p.line, p.severity, p.subtype, p.message) for p in registry.problems]
+
+
+UNTIL = '; until then, pages that name 「{}」 show it without a link'
+
+# -- the fine handbook --------------------------------------------------------------------
+
+
+@pytest.mark.sphinx('html', testroot='legacy-handbook', srcdir='legacy-registry-fine',
+                    freshenv=True)
+def test_fine_registry_shapes_link_and_report_only_notes(app):
+    app.build()
+    assert ours(app, warnings(app)) == []
+    d, psy, phantasm, twice = (row(app, '.. _`D.D. 乌鸦`'), row(app, '.. _PSY 骨架装备·α'),
+                               row(app, '.. _`幻变骚灵·协议`'), row(app, '.. _`幻变骚灵·网络傀儡师`'))
+    assert ours(app, notes(app)) == [
+        f'links.rst:{d + 1}: note: 「D.D.乌鸦」 spells line {d}\'s card 「D.D. 乌鸦」 another way: '
+        'both spellings link that card, at https://ygocdb.com/card/name/D.D.乌鸦; keep both rows '
+        'while pages write both spellings [handbook.registry-alias]',
+        f'links.rst:{psy + 1}: note: 「PSY骨架装备·α」 spells line {psy}\'s card 「PSY 骨架装备·α」 '
+        'another way: both spellings link that card, at https://ygocdb.com/card/name/PSY骨架装备·α; '
+        'keep both rows while pages write both spellings [handbook.registry-alias]',
+        f'links.rst:{phantasm + 1}: note: 「幻变骚灵协议」 spells line {phantasm}\'s card '
+        '「幻变骚灵·协议」 another way: both spellings link that card, at '
+        'https://ygocdb.com/card/name/幻变骚灵·协议 (this row\'s '
+        'https://ygocdb.com/card/name/幻变骚灵协议 is not used); keep both rows while pages '
+        'write both spellings [handbook.registry-alias]',
+        f'links.rst:{twice + 1}: note: duplicate row: line {twice} has 「幻变骚灵·网络傀儡师」 with '
+        'the same link; remove this row (make fix does) [handbook.registry]',
+    ]
+    # spaces in a URL are removed, as docutils does; each spelling links the
+    # first row's card; the indirect row links the card it names
+    assert links(app, 'registry') == [
+        ('series', 'https://ygocdb.com/?search=No.39希望皇霍普', 'No.39 希望皇 霍普'),
+        ('card', 'https://ygocdb.com/card/name/No.39希望皇霍普·翻倍', 'No.39 希望皇 霍普·翻倍'),
+        ('card', 'https://ygocdb.com/card/name/D.D.乌鸦', 'D.D. 乌鸦'),
+        ('card', 'https://ygocdb.com/card/name/D.D.乌鸦', 'D.D.乌鸦'),
+        ('card', 'https://ygocdb.com/card/name/PSY骨架装备·α', 'PSY 骨架装备·α'),
+        ('card', 'https://ygocdb.com/card/name/PSY骨架装备·α', 'PSY骨架装备·α'),
+        ('card', 'https://ygocdb.com/card/name/幻变骚灵·协议', '幻变骚灵·协议'),
+        ('card', 'https://ygocdb.com/card/name/幻变骚灵·协议', '幻变骚灵协议'),
+        ('card', 'https://ygocdb.com/card/name/幻变骚灵·协议', '幻變騷靈協議'),
+        ('card', 'https://ygocdb.com/card/name/幻变骚灵·网络傀儡师', '幻变骚灵·网络傀儡师'),
+    ]
+    # one identity: both spellings are one card of the registry
+    registry = app.env.handbook_cards
+    assert registry.lookup('幻变骚灵协议') is registry.lookup('幻变骚灵·协议')
+    assert registry.lookup('幻變騷靈協議') is registry.lookup('幻变骚灵·协议')
+
+
+def test_rows_link_what_docutils_links(tmp_path):
+    """A row docutils accepts links the URI docutils makes of it: whitespace
+    removed (an escaped space kept), continuation lines joined, indirect
+    targets followed."""
+    text = '\n'.join([
+        '.. _`No.39 希望皇 霍普`: https://ygocdb.com/?search=No.39 希望皇 霍普',
+        '.. _No.39 希望皇 霍普·翻倍: https://ygocdb.com/card/name/No.39 希望皇 霍普·翻倍',
+        '.. _`D.D. 乌鸦`:',
+        '   https://ygocdb.com/card/name/D.D.',
+        '   乌鸦',
+        '.. _`技能抽取` : https://ygocdb.com/card/name/技能\\ 抽取',
+        '.. _黑洞: https://ygocdb.com/?search=黑洞\u3000龙\t',
+        '..  _`旋风`:   https://ygocdb.com/card/name/旋风',
+        '.. _`旋風`: `旋风`_',
+        '',
+    ])
+    doctree = publish_doctree(text, settings_overrides={'report_level': 5})
+    # (docutils resolves the indirect target to the URI of the one it names)
+    expected = {t['names'][0]: t['refuri'] for t in doctree.findall(nodes.target)}
+    registry = registry_of(tmp_path, text)
+    assert registry.problems == []
+    found = {name: registry.lookup(name).url for name in
+             ['No.39 希望皇 霍普', 'No.39 希望皇 霍普·翻倍', 'D.D. 乌鸦', '技能抽取', '黑洞', '旋风', '旋風']}
+    assert found == {
+        'No.39 希望皇 霍普': expected['no.39 希望皇 霍普'],
+        'No.39 希望皇 霍普·翻倍': expected['no.39 希望皇 霍普·翻倍'],
+        'D.D. 乌鸦': expected['d.d. 乌鸦'],
+        '技能抽取': expected['技能抽取'],
+        '黑洞': expected['黑洞'],
+        '旋风': expected['旋风'],
+        '旋風': expected['旋風'],
+    }
+    assert found['技能抽取'] == 'https://ygocdb.com/card/name/技能 抽取'
+    assert found['D.D. 乌鸦'] == 'https://ygocdb.com/card/name/D.D.乌鸦'
+    assert found['旋風'] == 'https://ygocdb.com/card/name/旋风'
+
+
+# -- the handbook with faults ---------------------------------------------------------------
+
+
+@pytest.mark.sphinx('html', testroot='legacy-faults', srcdir='legacy-registry-faults',
+                    freshenv=True)
+def test_registry_faults_are_reported_once_with_a_working_fix(app):
+    app.build()
+    line = {name: row(app, f'.. _`{name}') for name in
+            ['幻变骚灵·泛在羽衣精', '王宫的敕命', '王宫的通告', '王宫的弹压', '`', 'PSY 骨架王·Z',
+             'PSY 骨架王·Ω']}
+    assert ours(app, warnings(app)) == [
+        f"links.rst:{line['幻变骚灵·泛在羽衣精']}: ERROR: the URL "
+        "'ygocdb.com/card/name/幻变骚灵·泛在羽衣精' is not http(s), so it is never a link; "
+        'write it as .. _`幻变骚灵·泛在羽衣精`: https://ygocdb.com/card/name/幻变骚灵·泛在羽衣精'
+        f"{UNTIL.format('幻变骚灵·泛在羽衣精')} [handbook.registry]",
+        f"links.rst:{line['王宫的敕命']}: ERROR: not a link definition: no `:` after the name; "
+        'write it as .. _`王宫的敕命`: https://ygocdb.com/card/name/王宫的敕命'
+        f"{UNTIL.format('王宫的敕命')} [handbook.registry]",
+        f"links.rst:{line['王宫的通告']}: ERROR: not a link definition: unbalanced backquotes; "
+        'write it as .. _`王宫的通告`: https://ygocdb.com/card/name/王宫的通告'
+        f"{UNTIL.format('王宫的通告')} [handbook.registry]",
+        f"links.rst:{line['王宫的弹压']}: ERROR: the URL 'javascript:alert(1)' is not http(s), "
+        f"so it is never a link; a row links https://…{UNTIL.format('王宫的弹压')} "
+        '[handbook.registry]',
+        f"links.rst:{line['`']}: ERROR: not a link definition: the name is empty; a row is "
+        '.. _`卡名`: https://… [handbook.registry]',
+        f"links.rst:{line['PSY 骨架王·Z']}: ERROR: the row holds the control character U+0007 "
+        '(column 15); delete it; write it as .. _`PSY 骨架王·Z`: https://ygocdb.com/card/name/'
+        f"PSY 骨架王·Z{UNTIL.format('PSY 骨架王·Z')} [handbook.registry]",
+        f"links.rst:{line['PSY 骨架王·Ω'] + 1}: WARNING: 「PSY 骨架王·Ω」 has two rows with "
+        f"different links: line {line['PSY 骨架王·Ω']} links https://ygocdb.com/card/name/PSY骨架王·Ω, "
+        'this row https://ygocdb.com/?search=PSY骨架王·Ω (a series); pages link '
+        'https://ygocdb.com/card/name/PSY骨架王·Ω: keep the right row and remove the other '
+        '[handbook.registry]',
+        # the uses of rejected rows' names (lines 8-10) are not reported again
+        'registry.rst:11: ERROR: unknown card name 「王宫铁壁」: did you mean 「王宫的铁壁」? '
+        'If it is a new card, add a row to links.rst. [handbook.card]',
+        # 黑洞龙 and No.39 希望皇 霍普·翻倍 are other cards: no suggestion
+        'registry.rst:12: ERROR: unknown card name 「黑洞」: check the spelling; if it is a new '
+        'card, add a row to links.rst. [handbook.card]',
+        'registry.rst:13: ERROR: unknown card name 「No.39 希望皇 霍普」: check the spelling; if '
+        'it is a new card, add a row to links.rst. [handbook.card]',
+    ]
+    assert ours(app, notes(app)) == []
+
+
+@pytest.mark.sphinx('html', testroot='legacy-faults', srcdir='legacy-registry-hostile',
+                    freshenv=True)
+def test_hostile_registry_input_never_leaks_into_html(app):
+    app.build()
+    for page in app.outdir.rglob('*.html'):
+        html = page.read_text(encoding='utf-8')
+        assert '<script>alert' not in html, page
+        assert '<b>' not in html, page
+        for href in re.findall(r'href="([^"]*)"', html):
+            assert not re.match(r'[a-zA-Z][a-zA-Z0-9+.-]*:', href) or \
+                href.startswith(('http://', 'https://')), (page, href)
+    html = (app.outdir / 'registry.html').read_text(encoding='utf-8')
+    # a name with HTML is text, and its URL an escaped attribute
+    assert ('<a class="card-link card-card reference external" '
+            'href="https://ygocdb.com/card/name/&lt;script&gt;alert(1)&lt;/script&gt;" '
+            'title="在卡片数据库中查看「&lt;script&gt;alert(1)&lt;/script&gt;」">') in html
+    assert '&lt;script&gt;alert(1)&lt;/script&gt;</span></a>」 is text, escaped.' in html
+    # the javascript: row is never a link: its name stays text
+    assert '「<span class="card-name">王宫的弹压</span>」' in html
+    assert 'javascript' not in html.replace('javascript:, never a link', '')
+
+
+# -- registry rows, read without a build -------------------------------------------------------
+
+@pytest.mark.parametrize(('text', 'message'), [
+    # spaces, backquotes, colons: the cause, and the corrected row
+    ('.. _`旋风 https://ygocdb.com/card/name/旋风',
+     'not a link definition: unbalanced backquotes; write it as .. _`旋风`: '
+     'https://ygocdb.com/card/name/旋风'),
+    ('.. _旋风`: https://ygocdb.com/card/name/旋风',
+     'not a link definition: unbalanced backquotes; write it as .. _`旋风`: '
+     'https://ygocdb.com/card/name/旋风'),
+    ('.. _旋风 https://ygocdb.com/card/name/旋风',
+     'not a link definition: no `:` after the name; write it as .. _`旋风`: '
+     'https://ygocdb.com/card/name/旋风'),
+    ('.. _旋风:https://ygocdb.com/card/name/旋风',
+     'not a link definition: no space after the `:` that ends the name; write it as '
+     '.. _`旋风`: https://ygocdb.com/card/name/旋风'),
+    ('.. _` 旋风`: https://ygocdb.com/card/name/旋风',
+     'not a link definition: a space inside the backquotes; write it as .. _`旋风`: '
+     'https://ygocdb.com/card/name/旋风'),
+    ('.._旋风: https://ygocdb.com/card/name/旋风',
+     'not a link definition: no space between `..` and `_`; write it as '
+     '.. _旋风: https://ygocdb.com/card/name/旋风'),
+    ('.. _ 旋风: https://ygocdb.com/card/name/旋风',
+     'not a link definition: a space after `.. _`; write it as '
+     '.. _旋风: https://ygocdb.com/card/name/旋风'),
+    ('_`旋风`: https://ygocdb.com/card/name/旋风',
+     'not a link definition: a line of text (a row starts with `.. _`); write it as '
+     '.. _`旋风`: https://ygocdb.com/card/name/旋风'),
+    # a name holding ": " ends at the first one, as in docutils
+    ('.. _No.39: 希望皇: https://ygocdb.com/card/name/旋风',
+     "the URL '希望皇:https://ygocdb.com/card/name/旋风' is not http(s), so it is never a link "
+     '(a name that holds ": " ends at the first one: put the name in backquotes); write it as '
+     '.. _`No.39: 希望皇`: https://ygocdb.com/card/name/旋风'),
+    # URLs
+    ('.. _`旋风`: ygocdb.com/card/name/旋风',
+     "the URL 'ygocdb.com/card/name/旋风' is not http(s), so it is never a link; write it as "
+     '.. _`旋风`: https://ygocdb.com/card/name/旋风'),
+    ('.. _`旋风`: ftp://ygocdb.com/card/name/旋风',
+     "the URL 'ftp://ygocdb.com/card/name/旋风' is not http(s), so it is never a link; a row "
+     'links https://…'),
+    ('.. _`旋风`: JavaScript:alert(document.cookie)',
+     "the URL 'JavaScript:alert(document.cookie)' is not http(s), so it is never a link; a row "
+     'links https://…'),
+    ('.. _`旋风`: data:text/html,<script>alert(1)</script>',
+     "the URL 'data:text/html,<script>alert(1)</script>' is not http(s), so it is never a link; "
+     'a row links https://…'),
+    ('.. _`旋风`:',
+     'the row has no URL after the name (docutils reads it as a link to what follows it); '
+     'write .. _`旋风`: https://…'),
+    ('.. _`旋风`: `黑洞`_',
+     'the row points at 「黑洞」 (an indirect link), which no row defines; give the row its '
+     'own URL: .. _`旋风`: https://…'),
+    # names
+    ('.. _``: https://ygocdb.com/card/name/旋风',
+     'not a link definition: the name is empty; a row is .. _`卡名`: https://…'),
+    ('.. __: https://ygocdb.com/card/name/旋风',
+     'an anonymous link target (.. __: URL) names no card; a row is .. _`卡名`: https://…'),
+    ('链接', 'not a link definition: a line of text (a row starts with `.. _`); remove the line, '
+     'or make it a comment: .. 链接'),
+])
+def test_broken_rows_name_the_cause_and_a_fix_that_works(tmp_path, text, message):
+    registry = registry_of(tmp_path, f'.. _`黑洞龙`: https://ygocdb.com/card/name/黑洞龙\n{text}\n')
+    assert len(registry.problems) == 1
+    problem = registry.problems[0]
+    assert (problem.line, problem.severity, problem.subtype) == (2, 'error', 'registry')
+    assert problem.message.split('; until then')[0] == message
+    fixed = re.search(r'; write it as (.*)$', message)
+    if fixed:  # the corrected row differs from the row, and is a good row
+        assert fixed[1] != text
+        assert registry_of(tmp_path, fixed[1] + '\n', 'fixed.rst').problems == []
+
+
+def test_rejected_names_are_kept_to_silence_their_uses(tmp_path):
+    registry = registry_of(tmp_path, '\n'.join([
+        '.. _`旋风`: ygocdb.com/card/name/旋风',          # rejected, name known
+        '.. _`星尘龙` https://ygocdb.com/card/name/星尘龙',  # rejected, name derived
+        '.. _`黑洞`: javascript:alert(1)',                   # rejected ...
+        '.. _`黑洞`: https://ygocdb.com/card/name/黑洞',     # ... but defined by a good row
+        '',
+    ]))
+    assert registry.rejected == {'旋风': 1, '星尘龙': 2}
+    assert [p.message.endswith(UNTIL.format(name)) for p, name in
+            zip(registry.problems, ['旋风', '星尘龙', '黑洞'])] == [True, True, False]
+    assert registry.lookup('黑洞').url == 'https://ygocdb.com/card/name/黑洞'
+
+
+def test_tsv_spelling_variants_duplicates_and_conflicts(tmp_path):
+    registry = registry_of(tmp_path, '\n'.join([
+        '# kind\tname\tid\turl\taliases',
+        'card\tD.D. 乌鸦',
+        'card\tD.D.乌鸦',                        # 3: another spelling: a note
+        'card\t幻变骚灵·协议\t\t\tzh_TW=幻變騷靈·協議',
+        'card\t幻变骚灵协议\t\thttps://ygocdb.com/card/name/幻变骚灵协议',  # 5: a note, its URL unused
+        'card\tD.D. 乌鸦',                       # 6: repeats line 2: remove it
+        'card\tD.D. 乌鸦\t4711',                  # 7: the same name, another link: a warning
+        'card\t幻變騷靈協議',                     # 8: spells line 4's zh_TW alias: a note
+        'card\t旋风\t\t\tzh_TW=幻變騷靈·協議',     # 9: an alias that names another card
+        '',
+    ]), 'cards.tsv')
+    dd = 'https://ygocdb.com/card/name/D.D.%20%E4%B9%8C%E9%B8%A6'
+    phantasm = 'https://ygocdb.com/card/name/%E5%B9%BB%E5%8F%98%E9%AA%9A%E7%81%B5%C2%B7%E5%8D%8F%E8%AE%AE'
+    keep = 'keep both rows while pages write both spellings'
+    assert problems(registry) == [
+        (3, 'note', 'registry-alias', '「D.D.乌鸦」 spells line 2\'s card 「D.D. 乌鸦」 another way: '
+         f'both spellings link that card, at {dd} (this row\'s '
+         f'https://ygocdb.com/card/name/D.D.%E4%B9%8C%E9%B8%A6 is not used); {keep}'),
+        (5, 'note', 'registry-alias', '「幻变骚灵协议」 spells line 4\'s card 「幻变骚灵·协议」 another '
+         f'way: both spellings link that card, at {phantasm} (this row\'s '
+         f'https://ygocdb.com/card/name/幻变骚灵协议 is not used); {keep}'),
+        (6, 'note', 'registry', 'duplicate row: line 2 has 「D.D. 乌鸦」 with the same link; remove '
+         'this row (make fix does)'),
+        (7, 'warning', 'registry', '「D.D. 乌鸦」 has two rows with different links: line 2 links '
+         f'{dd}, this row https://ygocdb.com/card/4711; pages link {dd}: keep the right row and '
+         'remove the other'),
+        (8, 'note', 'registry-alias', '「幻變騷靈協議」 spells 「幻變騷靈·協議」, the zh_TW name of line '
+         f'4\'s card 「幻变骚灵·协议」, another way: both spellings link that card, at {phantasm} '
+         '(this row\'s https://ygocdb.com/card/name/%E5%B9%BB%E8%AE%8A%E9%A8%B7%E9%9D%88%E5%8D%94'
+         f'%E8%AD%B0 is not used); {keep}'),
+        (9, 'warning', 'registry', 'the zh_TW alias 「幻變騷靈·協議」 is already a name of line 4\'s '
+         'card 「幻变骚灵·协议」 and links that card, not this one: remove the alias or correct the '
+         'other row'),
+    ]
+    assert registry.redundant == (6,)
+    assert redundant_rows(tmp_path / 'cards.tsv') == [6]
+    card = registry.lookup('D.D. 乌鸦')
+    assert registry.lookup('D.D.乌鸦') is card and registry.lookup('DD乌鸦') is None
+    assert registry.lookup('幻變騷靈協議') is registry.lookup('幻变骚灵·协议')
+
+
+def test_legacy_redundant_rows(tmp_path):
+    path = tmp_path / 'links.rst'
+    path.write_text('\n'.join([
+        '.. _`旋风`: https://ygocdb.com/card/name/旋风',
+        '.. _旋风: https://ygocdb.com/card/name/旋风',        # the same row, written otherwise
+        '.. _`旋风`: https://ygocdb.com/card/name/旋风x',     # another link: kept (a warning)
+        '.. _`旋风`: https://ygocdb.com/card/name/ 旋风',     # the same URL, once spaces go
+        '.. _`旋 风`: https://ygocdb.com/card/name/旋风',      # another spelling: an alias
+        '.. _`旋 风`: https://ygocdb.com/card/name/旋风',      # repeats line 5
+        '',
+    ]), encoding='utf-8')
+    assert redundant_rows(path) == [2, 4, 6]
+    assert [(p.line, p.severity, p.subtype) for p in load(path).problems] == [
+        (2, 'note', 'registry'), (3, 'warning', 'registry'), (4, 'note', 'registry'),
+        (5, 'note', 'registry-alias'), (6, 'note', 'registry')]
+
+
+def test_our_registry_has_nothing_to_report():
+    registry = load(ROOT / 'cards.tsv')
+    assert registry.problems == []
+    assert registry.redundant == () and registry.rejected == {}
+
+
+# -- hostile files ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize('name', ['links.rst', 'cards.tsv'])
+def test_control_characters_are_named(tmp_path, name):
+    legacy = name.endswith('.rst')
+    rows = [f'.. _`{n}`: https://ygocdb.com/card/name/{n}' if legacy else f'card\t{n}'
+            for n in ['旋\x1b风', '黑洞\u202e', '星尘龙\x0b']]
+    registry = registry_of(tmp_path, '\n'.join(rows) + '\n', name)
+    found = [(p.line, re.search(r'U\+[0-9A-F]{4} \(column \d+\)', p.message)[0])
+             for p in registry.problems]
+    # (the rows' names start at column 6 in both formats)
+    assert found == [(1, 'U+001B (column 7)'), (2, 'U+202E (column 8)'), (3, 'U+000B (column 9)')]
+    assert len(registry) == 0 and sorted(registry.rejected) == ['旋风', '星尘龙', '黑洞']
+
+
+def test_a_1_mb_row_is_one_error(tmp_path):
+    path = tmp_path / 'links.rst'
+    path.write_text('.. _`旋风`: https://ygocdb.com/card/name/' + '旋' * 1_000_000 + '\n'
+                    '.. _`黑洞`: https://ygocdb.com/card/name/黑洞\n', encoding='utf-8')
+    registry = load(path)
+    assert problems(registry) == [
+        (1, 'error', 'registry', 'the row is 1,000,039 characters long (a row is at most 2,000): '
+         'is it several rows run together, or text pasted by mistake? split it into rows or '
+         'remove it')]
+    assert list(registry) == ['黑洞']
+
+
+def test_html_in_names_is_kept_as_text(tmp_path):
+    registry = registry_of(tmp_path, '.. _`<b>`: https://ygocdb.com/card/name/<b>\n'
+                                     '.. _`<script>alert(1)</script>`: https://ygocdb.com/card/'
+                                     'name/<script>alert(1)</script>\n')
+    assert registry.problems == []
+    assert registry.lookup('<b>').url == 'https://ygocdb.com/card/name/<b>'
+
+
+def test_a_row_that_is_not_utf8_is_located(tmp_path):
+    path = tmp_path / 'links.rst'
+    path.write_bytes('.. _`旋风`: https://ygocdb.com/card/name/旋风\n'.encode()
+                     + '.. _`黑洞`: https://ygocdb.com/card/name/黑洞'.encode('gb18030') + b'\n')
+    registry = load(path)
+    assert problems(registry) == [
+        (2, 'error', 'registry', 'the row is not UTF-8 (byte 0xBA at column 6); save the '
+         'registry as UTF-8')]
+    assert list(registry) == ['旋风']
+
+
+def test_a_binary_registry_is_not_read(tmp_path):
+    path = tmp_path / 'links.rst'
+    path.write_bytes(b'\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR' + bytes(range(256)))
+    with pytest.raises(RegistryError, match=r'links\.rst holds NUL bytes: it is a binary or '
+                                            r'UTF-16 file, not a card registry'):
+        load(path)
+    path.write_bytes(bytes(range(128, 256)) * 4 + b'\n' + bytes(range(200, 256)) * 2 + b'\n' * 5
+                     + bytes(range(128, 200)) + b'\n' + bytes(range(180, 250)) + b'\n')
+    with pytest.raises(RegistryError, match=r'is not UTF-8 text \(4 of its lines are not UTF-8\)'):
+        load(path)
+
+
+@pytest.mark.sphinx('html', testroot='legacy', srcdir='legacy-registry-binary', freshenv=True,
+                    confoverrides={'handbook_cards': 'binary.rst'})
+def test_a_binary_registry_is_a_config_error_naming_it(make_app, app_params):
+    args, kwargs = app_params
+    (kwargs['srcdir'] / 'binary.rst').write_bytes(b'\x00\x01\x02\xff')
+    with pytest.raises(ConfigError, match=r'cannot read the card registry .*binary\.rst: .*binary\.rst '
+                                          r'holds NUL bytes'):
+        make_app(*args, **kwargs)
+
+
+# -- suggestions ----------------------------------------------------------------------------
+
+@pytest.fixture(scope='module')
+def suggestions(tmp_path_factory) -> Registry:
+    path = tmp_path_factory.mktemp('suggestions') / 'cards.tsv'
+    path.write_text('\n'.join([
+        'card\t王宫的铁壁', 'card\t王宫的弹压', 'card\t王宫的通告', 'card\t黑洞龙',
+        'card\tNo.39 希望皇 霍普·翻倍', 'card\t技能抽取', 'card\t旋风\t\t\tzh_TW=旋風',
+        'card\t幻变骚灵·网络傀儡师', '']), encoding='utf-8')
+    return load(path)
+
+
+@pytest.mark.parametrize(('name', 'language', 'expected'), [
+    ('王宫铁壁', None, '王宫的铁壁'),            # one character missing
+    ('王宫的铁臂', None, '王宫的铁壁'),          # one character wrong
+    ('幻变骚灵·网络傀儡', None, None),            # contained in a name: perhaps another card
+    ('幻变骚灵网络愧儡师', None, '幻变骚灵·网络傀儡师'),  # folded, then one wrong
+    ('技能抽走', None, '技能抽取'),              # short: one edit
+    ('技能吸收', None, None),                   # short: two edits is too far
+    ('王宫的通压', None, None),                  # as close to 王宫的通告 as to 王宫的弹压
+    ('黑洞', None, None),                       # 黑洞龙 contains it
+    ('No.39 希望皇 霍普', None, None),           # No.39 希望皇 霍普·翻倍 contains it
+    ('旋风的主人', None, None),                  # it contains 旋风
+    ('旋 风', None, None),                      # equal once folded: never suggested
+    ('旋凬', 'zh_TW', '旋風'),                   # one card, named in the page's language
+    ('旋凬', None, '旋风'),
+    ('', None, None),
+    ('旋' * 5000, None, None),
+])
+def test_did_you_mean_offers_only_names_to_accept_blindly(suggestions, name, language, expected):
+    assert suggestions.did_you_mean(name, language) == expected
