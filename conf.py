@@ -32,30 +32,36 @@ extensions = [
     'notfound.extension',          # the 404 page (sphinx-notfound-page)
     'sphinx_last_updated_by_git',  # page dates from git
     'sphinx_reredirects',          # old URLs of renamed pages keep working
-    'sphinx_sitemap',              # sitemap.xml
     'sphinxext.opengraph',         # OpenGraph and Twitter-card tags
 ]
 
+# -- The handbook's own settings (_ext/handbook/core/settings.py) ---------------------
+# The registry, planned sections, changed-ruling markers, ruling hosts and FAQ
+# address belong to the handbook being built: source/handbook.toml (each
+# handbook's <SOURCEDIR>/handbook.toml).  A key there overrides the neutral
+# defaults below; -D handbook_…= (make … CARDS=) overrides both.
+
+handbook_settings = 'handbook.toml'  # relative to the source folder; '' for none
+
 # -- Card links (_ext/handbook/cards/links.py) -----------------------------------------
 
-handbook_cards = 'cards.tsv'
+handbook_cards = 'cards.tsv'  # relative to this file, where the settings file names none
 handbook_card_url = 'https://ygocdb.com/card/name/{name}'
 handbook_card_id_url = 'https://ygocdb.com/card/{id}'
 handbook_series_url = 'https://ygocdb.com/?search={name}'
 
 # -- Ruling references (_ext/handbook/rulings/dates.py) --------------------------------
+# Defaults for a handbook whose settings file names none: the official FAQ.
 
 handbook_faq_url = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action'
                     '?ope=5&fid={id}&request_locale=ja')
-handbook_ruling_hosts = [
-    'www.db.yugioh-card.com',  # the official card database and FAQ
-    'yugioh-wiki.net',         # 遊戯王カードWiki
-]
+handbook_ruling_hosts = ['www.db.yugioh-card.com']
 
 # -- Ruling lines, timeline, export (_ext/handbook/rulings/, _ext/handbook/generated/) -
-# A ruling containing one of these words (or :strike: text) is flagged as changed.
+# A ruling containing one of these words (or :strike: text) is flagged as changed;
+# the settings file's changed_markers replace them.
 
-handbook_changed_markers = ['裁定变更', '调整中确认']
+handbook_changed_markers = ['裁定变更']
 handbook_rulings_export = 'rulings.json'  # written next to the HTML; '' for none
 
 # -- Card index and related sections (_ext/handbook/generated/) ------------------------
@@ -65,24 +71,10 @@ handbook_rulings_export = 'rulings.json'  # written next to the HTML; '' for non
 handbook_related_sections = 5  # 0: no related sections
 
 # -- Planned sections (_ext/handbook/sections/planned.py) ------------------------------
-# Labels that pages :ref: but no page defines yet; shown as "not yet written".
+# Labels that pages :ref: but no page defines yet: planned_sections in the
+# handbook's settings file (source/handbook.toml); none by default.
 
-handbook_planned_sections = [
-    '『时』与『场合』',
-    '不受发动的效果影响',
-    '也当作陷阱卡使用的陷阱怪兽',
-    '必发效果',
-    '怪兽发动效果影响攻击力·守备力后又被无效的场合',
-    '怪兽的召唤手续',
-    '攻击被无效·终止',
-    '攻守计算',
-    '效果的附加处理',
-    '特殊召唤怪兽',
-    '诱发类效果',
-    '调整中',
-    '连锁块',
-    '错过时点',
-]
+handbook_planned_sections: list[str] = []
 
 # -- Translations (_ext/handbook/translations/catalogs.py; README, "Translations") -----
 # The catalogs are locale/<lang>/LC_MESSAGES/<page>.po (make intl-update); each
@@ -133,9 +125,6 @@ html_show_sourcelink = False
 
 html_baseurl = os.environ.get('READTHEDOCS_CANONICAL_URL', 'http://localhost:8000/')
 
-sitemap_url_scheme = '{link}'  # pages sit at html_baseurl itself, no language/version folder
-sitemap_locales = [None]       # one language per site: no hreflang alternates
-sitemap_excludes = ['404.html', 'genindex.html', 'search.html']
 
 ogp_social_cards = {'enable': False}  # no generated images (they would need matplotlib)
 ogp_custom_meta_tags = ['<meta name="twitter:card" content="summary" />']

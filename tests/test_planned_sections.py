@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from sphinx.util.console import strip_escape_sequences
 
 from helpers import html, warnings
 
@@ -13,8 +16,11 @@ def test_planned_labels(app):
     page = html(app)
     assert ('<span class="planned"><span class="xref std std-ref">调整中</span>'
             '<span class="planned-label">（待编写）</span></span>') in page
-    assert warnings(app) == [
-        "index.rst: WARNING: section '已写' is written now (label defined here); remove it "
-        'from handbook_planned_sections in conf.py [handbook.planned]',
-        "index.rst:5: WARNING: undefined label: '不存在的标签' [ref.ref]",
-    ]
+    assert warnings(app) == ["index.rst:5: WARNING: undefined label: '不存在的标签' [ref.ref]"]
+    # written now: a note at the label's line, naming the file the list is in
+    status = strip_escape_sequences(app.status.getvalue()).replace(str(app.srcdir) + '/', '')
+    assert re.findall(r'\S+: note: .*', status) == [
+        "index.rst:8: note: section '已写' is written now (its label is defined here); remove "
+        "'已写' from handbook_planned_sections in conf.py [handbook.planned]"]
+    # and a reference to it is an ordinary link
+    assert '<a class="reference internal" href="#id1"><span class="std std-ref">已写的章节</span></a>' in page

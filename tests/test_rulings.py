@@ -5,8 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from sphinx.util.console import strip_escape_sequences
 
 from helpers import html, warnings
+
+
+def notes(app) -> list[str]:
+    """The build's notes (status stream), paths relative to srcdir."""
+    text = strip_escape_sequences(app.status.getvalue()).replace(str(app.srcdir) + '/', '')
+    return re.findall(r'\S+: note: .*', text)
 
 
 @pytest.mark.sphinx('html', testroot='rulings', freshenv=True)
@@ -31,19 +38,28 @@ def test_ruling_attributes(app):
 
 
 @pytest.mark.sphinx('html', testroot='rulings', freshenv=True)
-def test_bad_rulings_warn_at_their_line(app):
+def test_bad_rulings_are_reported_at_their_line(app):
     app.build()
+    today = __import__('datetime').date.today().isoformat()
     assert warnings(app) == [
-        "index.rst:11: WARNING: ruling date '17/2/30' is not a calendar date; check the month and the day [handbook.ruling]",
-        "index.rst:12: WARNING: malformed ruling date '17/3'; write the date of the official answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]",
-        "index.rst:13: WARNING: malformed ruling date '2017-3-24'; write the date of the official answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]",
-        "index.rst:14: WARNING: ruling date '17/13/1' is not a calendar date; check the month and the day [handbook.ruling]",
-        "index.rst:15: WARNING: ruling URL 'http://www.db.yugioh-card.com/x' is not https; link the https page [handbook.ruling]",
+        "index.rst:11: ERROR: ruling date '17/2/30' is not a calendar date; check the month and the day [handbook.ruling]",
+        "index.rst:12: ERROR: malformed ruling date '17/3'; write the date of the official answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]",
+        "index.rst:13: ERROR: malformed ruling date '2017-3-24'; write the date of the official answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]",
+        "index.rst:14: ERROR: ruling date '17/13/1' is not a calendar date; check the month and the day [handbook.ruling]",
         "index.rst:16: WARNING: ruling URL host 'example.org' is not an allowed source (www.db.yugioh-card.com, "
-        "yugioh-wiki.net, ocg-rule.readthedocs.io, ygocdb.com); add it to handbook_ruling_hosts if it is a trusted source [handbook.ruling]",
-        "index.rst:17: WARNING: FAQ id 'abc' is not a positive integer; write faq:<id> as in the FAQ URL [handbook.ruling]",
-        "index.rst:18: WARNING: ruling date '89/1/1' (2089-01-01) is after today "
-        f"({__import__('datetime').date.today().isoformat()}); check the year [handbook.ruling]",
-        "index.rst:22: WARNING: ruling date '17/2/29' is not a calendar date; check the month and the day [handbook.ruling]",
-        "index.rst:26: WARNING: ruling date '17/4/31' is not a calendar date; check the month and the day [handbook.ruling]",
+        "yugioh-wiki.net, ocg-rule.readthedocs.io, ygocdb.com); link one of those, or add the host to "
+        "handbook_ruling_hosts in conf.py if it is a trusted source [handbook.ruling]",
+        "index.rst:17: ERROR: FAQ id 'abc' is not a positive integer; the date is shown without a link: "
+        "write :ruling:`17/3/24 <faq:ID>` with the number after fid= in the FAQ's URL, or the date "
+        "alone, :ruling:`17/3/24` [handbook.ruling]",
+        f"index.rst:18: ERROR: ruling date '89/1/1' (2089-01-01) is after today ({today}); check the year [handbook.ruling]",
+        "index.rst:22: ERROR: ruling date '17/2/29' is not a calendar date; check the month and the day [handbook.ruling]",
+        "index.rst:26: ERROR: ruling date '17/4/31' is not a calendar date; check the month and the day [handbook.ruling]",
     ]
+    # http:// on an allowed host: a note with the https URL, and still a link
+    assert notes(app) == [
+        "index.rst:15: note: ruling URL 'http://www.db.yugioh-card.com/x' is http: write "
+        'https://www.db.yugioh-card.com/x (the same page over https; make fix rewrites it) '
+        '[handbook.ruling-https]']
+    assert ('<a class="ruling reference external" href="http://www.db.yugioh-card.com/x">'
+            '17/3/24</a>') in html(app)

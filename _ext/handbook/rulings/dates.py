@@ -12,18 +12,37 @@ The part in angle brackets is optional: a URL (https, on a host of
 ``handbook_faq_url`` builds the URL.  The date alone is valid: many rulings'
 links were lost.  Existing handbooks' anonymous date links,
 ```17/3/24 <https://…fid=19691…>`__``, are recognised as the same thing, and
-their FAQ id is read from the URL.
+their FAQ id is read from the URL.  Both settings are the handbook's own:
+``ruling_hosts`` and ``faq_url`` in its ``handbook.toml``
+(:mod:`handbook.core.settings`), else conf.py's.
 
 Every ruling reference renders as the date as written, a link where it has
-a URL, with the CSS class ``ruling`` and the attributes ``ruling_date`` (ISO
-date), ``ruling_faq`` and ``ruling_url``.  What is wrong with one is a
-warning ``handbook.ruling`` at its exact file and line:
+a URL, with the CSS class ``ruling`` and the attributes ``ruling_text`` (the
+date as written), ``ruling_date`` (ISO date), ``ruling_faq``,
+``ruling_url`` (the link, or None) and ``ruling_target`` (what the angle
+brackets or the legacy link held).  What is wrong with one is reported at
+its exact file and line (:mod:`handbook.core.reports`):
 
-* a malformed date (``17/3``, ``2017-3-24``): write YY/M/D;
-* a date that is not in the calendar (``17/2/30``, ``17/13/1``);
-* a date after the day of the build;
-* a URL that is not https, or whose host is not in ``handbook_ruling_hosts``;
-* a FAQ id that is not a positive integer.
+error ``handbook.ruling`` -- the reader sees something broken:
+
+* a malformed role, ``:ruling:`17/3/24 <faq:1">x>``` (a ``<`` or ``>``
+  inside the target, text after it): shown as plain text, not as a ruling;
+* a malformed date (``17/3``, ``2017-3-24``): write YY/M/D; a date that is
+  not in the calendar (``17/2/30``, ``17/13/1``); a date after the day of
+  the build;
+* a FAQ id that is not a positive integer (the date is shown without link);
+* a URL that is not an http(s) address -- ``javascript:``, ``data:``,
+  ``file:``, ``//host/…`` without a scheme, a URL with a space or a control
+  character: it **never becomes a link**, in any build, also where errors
+  are not fatal (``make preview``).  The role renders the date as plain
+  text; a legacy date link with such a URL is turned into plain text.
+
+warning ``handbook.ruling`` -- a house rule: a URL whose host is not in
+``handbook_ruling_hosts`` (it stays a link).
+
+note ``handbook.ruling-https`` -- an ``http://`` URL on an allowed host:
+the link stays as written, and the note gives the exact https URL to write;
+``make fix`` rewrites it with :func:`https_url`.
 
 Two-digit years are 20YY, except 90-99, which are 19YY (the OCG began in
 1999).
@@ -34,33 +53,34 @@ from __future__ import annotations
 import datetime
 import re
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
-from sphinx.util import logging
 from sphinx.util.docutils import SphinxRole
 
+from handbook.core import reports, settings
+from handbook.core.hostile_input import quoted, unsafe_link
 from handbook.core.source_lines import set_location
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from sphinx.application import Sphinx
 
-logger = logging.getLogger(__name__)
-
-#: the role's text: a date, optionally followed by <URL> or <faq:ID>
-_ROLE_TEXT = re.compile(r'^(?P<date>[^<]*?)\s*(?:<(?P<target>[^>]*)>)?$', re.S)
 #: a date as the handbook writes it
 _DATE = re.compile(r'^(\d{1,2})/(\d{1,2})/(\d{1,2})$')
 #: text of an anonymous link that is a date (the legacy form)
 _LINK_DATE = re.compile(r'^\d{1,2}/\d{1,2}/\d{1,2}$')
+#: the forms of the role, for messages
+_FORMS = ':ruling:`{d}`, :ruling:`{d} <faq:ID>` or :ruling:`{d} <https://…>`'
 
 
 def parse_date(text: str) -> tuple[datetime.date | None, str | None]:
     """``(date, None)``, or ``(None, what is wrong)``."""
     m = _DATE.match(text)
     if not m:
-        return None, (f'malformed ruling date {text!r}; write the date of the '
+        return None, (f'malformed ruling date {quoted(text)}; write the date of the '
                       'official answer as YY/M/D, e.g. 17/3/24')
     yy, month, day = (int(g) for g in m.groups())
     year = 1900 + yy if yy >= 90 else 2000 + yy
@@ -70,82 +90,221 @@ def parse_date(text: str) -> tuple[datetime.date | None, str | None]:
         return None, f'ruling date {text!r} is not a calendar date; check the month and the day'
 
 
+def parse_role_text(text: str) -> tuple[str, str | None] | None:
+    """``(date, target or None)`` of the role's text ``date [<target>]``, or
+    None when it is malformed (a ``<`` or ``>`` other than one pair of angle
+    brackets, not empty, at its end)."""
+    if '<' not in text and '>' not in text:
+        return text.strip(), None
+    start = text.find('<')
+    if start < 0 or not text.endswith('>'):
+        return None
+    target = text[start + 1:-1]
+    if '<' in target or '>' in target or not target.strip():
+        return None
+    return text[:start].strip(), target.strip()
+
+
 def faq_id_from_url(url: str) -> str | None:
     """The ``fid`` query parameter of an official FAQ URL."""
     values = parse_qs(urlsplit(url).query).get('fid')
     return values[0] if values else None
 
 
+def unsafe(url: str) -> str | None:
+    """Why *url* can never be a ruling's link (not an absolute http(s) URL, or
+    a character no URL holds), or None."""
+    problem = unsafe_link(url)
+    if problem:
+        return problem
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (raises on a bad port)
+    except ValueError:
+        return 'is not a valid URL'
+    if parts.scheme.lower() not in ('http', 'https'):
+        return 'has no scheme (http: or https:)' if url.startswith('//') else \
+            'is not an http(s) URL'
+    if not parts.hostname:
+        return 'has no host'
+    return None
+
+
+def https_url(url: str, hosts: Iterable[str]) -> str | None:
+    """The https URL to write for *url*, an ``http://`` URL on one of *hosts*
+    (a host that serves https), else None.  Nothing but the scheme changes
+    (and an explicit port 80 goes): ``http://www.db.yugioh-card.com/x?a=1``
+    -> ``https://www.db.yugioh-card.com/x?a=1``.  ``make fix`` calls it for
+    both ``:ruling:`17/3/24 <http://…>``` and ```17/3/24 <http://…>`__``."""
+    if unsafe(url) is not None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme.lower() != 'http' or parts.hostname not in {h.lower() for h in hosts}:
+        return None
+    if parts.port is None:
+        return 'https' + url[len('http'):]
+    if parts.port != 80:
+        return None  # another port: its https address is not known
+    netloc = parts.netloc.rsplit(':', 1)[0]
+    return urlunsplit(('https', netloc, parts.path, parts.query, parts.fragment))
+
+
 class RulingRole(SphinxRole):
     """``:ruling:`YY/M/D```, ``:ruling:`YY/M/D <URL>```, ``:ruling:`YY/M/D <faq:ID>```."""
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-        m = _ROLE_TEXT.match(self.text)
-        date, target = m['date'].strip(), (m['target'] or '').strip()
+        parsed = parse_role_text(self.text)
+        if parsed is None:
+            # not a ruling: its text, as plain text; RulingReferences reports it
+            node = nodes.inline(self.rawtext, self.text)
+            node['ruling_malformed'] = True
+            return [node], []
+        date, target = parsed
         faq = url = None
-        if target.startswith('faq:'):
+        if target is not None and target.startswith('faq:'):
             faq = target.removeprefix('faq:').strip()
-            url = self.config.handbook_faq_url.format(id=faq) if faq.isdigit() else None
+            if valid_faq(faq):
+                # not str.format: another {…} in the template is text, not a KeyError
+                url = self.config.handbook_faq_url.replace('{id}', faq)
         elif target:
             url = target
-        if url:
-            node = nodes.reference(self.rawtext, date, refuri=url)
-        else:
-            node = nodes.inline(self.rawtext, date)
-        node['classes'].append('ruling')
-        node['ruling_text'] = date
-        node['ruling_faq'] = faq
-        node['ruling_url'] = url
+        node = ruling_node(self.rawtext, date, url, faq)
+        node['ruling_target'] = target
         return [node], []
 
 
+def valid_faq(faq: str) -> bool:
+    return faq.isascii() and faq.isdigit() and int(faq) > 0
+
+
+def ruling_node(rawtext: str, date: str, url: str | None, faq: str | None) -> nodes.Element:
+    """The date, a link only where *url* is safe."""
+    if url and unsafe(url) is None:
+        node: nodes.Element = nodes.reference(rawtext, date, refuri=url)
+    else:
+        node = nodes.inline(rawtext, date)
+        url = None
+    node['classes'].append('ruling')
+    node['ruling_text'] = date
+    node['ruling_faq'] = faq
+    node['ruling_url'] = url
+    return node
+
+
 class RulingReferences(SphinxTransform):
-    """Recognise legacy date links; validate every ruling reference."""
+    """Recognise legacy date links (and neutralise unsafe ones); validate
+    every ruling reference."""
 
     default_priority = 500
 
     def apply(self, **kwargs: Any) -> None:
-        for node in self.document.findall(nodes.reference):
-            if node.get('refuri') and 'ruling' not in node['classes'] \
+        for node in list(self.document.findall(nodes.reference)):
+            refuri = node.get('refuri')
+            if refuri and 'ruling' not in node['classes'] \
                     and _LINK_DATE.match(node.astext().strip()):
-                node['classes'].append('ruling')
-                node['ruling_text'] = node.astext().strip()
-                node['ruling_url'] = node.get('refuri')
-                node['ruling_faq'] = faq_id_from_url(node.get('refuri', ''))
+                self.legacy(node, refuri)
         today = datetime.date.today()
-        for node in self.document.findall(nodes.Element):
-            if 'ruling_text' in node:
+        for node in list(self.document.findall(nodes.Element)):
+            if node.get('ruling_malformed'):
+                self.malformed(node)
+            elif 'ruling_text' in node:
                 self.check(node, today)
 
-    def check(self, node: nodes.Element, today: datetime.date) -> None:
+    def legacy(self, node: nodes.reference, refuri: str) -> None:
+        """A legacy date link: a ruling reference (plain text when its URL is unsafe)."""
+        date = node.astext().strip()
+        faq = faq_id_from_url(refuri)
+        ruling = ruling_node(node.rawsource, date, refuri, faq if faq and valid_faq(faq) else None)
+        ruling['ruling_target'] = refuri
+        ruling['ruling_legacy'] = True
+        if isinstance(ruling, nodes.reference):
+            # the same node, kept: only the ruling's attributes are added
+            node['classes'].append('ruling')
+            for key in ('ruling_text', 'ruling_faq', 'ruling_url', 'ruling_target',
+                        'ruling_legacy'):
+                node[key] = ruling[key]
+            return
+        set_location(ruling, node)
+        node.replace_self(ruling)
+
+    def malformed(self, node: nodes.Element) -> None:
         set_location(node, node)
-        date, problem = parse_date(node['ruling_text'])
+        text = node.astext()
+        date = text.split('<', 1)[0].split('>', 1)[0].strip()
+        date = date if parse_date(date)[0] else 'YY/M/D'
+        reports.error(
+            f'malformed ruling reference {quoted(node.rawsource)}: after the date, only one '
+            'target in angle brackets may follow, with no < or > inside; it is shown as plain '
+            f'text: write {_FORMS.format(d=date)}', location=node, subtype='ruling')
+
+    def check(self, node: nodes.Element, today: datetime.date) -> None:
+        if node.line is None:
+            set_location(node, node)
+        text = node['ruling_text']
+        date, problem = parse_date(text)
         if date is not None:
             node['ruling_date'] = date.isoformat()
             if date > today:
-                problem = (f'ruling date {node["ruling_text"]!r} ({date.isoformat()}) is after '
+                problem = (f'ruling date {text!r} ({date.isoformat()}) is after '
                            f'today ({today.isoformat()}); check the year')
-        faq = node.get('ruling_faq')
-        url = node.get('ruling_url')
-        if faq is not None and not (faq.isascii() and faq.isdigit() and int(faq) > 0):
-            problem = problem or f'FAQ id {faq!r} is not a positive integer; write faq:<id> as in the FAQ URL'
-        elif url:
-            problem = problem or self.check_url(url)
         if problem:
-            logger.warning(problem, location=node, type='handbook', subtype='ruling')
+            reports.error(problem, location=node, subtype='ruling')
+        self.check_target(node, text if date else 'YY/M/D')
 
-    def check_url(self, url: str) -> str | None:
-        parts = urlsplit(url)
-        if parts.scheme != 'https':
-            return f'ruling URL {url!r} is not https; link the https page'
+    def check_target(self, node: nodes.Element, date: str) -> None:
+        target = node.get('ruling_target')
+        if not target:
+            return
+        legacy = node.get('ruling_legacy')
+        if not legacy and target.startswith('faq:'):
+            faq = node['ruling_faq']
+            if not valid_faq(faq):
+                reports.error(f'FAQ id {quoted(faq)} is not a positive integer; the date is '
+                              f'shown without a link: write :ruling:`{date} <faq:ID>` with the '
+                              "number after fid= in the FAQ's URL, or the date alone, "
+                              f':ruling:`{date}`', location=node, subtype='ruling')
+            return
+        problem = unsafe(target)
+        if problem:
+            reports.error(self.unsafe_message(target, problem, date, legacy),
+                          location=node, subtype='ruling')
+            return
         hosts = self.config.handbook_ruling_hosts
-        if parts.hostname not in hosts:
-            return (f'ruling URL host {parts.hostname!r} is not an allowed source '
-                    f'({", ".join(hosts)}); add it to handbook_ruling_hosts if it is a trusted source')
-        return None
+        host = urlsplit(target).hostname
+        if host not in {h.lower() for h in hosts}:
+            where = settings.origin(self.config, self.env.srcdir, 'handbook_ruling_hosts')
+            reports.warning(f'ruling URL host {host!r} is not an allowed source '
+                            f'({", ".join(hosts)}); link one of those, or add the host to '
+                            f'{where} if it is a trusted source',
+                            location=node, subtype='ruling')
+            return
+        https = https_url(target, hosts)
+        if https:
+            reports.note(f'ruling URL {quoted(target, 1000)} is http: write {https} (the same '
+                         'page over https; make fix rewrites it)',
+                         location=node, subtype='ruling-https', config=self.config)
+
+    @staticmethod
+    def unsafe_message(url: str, problem: str, date: str, legacy: bool) -> str:
+        fixed = f'https:{url}' if url.startswith('//') and unsafe(f'https:{url}') is None \
+            else None
+        if legacy:
+            link = f'`{date} <{fixed or "https://…"}>`__'
+        else:
+            link = f':ruling:`{date} <{fixed or "https://…"}>`'
+        if fixed:
+            fix = f'write {link}'
+        elif problem.startswith('holds'):
+            fix = f'remove it from the URL ({link})'
+        else:
+            fix = f"write the FAQ's https URL, {link}"
+        return (f'ruling URL {quoted(url)} {problem}: it is not linked, the date is shown as '
+                f'plain text; {fix}, or write the date alone, :ruling:`{date}`')
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('handbook.core.settings')  # the handbook's ruling_hosts, faq_url
+    app.setup_extension('handbook.core.hostile_input')
     app.add_config_value(
         'handbook_faq_url',
         'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={id}&request_locale=ja',
@@ -156,5 +315,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
         'env', types=frozenset({list, tuple}))
     app.add_role('ruling', RulingRole())
     app.add_transform(RulingReferences)
-    return {'version': '1', 'env_version': 1,
+    return {'version': '1', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

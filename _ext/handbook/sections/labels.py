@@ -1,28 +1,32 @@
 """Link targets: duplicate labels across pages and anonymous-link mismatches,
 reported at the exact line of the fault.
 
-Two faults that Sphinx and docutils report without a usable line:
+Two faults that Sphinx and docutils report without a usable line
+(:mod:`handbook.core.reports`):
 
-``handbook.label`` -- a label (``.. _标签:``) defined on two pages.  Sphinx
-warns about it only when it reads both pages in one process, at the heading
-after the label, and not at all in a parallel build (``-j auto``), where
-the last page read silently wins.  This extension remembers every page's
-labels with their lines and reports each definition after the first (in
-page order) at its own line, naming the first.  A duplicate defined on a
-page read later in the same process is dropped from that page so that
-Sphinx does not report it a second time: references go to the first
-definition.  (Two definitions on one page are docutils' "Duplicate explicit
-target name", already at the right line.)
+warning ``handbook.label`` (a house rule) -- a label (``.. _标签:``)
+defined on two pages.  Sphinx warns about it only when it reads both pages
+in one process, at the heading after the label, and not at all in a
+parallel build (``-j auto``), where the last page read silently wins.  This
+extension remembers every page's labels with their lines
+(``env.handbook_labels``: docname -> {label: (source, line)}; planned.py
+reads it too) and reports each definition after the first (in page order)
+at its own line, naming the first.  A duplicate defined on a page read later
+in the same process is dropped from that page so that Sphinx does not report
+it a second time: references go to the first definition.  (Two definitions
+on one page are docutils' "Duplicate explicit target name", already at the
+right line.)
 
-``handbook.anonymous-link`` -- anonymous links (```文本`__``) and anonymous
-targets (``.. __: URL``) pair up in order, so their numbers must match.
-Docutils reports a mismatch once per page with no line.  This extension
-reports it at each anonymous link without an embedded URL (or, when the
-targets are too many, at each anonymous target) and renders those links as
-problematic text, as docutils would, so that the page-wide message does not
-repeat it.  The handbook writes anonymous links with the URL inside,
-```17/3/24 <https://…>`__``; these are not counted.  An anonymous link
-written by mistake for a card, 「`卡名`__」, gets the hint 「`卡名`_」.
+error ``handbook.anonymous-link`` (the reader gets a wrong or no link) --
+anonymous links (```文本`__``) and anonymous targets (``.. __: URL``) pair
+up in order, so their numbers must match.  Docutils reports a mismatch once
+per page with no line.  This extension reports it at each anonymous link
+without an embedded URL (or, when the targets are too many, at each
+anonymous target) and renders those links as problematic text, as docutils
+would, so that the page-wide message does not repeat it.  The handbook
+writes anonymous links with the URL inside, ```17/3/24 <https://…>`__``;
+these are not counted.  An anonymous link written by mistake for a card,
+「`卡名`__」, gets the hint 「`卡名`_」.
 """
 
 from __future__ import annotations
@@ -32,15 +36,13 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
-from sphinx.util import logging
 
+from handbook.core import reports
 from handbook.core.source_lines import locate
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
-
-logger = logging.getLogger(__name__)
 
 
 class AnonymousLinks(SphinxTransform):
@@ -73,8 +75,8 @@ class AnonymousLinks(SphinxTransform):
 
     def error(self, node: nodes.Node, message: str) -> None:
         source, line = locate(node)
-        logger.error(message, location=f'{source or self.document.get("source")}:{line or 0}',
-                     type='handbook', subtype='anonymous-link')
+        reports.error(message, location=f'{source or self.document.get("source")}:{line or 0}',
+                      subtype='anonymous-link')
 
 
 class RecordLabels(SphinxTransform):
@@ -123,9 +125,9 @@ def report_duplicates(app: Sphinx, env: BuildEnvironment) -> None:
         _, first_source, first_line = places[0]
         first = f'{os.path.relpath(first_source, app.srcdir)}:{first_line}'
         for _, source, line in places[1:]:
-            logger.warning('duplicate label %r: %s defines it already; labels are unique across '
-                           'the handbook: rename one (and the :ref: that mean it)', name, first,
-                           location=f'{source}:{line}', type='handbook', subtype='label')
+            reports.warning(f'duplicate label {name!r}: {first} defines it already; labels are '
+                            'unique across the handbook: rename one (and the :ref: that mean it)',
+                            location=f'{source}:{line}', subtype='label')
 
 
 def init_env(app: Sphinx) -> None:

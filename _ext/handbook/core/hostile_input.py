@@ -1,0 +1,173 @@
+"""Hostile or broken input: a located error, never a crash, never a script link.
+
+Safeguards that hold for every page of the handbook, whatever wrote it:
+
+error ``handbook.encoding`` -- a page file (a source suffix, ``.rst``, in
+the source folder) that is not text in ``source_encoding`` (UTF-8): Sphinx
+9.0 stops with a traceback ("Encoding error!") when it reads one.  At
+``config-inited`` every page file is decoded once; one that fails is
+reported at its file and the line of the first bad byte, and excluded from
+the build (``exclude_patterns``), so the other pages build.  Save it as
+UTF-8, or move it out of the source folder if it is not a page.
+
+error ``handbook.control-character`` -- a control character in a page
+(U+0000-U+001F but tab, line breaks, vertical tab and form feed;
+U+007F-U+009F): readers see nothing or a box, and EPUB readers reject the
+page.  It is reported at its line and left out of the page
+(``source-read``), so a control character never reaches a URL either.
+
+error ``handbook.link`` -- a link whose URL is neither http(s), ``mailto:``
+nor relative (``javascript:``, ``data:``, ``vbscript:``, ``file:`` …), or
+holds a space or a control character (browsers drop some of them, so
+``\\x01javascript:`` would run as a script): the link is turned into its
+text, in every build, also where errors are not fatal (``make preview``).
+This covers the links docutils makes itself: ```文本 <javascript:…>`__``,
+``文本_`` with ``.. _文本: javascript:…``, an image's ``:target:``.  Dates
+of rulings get their own message first (:mod:`handbook.rulings.dates`).
+
+Text is never HTML: docutils and Sphinx escape every title, card name and
+role text (``:strike:`<script>```), so there is nothing to do for it here.
+(The ``raw`` directive passes HTML through by design; the handbook does not
+use it.)
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from docutils import nodes
+from sphinx.project import EXCLUDE_PATHS
+from sphinx.transforms import SphinxTransform
+from sphinx.util.matching import get_matching_files
+
+from handbook.core import reports
+from handbook.core.source_lines import set_location
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+#: the schemes a link may have (and none: a relative link)
+SAFE_SCHEMES = frozenset({'http', 'https', 'mailto'})
+#: Unicode's "other" categories: control, format (U+202E …), surrogates, private use
+_NOT_IN_URL = frozenset({'Cc', 'Cf', 'Cs', 'Co'})
+#: control characters that are not whitespace docutils knows (tab, line breaks,
+#: vertical tab, form feed): C0, DEL, C1
+_CONTROL = re.compile('[\x00-\x08\x0e-\x1f\x7f-\x9f]')
+
+
+def undecodable(path: Path, encoding: str) -> tuple[int, str] | None:
+    """``(line, what)`` of the first byte of *path* that is not *encoding*, or None."""
+    data = path.read_bytes()
+    try:
+        codecs.decode(data, encoding)
+    except UnicodeDecodeError as err:
+        line = data.count(b'\n', 0, err.start) + 1
+        return line, f'byte 0x{data[err.start]:02x}'
+    return None
+
+
+def exclude_undecodable(app: Sphinx, config: Config) -> None:
+    """``config-inited``: report the page files that cannot be read, and leave them out."""
+    suffixes = config.source_suffix  # a dict by now; a str or list in an old conf.py
+    suffixes = (suffixes,) if isinstance(suffixes, str) else tuple(suffixes)
+    srcdir = Path(app.srcdir)
+    excluded = [*config.exclude_patterns, *config.templates_path, *EXCLUDE_PATHS]
+    bad = []
+    # the files Sphinx's Project.discover looks at (without its warnings twice)
+    for name in sorted(get_matching_files(srcdir, config.include_patterns, excluded)):
+        if not name.endswith(suffixes):
+            continue
+        path = srcdir / name
+        try:
+            found = undecodable(path, config.source_encoding)
+        except OSError:
+            continue  # Sphinx reports it: "Ignored unreadable document"
+        if found is None:
+            continue
+        line, what = found
+        encoding = 'UTF-8' if codecs.lookup(config.source_encoding).name.startswith('utf-8') \
+            else config.source_encoding
+        reports.error(f'the page is not {encoding} text ({what}), so it is not built: save '
+                      f'it as {encoding}, or move it out of the source folder if it is not a '
+                      'page', location=f'{path}:{line}', subtype='encoding')
+        bad.append(Path(name).as_posix())
+    if bad:
+        # a new list: never mutate the (shared) default value
+        config.exclude_patterns = [*config.exclude_patterns, *bad]
+
+
+def quoted(text: str, limit: int = 100) -> str:
+    """*text* quoted for a message, cut after *limit* characters (hostile
+    input may be a megabyte long)."""
+    return repr(text if len(text) <= limit else f'{text[:limit]}…')
+
+
+def unsafe_link(url: str) -> str | None:
+    """Why *url* must not be a link, or None."""
+    for char in url:
+        if char.isspace() or unicodedata.category(char) in _NOT_IN_URL:
+            return 'holds a space' if char == ' ' else f'holds the character U+{ord(char):04X}'
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        return 'is not a valid URL'
+    if scheme and scheme not in SAFE_SCHEMES:
+        return f'is a {scheme}: URL, not an http(s) address'
+    return None
+
+
+def strip_control_characters(app: Sphinx, docname: str, source: list[str]) -> None:
+    """``source-read``: report each control character of the page at its line,
+    and leave it out of the page."""
+    text = source[0]
+    if _CONTROL.search(text) is None:
+        return
+    path = app.env.doc2path(docname)
+    for number, line in enumerate(text.split('\n'), start=1):
+        found = sorted({f'U+{ord(c):04X}' for c in _CONTROL.findall(line)})
+        if found:
+            them = 'them' if len(found) > 1 else 'it'
+            reports.error(f'the line holds the control character{"s" * (len(found) > 1)} '
+                          f'{", ".join(found)}, which readers see as nothing or as a box and '
+                          f'which EPUB readers reject: delete {them} (the page is built '
+                          f'without {them})', location=f'{path}:{number}',
+                          subtype='control-character')
+    source[0] = _CONTROL.sub('', text)
+
+
+class UnsafeLinks(SphinxTransform):
+    """Turn links to unsafe URLs into their text; report each."""
+
+    # after docutils' ExternalTargets (640) has given named references their URL
+    default_priority = 700
+
+    def apply(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(nodes.reference)):
+            url = node.get('refuri')
+            if not url:
+                continue
+            problem = unsafe_link(url)
+            if problem is None:
+                continue
+            text = nodes.inline(node.rawsource, '', *node.children)
+            set_location(text, node)
+            node.replace_self(text)
+            reports.error(f'link {quoted(node.astext())} goes to {quoted(url)}, which '
+                          f'{problem}: it is shown as plain text; write the https:// address '
+                          'of the page it should open, or remove the link',
+                          location=text, subtype='link')
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    # after Sphinx has made source_suffix a dict (800)
+    app.connect('config-inited', exclude_undecodable, priority=900)
+    app.connect('source-read', strip_control_characters)
+    app.add_transform(UnsafeLinks)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}
