@@ -60,6 +60,7 @@ sys.path.insert(0, str(ROOT / '_ext'))
 
 from handbook.cards import registry as card_registry  # noqa: E402  (after the sys.path entry)
 from handbook.cards.registry import KINDS, Registry, fold  # noqa: E402
+from handbook.core import settings  # noqa: E402
 
 LANGUAGE = 'zh_TW'
 FLAG = 'opencc'
@@ -203,11 +204,13 @@ def refresh_aliases(path: Path, convert: Convert) -> tuple[int, list[str]]:
     return added, problems
 
 
-def planned_sections(conf: Path) -> frozenset[str]:
-    """conf.py's ``handbook_planned_sections``."""
+def planned_sections(conf: Path, srcdir: Path | None = None) -> frozenset[str]:
+    """The handbook's ``handbook_planned_sections``: conf.py's, under its
+    settings file's (``<srcdir>/handbook.toml``, :mod:`handbook.core.settings`)."""
     if not conf.is_file():
         return frozenset()
-    return frozenset(runpy.run_path(str(conf)).get('handbook_planned_sections', ()))
+    values = settings.merged(runpy.run_path(str(conf)), srcdir or conf.parent / 'source')
+    return frozenset(values.get('handbook_planned_sections', ()))
 
 
 def fill_catalog(path: Path, convert: Convert, registry: Registry,
@@ -245,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--locale-dir', type=Path, default=ROOT / 'locale',
                         help='the catalogs: <dir>/zh_TW/LC_MESSAGES/*.po')
     parser.add_argument('--config', default='s2tw', help='the OpenCC configuration')
+    parser.add_argument('--srcdir', type=Path, default=ROOT / 'source',
+                        help='the pages (their handbook.toml has the planned sections)')
     parser.add_argument('--conf', type=Path, default=ROOT / 'conf.py',
                         help="conf.py, for handbook_planned_sections")
     args = parser.parse_args(argv)
@@ -260,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
     print(f'{args.registry}: {added} {LANGUAGE} aliases added')
     registry = card_registry.load(args.registry)
-    planned = planned_sections(args.conf)
+    planned = planned_sections(args.conf, args.srcdir)
     total: Counter = Counter()
     for path in catalogs:
         counts = fill_catalog(path, convert, registry, planned)
