@@ -226,6 +226,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
                          types=frozenset({str}))
     app.add_config_value('handbook_series_url', DEFAULT_URLS.series, 'env',
                          types=frozenset({str}))
+    app.setup_extension('handbook.core.settings')  # the handbook's registry (cards)
+    app.setup_extension('handbook.core.hostile_input')
     app.add_domain(CardDomain)
     app.add_transform(CardReferences)
     app.connect('config-inited', exclude_registry)
