@@ -11,7 +11,7 @@ SPHINXOPTS  ?=
 # a card registry other than conf.py's handbook_cards (either format)
 CARDS       ?=
 PYTEST_ARGS ?=
-# the pages make autolink rewrites (default: every page of SOURCEDIR)
+# the pages make fix and make autolink rewrite (default: every page of SOURCEDIR)
 FILES       ?=
 # the language of a build: make html LANGUAGE=zh_TW builds into $(BUILDDIR)/html/zh_TW;
 # empty: conf.py's language (zh_CN), into $(BUILDDIR)/html
@@ -33,6 +33,10 @@ BASEURL     ?=
 # make preview's port; make bench's options (tools/bench.py --help)
 PORT        ?= 8000
 BENCH_ARGS  ?=
+# make linkcheck-changed: the revision whose changes are checked (tools/linkcheck_changed.py)
+BASE        ?= origin/main
+# make check-ci: the workflows audited (tools/check_ci.py)
+CI_WORKFLOWS ?= .github/workflows
 
 BIN         := $(VENV)/bin
 SPHINXBUILD := $(BIN)/sphinx-build
@@ -45,8 +49,9 @@ ALLOPTS      = -c $(CONFDIR) -j $(JOBS) $(if $(CARDS),-D handbook_cards=$(abspat
 HTMLDIR      = $(BUILDDIR)/html$(if $(EDITION_DIR),/$(EDITION_DIR))$(if $(LANGUAGE),/$(LANGUAGE))
 
 .DEFAULT_GOAL := help
-.PHONY: help venv html test clean check autolink linkcheck epub pdf browser-deps
+.PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
 .PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench
+.PHONY: check-ci linkcheck-changed
 
 help:
 	@echo "make html    build the site into $(BUILDDIR)/html (warnings are errors)"
@@ -57,20 +62,25 @@ help:
 	@echo "make intl-update  create or update $(LOCALEDIR)/<lang>/LC_MESSAGES/*.po (LANGUAGES=\"zh_TW en\")"
 	@echo "make intl-zh_TW   update the zh_TW catalogs, convert what no one translated (OpenCC)"
 	@echo "make intl-stat    per language and page, the share of translated messages"
-	@echo "make test    build, then run the test suite (browser tests where Chromium is)"
+	@echo "make test    run the test suite, which builds the handbook (browser tests where Chromium is)"
 	@echo "make epub    the whole handbook as an EPUB: $(BUILDDIR)/epub/handbook.epub"
 	@echo "make pdf     the whole handbook as a PDF: $(BUILDDIR)/latex/handbook.pdf"
 	@echo "             (installs TeX Live xetex and Noto CJK fonts if missing; root)"
 	@echo "make browser-deps  install Chromium for the browser tests (root; CI does)"
 	@echo "make check   every problem, one line each at file:line; writes nothing, offline"
-	@echo "make autolink  link the plain 「卡名」 of FILES (default: every page)"
+	@echo "make fix     apply every mechanical fix make check describes (FILES, default: every"
+	@echo "             page, and the registry); changes nothing else, prints each change"
+	@echo "make autolink  only link the plain 「卡名」 of FILES (default: every page)"
 	@echo "make linkcheck check the external links (network; not part of make test)"
+	@echo "make linkcheck-changed  check the external links on lines changed since BASE=$(BASE) (network)"
+	@echo "make check-ci  audit the GitHub workflows (zizmor, workflow schema); offline, part of make test"
 	@echo "make preview serve the site on http://127.0.0.1:$(PORT), rebuilding what an edit touches"
 	@echo "make bench   build a synthetic handbook at scale; compare with plain Sphinx (BENCH_ARGS)"
 	@echo "make venv    create or update $(VENV) from requirements.txt"
 	@echo "make clean   remove $(BUILDDIR)"
 	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES"
 	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL PORT BENCH_ARGS TAGS EDITIONS"
+	@echo "           BASE CI_WORKFLOWS"
 
 # The virtual environment is (re)made whenever requirements.txt or constraints.txt
 # changes: requirements.txt pins what the project uses, constraints.txt everything.
@@ -108,16 +118,20 @@ intl-update: gettext
 # has translated converted by OpenCC (flag opencc), cards.tsv's zh_TW aliases too.
 intl-zh_TW: $(STAMP)
 	$(MAKE) intl-update LANGUAGES=zh_TW
-	$(BIN)/python tools/zh_tw.py --locale-dir $(LOCALEDIR) --registry $(or $(CARDS),cards.tsv)
+	$(BIN)/python tools/zh_tw.py --locale-dir $(LOCALEDIR) --registry $(or $(CARDS),cards.tsv) \
+		--srcdir $(SOURCEDIR) --conf $(CONFDIR)/conf.py
 
 intl-stat: $(STAMP)
 	$(BIN)/python tools/intl_stat.py --locale-dir $(LOCALEDIR) $(LANGUAGES)
 
-# The browser tests (tests/browser/) use the site just built and save their
-# screenshots beside it; -rs says why they are skipped where Chromium is missing.
-test: html
-	HANDBOOK_SITE=$(abspath $(HTMLDIR)) HANDBOOK_SCREENSHOTS=$(abspath $(BUILDDIR))/browser-screenshots \
-		$(BIN)/python -m pytest -rs $(PYTEST_ARGS) tests
+# The suite builds the handbook itself, once for every test that reads it, the
+# browser tests (tests/browser/) too (tests/conftest.py; HANDBOOK_SITE=<a built
+# site> to test that one instead), on one pytest-xdist worker per core (-n auto;
+# PYTEST_ARGS=-n0: none).  Screenshots go to $(BUILDDIR)/browser-screenshots;
+# -rs says why the browser tests are skipped where Chromium is missing.
+test: $(STAMP) check-ci
+	HANDBOOK_SCREENSHOTS=$(abspath $(BUILDDIR))/browser-screenshots \
+		$(BIN)/python -m pytest -rs -n auto $(PYTEST_ARGS) tests
 
 # -- Downloads: EPUB and PDF (conf.py, "EPUB and PDF") --------------------------------
 # EPUB wants a version: the date of the last commit.  Each builder keeps its
@@ -157,6 +171,12 @@ check: $(STAMP)
 	$(BIN)/python tools/check.py --srcdir $(SOURCEDIR) --confdir $(CONFDIR) -j $(JOBS) \
 		$(if $(CARDS),-D handbook_cards=$(abspath $(CARDS)))
 
+# tools/fix.py: card names linked, https for ruling URLs, emphasis split around
+# card links, repeated registry rows removed; autolink is its first fix alone.
+fix: $(STAMP)
+	$(BIN)/python tools/fix.py --srcdir $(SOURCEDIR) --confdir $(CONFDIR) \
+		$(if $(CARDS),--cards $(CARDS)) $(FILES)
+
 autolink: $(STAMP)
 	$(BIN)/python tools/autolink.py --srcdir $(SOURCEDIR) --confdir $(CONFDIR) \
 		$(if $(CARDS),--cards $(CARDS)) $(FILES)
@@ -164,6 +184,18 @@ autolink: $(STAMP)
 # The only target that uses the network: linkcheck_* in conf.py.
 linkcheck: $(STAMP)
 	$(SPHINXBUILD) -b linkcheck $(ALLOPTS) $(SOURCEDIR) $(BUILDDIR)/linkcheck
+
+# Only the external links on the lines changed since BASE (a pull request's):
+# standard library only, so no venv needed.  Card URL templates: conf.py's,
+# the tool's defaults.
+linkcheck-changed:
+	$(PYTHON) tools/linkcheck_changed.py --base '$(BASE)' --srcdir '$(SOURCEDIR)' \
+		--cards '$(or $(CARDS),cards.tsv)'
+
+# The GitHub workflows: zizmor (no medium or worse finding) and the workflow
+# JSON schema, offline; part of make test.
+check-ci: $(STAMP)
+	$(BIN)/python tools/check_ci.py --dependabot .github/dependabot.yml $(CI_WORKFLOWS)
 
 # -- Editing and measuring ----------------------------------------------------------
 # Live preview (sphinx-autobuild): each change runs an incremental build, which
@@ -175,8 +207,11 @@ preview: $(STAMP)
 		--watch $(CONFDIR)/conf.py --watch $(or $(CARDS),cards.tsv) --watch $(LOCALEDIR) \
 		--watch _ext --watch _static $(SOURCEDIR) $(BUILDDIR)/preview
 
+# A generated handbook, built by plain Sphinx (the baseline) and by this
+# Makefile's targets; the table goes to $(BUILDDIR)/bench/results.md.
+# BENCH_ARGS="--quick": a smoke run of a minute or two.
 bench: $(STAMP)
-	$(BIN)/python tools/bench.py $(BENCH_ARGS)
+	$(BIN)/python tools/bench.py --workdir $(BUILDDIR)/bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILDDIR)

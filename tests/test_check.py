@@ -1,5 +1,6 @@
-"""make check's runner (tools/check.py): every problem at path:line, sorted, with
-a summary; exit 1 on any failure, 0 on a clean handbook, 2 when it cannot run.
+"""make check's runner (tools/check.py): every error and warning at path:line,
+sorted, the notes grouped one line per kind, a summary; exit 1 on any error or
+warning, 0 on a clean handbook or one with notes only, 2 when it cannot run.
 
 The runner reads the test roots where they are (it writes nothing into them),
 so the paths it prints are relative to the repository."""
@@ -39,7 +40,7 @@ def test_card_faults(capsys, monkeypatch):
         f'{p}:7 [handbook.card-markup]',    # 「`旋风`」
         f'{p}:8 [handbook.card-markup]',    # 「`旋风`_ …
         f'{p}:9 [handbook.card-markup]',    # 「` 旋风`_」
-        f'{p}:10 [handbook.card]',          # unknown name, with a suggestion
+        f'{p}:10 [handbook.card]',          # unknown name (no suggestion: it contains 旋风)
         f'{p}:11 [handbook.unlinked]',      # plain 「旋风」
         f'{p}:18 [handbook.card-markup]',   # nested line block, continuation line
         f'{p}:19 [handbook.unlinked]',      # innermost line block
@@ -48,10 +49,10 @@ def test_card_faults(capsys, monkeypatch):
         f'{p}:30 [handbook.card-markup]',   # admonition, line block
         f'{p}:33 [handbook.unlinked]',      # admonition, paragraph's second line
     ]
-    assert out[3] == (f'{p}:10: warning: unknown card name 「旋风的主人」: did you mean 「旋风」? '
-                      'If it is a new card, add a row to cards.tsv. [handbook.card]')
-    assert out[-1] == ('make check: 11 problems (handbook.card 1, handbook.card-markup 7, '
-                       'handbook.unlinked 3)')
+    assert out[3] == (f'{p}:10: error: unknown card name 「旋风的主人」: check the spelling; '
+                      'if it is a new card, add a row to cards.tsv. [handbook.card]')
+    assert out[-1] == ('make check: 8 errors (handbook.card 1, handbook.card-markup 7), '
+                       '3 warnings (handbook.unlinked 3)')
 
 
 def test_docutils_and_sphinx_errors(capsys, monkeypatch):
@@ -64,14 +65,15 @@ def test_docutils_and_sphinx_errors(capsys, monkeypatch):
         f"{p}:16: error: anonymous link '`旋风`__' has no target (the page has 1 anonymous links "
         '`…`__ and 0 anonymous targets .. __: URL, which pair up in order): write `旋风 <URL>`__ '
         'with its URL, or 「`旋风`_」 for a card [handbook.anonymous-link]',
-        f'{p}:18: warning: `17/3/24 <https://www.db.yugioh-card.com/x>` is not a link: write '
+        f'{p}:18: error: `17/3/24 <https://www.db.yugioh-card.com/x>` is not a link: write '
         '`17/3/24 <https://www.db.yugioh-card.com/x>`__ (two underscores after the closing '
         'backquote) [handbook.markup]',
         f'{p}:22: error: Unexpected indentation. [docutils]',
-        f'{p}:24: warning: role :ref: not recognised: next to Chinese text write `\\ ` before it, '
+        f'{p}:24: error: role :ref: not recognised: next to Chinese text write `\\ ` before it, '
         'e.g. 详见\\ :ref:`标签` [handbook.markup]',
         f'{p}:27: warning: Title underline too short. [docutils]',
-        'make check: 7 problems (docutils 4, handbook.anonymous-link 1, handbook.markup 2)',
+        'make check: 6 errors (docutils 3, handbook.anonymous-link 1, handbook.markup 2), '
+        '1 warning (docutils 1)',
     ]
 
 
@@ -81,18 +83,20 @@ def test_references_labels_toctree_rulings(capsys, monkeypatch):
     p = P + 'refs/'
     assert out == [
         f"{p}index.rst:15: warning: undefined label: '没有的标签' [ref.ref]",
-        f'{p}index.rst:16: warning: unknown card name 「没有的目标」: check the spelling. '
-        'If it is a new card, add a row to cards.tsv. [handbook.card]',
-        f"{p}index.rst:19: warning: ruling date '17/2/30' is not a calendar date; check the "
+        f'{p}index.rst:16: error: unknown card name 「没有的目标」: check the spelling; '
+        'if it is a new card, add a row to cards.tsv. [handbook.card]',
+        f"{p}index.rst:19: error: ruling date '17/2/30' is not a calendar date; check the "
         'month and the day [handbook.ruling]',
-        f"{p}index.rst:21: warning: ruling URL 'http://www.db.yugioh-card.com/x' is not https; "
-        'link the https page [handbook.ruling]',
         f"{p}orphan.rst:1: warning: document isn't included in any toctree [toc.not_included]",
         f"{p}other.rst:6: warning: duplicate label '同时处理': index.rst:6 defines it already; "
         'labels are unique across the handbook: rename one (and the :ref: that mean it) '
         '[handbook.label]',
-        'make check: 6 problems (handbook.card 1, handbook.label 1, handbook.ruling 2, ref.ref 1, '
-        'toc.not_included 1)',
+        # a note, after the errors and warnings: not a failure
+        f"note: handbook.ruling-https ×1 ({p}index.rst:21): ruling URL "
+        "'http://www.db.yugioh-card.com/x' is http: write https://www.db.yugioh-card.com/x "
+        '(the same page over https; make fix rewrites it)',
+        'make check: 2 errors (handbook.card 1, handbook.ruling 1), 3 warnings '
+        '(handbook.label 1, ref.ref 1, toc.not_included 1); 1 note',
     ]
 
 
@@ -101,23 +105,87 @@ def test_registry_rows(capsys, monkeypatch):
     assert status == 1
     p = P + 'registry/cards.tsv'
     assert out == [
-        f'{p}:3: error: duplicate card 「旋风」: line 2 already has 「旋风」; keep one row [handbook.registry]',
         f"{p}:4: error: unknown kind 'monster'; the first column is \"card\" or \"series\" "
-        '(columns are separated by tabs) [handbook.registry]',
-        f'{p}:5: info: card 「没有页面用的卡」 is not linked from any page; keep the row if a page '
-        'will need it, else remove it [handbook.unused-card]',
-        'make check: 2 problems (handbook.registry 2); 1 info (handbook.unused-card 1)',
+        '(columns are separated by tabs); until then, pages that name 「王宫的铁壁」 show it '
+        'without a link [handbook.registry]',
+        f'note: handbook.registry ×1 ({p}:3): duplicate row: line 2 has 「旋风」 with the same '
+        'link; remove this row (make fix does)',
+        f'note: handbook.unused-card ×1 ({p}:5): card 「没有页面用的卡」 is not linked from any '
+        'page; keep the row if a page will need it, else remove it',
+        'make check: 1 error (handbook.registry 1); 2 notes',
     ]
 
 
-def test_unused_rows_are_information_not_failure(capsys, monkeypatch):
+def test_unused_rows_are_notes_not_failures(capsys, monkeypatch):
     status, out = run(capsys, monkeypatch, 'check-registry', '-D', 'handbook_cards=unused-only.tsv')
     assert status == 0
     assert out == [
-        f'{P}registry/unused-only.tsv:4: info: card 「没有页面用的卡」 is not linked from any page; '
-        'keep the row if a page will need it, else remove it [handbook.unused-card]',
-        'make check: no problems; 1 info (handbook.unused-card 1)',
+        f'note: handbook.unused-card ×1 ({P}registry/unused-only.tsv:4): card 「没有页面用的卡」 '
+        'is not linked from any page; keep the row if a page will need it, else remove it',
+        'make check: no problems; 1 note',
     ]
+
+
+def test_suppressed_unused_rows_are_no_notes(capsys, monkeypatch):
+    status, out = run(capsys, monkeypatch, 'check-registry', '-D', 'handbook_cards=unused-only.tsv',
+                      '-D', 'suppress_warnings=handbook.unused-card')
+    assert (status, out) == (0, ['make check: no problems'])
+
+
+#: the notes of test-check-notes, grouped: two http:// ruling URLs (from the
+#: build's status stream), five unused registry rows (from the runner)
+NOTES = [
+    f'note: handbook.ruling-https ×2 ({P}notes/index.rst:4, {P}notes/index.rst:6): '
+    'http:// ruling URLs on hosts that serve https; make fix rewrites them',
+    f'note: handbook.unused-card ×5 ({P}notes/cards.tsv:3, {P}notes/cards.tsv:4, '
+    f'{P}notes/cards.tsv:5, …): registry rows that no page links to; keep a row if a page '
+    'will need it, else remove it',
+    'make check: no problems; 7 notes',
+]
+
+
+@pytest.mark.parametrize('jobs', ['1', '2'])
+def test_notes_are_grouped_one_line_per_kind_and_never_fail(capsys, monkeypatch, jobs):
+    """Also in a parallel build, whose notes are logged in other processes."""
+    assert run(capsys, monkeypatch, 'check-notes', '-j', jobs) == (0, NOTES)
+
+
+def test_every_note_on_its_own_line(capsys, monkeypatch):
+    status, out = run(capsys, monkeypatch, 'check-notes', '--notes', 'each')
+    assert status == 0
+    faq = 'www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={}&request_locale=ja'
+    unused = ('note: card 「{}」 is not linked from any page; keep the row if a page will need '
+              'it, else remove it [handbook.unused-card]')
+    https = ("note: ruling URL 'http://{0}' is http: write https://{0} (the same page over https; "
+             'make fix rewrites it) [handbook.ruling-https]')
+    assert out == [
+        *(f'{P}notes/cards.tsv:{line}: ' + unused.format(name) for line, name in
+          [(3, '技能抽取'), (4, '神之宣告'), (5, '手札抹杀'), (6, '黑洞'), (7, '星尘龙')]),
+        f'{P}notes/index.rst:4: ' + https.format(faq.format(19691)),
+        f'{P}notes/index.rst:6: ' + https.format(faq.format(23003)),
+        NOTES[-1],
+    ]
+
+
+def test_status_stream_keeps_notes_only():
+    """Progress, docutils' INFO-level messages (shown with -v) and Sphinx's own
+    lines are not problems; a note is one, also after an open progress line."""
+    stream = check.StatusStream()
+    for record in [
+        '\x1b[01mreading sources... \x1b[39;49;00m[ 50%] ', '\x1b[35mindex\x1b[39;49;00m', '\n',
+        '\x1b[90m/tmp/x/index.rst:10: (INFO/1) Duplicate implicit target name: “same”. '
+        '[filtered system message]\x1b[39;49;00m\n',
+        'index.rst:3: (INFO/1) note: not one of ours [docutils]\n',
+        'build succeeded.\n',
+        '\x1b[2K\x1b[01mreading sources... \x1b[39;49;00m[100%] other\r',
+        f'{ROOT}/tests/a.rst:7: note: ruling URL is http [handbook.ruling-https]\n',
+        'b.rst:2: note: a message\n  on two lines [handbook.x]\n',
+    ]:
+        stream.write(record)
+    assert stream.problems == [
+        check.Problem('tests/a.rst', 7, 'note', 'ruling URL is http', 'handbook.ruling-https'),
+        check.Problem('b.rst', 2, 'note', 'a message on two lines', 'handbook.x')]
+    assert stream.getvalue() == ''  # nothing else kept
 
 
 def test_sphinx_lint(capsys, monkeypatch):
@@ -127,7 +195,7 @@ def test_sphinx_lint(capsys, monkeypatch):
         f'{P}lint/index.rst:4: warning: trailing whitespace [sphinx-lint.trailing-whitespace]',
         f'{P}lint/index.rst:5: warning: role use a single backtick, double backtick found. '
         '[sphinx-lint.role-with-double-backticks]',
-        'make check: 2 problems (sphinx-lint.role-with-double-backticks 1, '
+        'make check: 2 warnings (sphinx-lint.role-with-double-backticks 1, '
         'sphinx-lint.trailing-whitespace 1)',
     ]
 
@@ -137,28 +205,49 @@ def test_clean_root_reports_nothing(capsys, monkeypatch):
 
 
 def test_github_annotations(capsys, monkeypatch):
+    """An error is an ::error annotation after its line, with the same text."""
     monkeypatch.setenv('GITHUB_ACTIONS', 'true')
     status, out = run(capsys, monkeypatch, 'check-registry')
     assert status == 1
     p = P + 'registry/cards.tsv'
-    assert out[1] == (f'::error file={p},line=3,title=handbook.registry::duplicate card 「旋风」: '
-                      'line 2 already has 「旋风」; keep one row')
-    # information is a warning annotation, not an error
-    assert out[5] == (f'::warning file={p},line=5,title=handbook.unused-card::card 「没有页面用的卡」 '
-                      'is not linked from any page; keep the row if a page will need it, else remove it')
-    assert len(out) == 7
+    message = out[0].removeprefix(f'{p}:4: error: ').removesuffix(' [handbook.registry]')
+    assert message != out[0]
+    assert out[1] == f'::error file={p},line=4,title=handbook.registry::{message}'
+    assert [line.split('::')[1] for line in out if line.startswith('::')] == [
+        f'error file={p},line=4,title=handbook.registry',
+        f'notice file={p},line=3,title=handbook.registry',
+        f'notice file={p},line=5,title=handbook.unused-card',
+    ]
+
+
+def test_github_annotations_of_notes(capsys, monkeypatch):
+    """One ::notice per kind of note, at its first note, with the grouped line's text."""
+    monkeypatch.setenv('GITHUB_ACTIONS', 'true')
+    status, out = run(capsys, monkeypatch, 'check-notes')
+    assert status == 0
+    assert out == [
+        NOTES[0],
+        f'::notice file={P}notes/index.rst,line=4,title=handbook.ruling-https::'
+        + NOTES[0].removeprefix('note: handbook.ruling-https '),
+        NOTES[1],
+        f'::notice file={P}notes/cards.tsv,line=3,title=handbook.unused-card::'
+        + NOTES[1].removeprefix('note: handbook.unused-card '),
+        NOTES[2],
+    ]
+    assert out[1].startswith(f'::notice file={P}notes/index.rst,line=4,title=handbook.ruling-https'
+                             f'::×2 ({P}notes/index.rst:4, ')
 
 
 def test_annotation_escapes():
     problem = check.Problem('a,b:c.rst', 3, 'warning', '50% done\nnext', 'x.y')
-    assert problem.annotation() == '::error file=a%2Cb%3Ac.rst,line=3,title=x.y::50%25 done%0Anext'
+    assert problem.annotation() == '::warning file=a%2Cb%3Ac.rst,line=3,title=x.y::50%25 done%0Anext'
 
 
 def test_missing_registry_cannot_run(capsys, monkeypatch):
     status, out = run(capsys, monkeypatch, 'check-clean', '-D', 'handbook_cards=missing.tsv')
     assert status == 2
     assert out[0].startswith(f'{P}clean/conf.py:1: error: cannot read the card registry ')
-    assert out[-1] == 'make check: 1 problem (config 1)'
+    assert out[-1] == 'make check: 1 error (config 1)'
 
 
 def test_handbook_is_clean():
@@ -173,7 +262,8 @@ def test_handbook_is_clean():
     assert out[-1].startswith('make check: no problems')
 
 
-@pytest.mark.parametrize(('root', 'status'), [('check-lint', 1), ('check-clean', 0)])
+@pytest.mark.parametrize(('root', 'status'), [('check-lint', 1), ('check-clean', 0),
+                                               ('check-notes', 0)])
 def test_exit_status_of_the_command(root, status):
     env = {**os.environ, 'GITHUB_ACTIONS': ''}
     path = f'tests/roots/test-{root}'

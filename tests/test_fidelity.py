@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import pickle
 import re
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
@@ -20,26 +18,19 @@ from docutils import nodes
 from sphinx import addnodes
 
 import seeds
-from conftest import ROOT
 
-pytestmark = pytest.mark.skipif(not seeds.SEEDS.is_dir(), reason=f'no seeds at {seeds.SEEDS}')
+pytestmark = pytest.mark.skipif(seeds.ABSENT is not None, reason=seeds.ABSENT or '')
 
 
-@pytest.fixture(scope='module')
-def handbook(tmp_path_factory):
-    """The real handbook, built as `make html` builds it, in a fresh folder."""
-    out = tmp_path_factory.mktemp('handbook')
-    run = subprocess.run(
-        [sys.executable, '-m', 'sphinx', '-b', 'html', '-E', '-q', '-c', str(ROOT),
-         '-d', str(out / 'doctrees'), str(ROOT / 'source'), str(out / 'html')],
-        capture_output=True, text=True, check=False)
-    return out, run
+@pytest.fixture
+def handbook(handbook_build):
+    """The real handbook, as the suite builds it once (conftest.py)."""
+    return handbook_build
 
 
 def test_handbook_builds_without_warnings(handbook):
-    _, run = handbook
-    assert run.stderr == ''
-    assert run.returncode == 0
+    assert handbook.stderr == ''
+    assert handbook.returncode == 0
 
 
 SEEDS = sorted(seeds.PAGES)
@@ -47,8 +38,7 @@ SEEDS = sorted(seeds.PAGES)
 
 def doctree(handbook, seed) -> nodes.document:
     """The page's doctree as read (card and :ref: references not yet resolved)."""
-    out, _ = handbook
-    path = out / 'doctrees' / f'{seeds.load(seed).docname}.doctree'
+    path = handbook.doctrees / f'{seeds.load(seed).docname}.doctree'
     return pickle.loads(path.read_bytes())
 
 
@@ -111,16 +101,15 @@ def test_every_sentence_is_in_the_page(handbook, seed):
 def test_timeline_and_export_have_every_date(handbook, seed):
     """Every dated reference of the page is on the timeline (in the entries
     that link back to the page) and in rulings.json, counted as written."""
-    out, _ = handbook
     source = seeds.load(seed)
-    timeline = (out / 'html' / 'timeline.html').read_text(encoding='utf-8')
+    timeline = (handbook.html / 'timeline.html').read_text(encoding='utf-8')
     on_timeline = Counter()
     for item in re.findall(r'<li class="ruling-entry[^"]*">(.*?)</li>', timeline, re.S):
         source_line = item[item.index('<p class="ruling-entry-source">'):]
         if f'href="{source.docname}.html"' in source_line:
             on_timeline.update(re.findall(r'class="ruling(?: [^"]*)?"[^>]*>([^<]+)<', item))
     assert on_timeline == source.dates
-    export = json.loads((out / 'html' / 'rulings.json').read_text(encoding='utf-8'))
+    export = json.loads((handbook.html / 'rulings.json').read_text(encoding='utf-8'))
     exported = Counter(ref['written'] for ruling in export['rulings']
                        if ruling['page'] == source.docname for ref in ruling['references'])
     assert exported == source.dates
@@ -128,7 +117,6 @@ def test_timeline_and_export_have_every_date(handbook, seed):
 
 def test_every_id_is_unique(handbook):
     """Section ids, ruling permalinks and docutils' ids never clash on a page."""
-    out, _ = handbook
-    for page in (out / 'html').glob('*.html'):
+    for page in handbook.html.glob('*.html'):
         ids = Counter(re.findall(r'\sid="([^"]*)"', page.read_text(encoding='utf-8')))
         assert [i for i, n in ids.items() if n > 1] == [], page.name

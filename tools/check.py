@@ -6,25 +6,52 @@ Runs, offline and without writing any output:
   project's extensions, writes nothing), in a fresh environment so that
   every warning is reported, with its doctrees in a temporary folder;
 * sphinx-lint on the sources (the checkers are chosen in ``LINT_CHECKERS``);
-* a look at the card registry for rows no page uses (information only).
+* a look at the card registry for rows no page links to (a note).
 
-Prints one line per problem, sorted by file and line::
+Every report has one of three severities (``_ext/handbook/core/reports.py``):
+``error`` (broken for readers; Sphinx's ``ERROR`` and ``CRITICAL``),
+``warning`` (a house rule; Sphinx's ``WARNING``, and sphinx-lint's
+findings) and ``note`` (style with a mechanical fix, or information).  Notes
+are not warnings: the extensions log them at info level, to Sphinx's status
+stream, as ``path:line: note: … [handbook.<subtype>]``; this runner reads
+them there and ignores every other line of that stream (progress, docutils'
+INFO-level messages).
+
+It prints one line per error and warning, sorted by file and line::
 
     source/negation.rst:12: warning: unknown card name 「旋风的主人」: … [handbook.card]
 
-(paths relative to the current folder, the repository), then one summary
-line with the counts by kind.  Severities: ``error`` and ``warning`` are
-failures; ``info`` (a registry row no page uses) is not.  A problem about a
-whole file (a page in no toctree) is reported at its line 1.  With the
-environment variable ``GITHUB_ACTIONS`` set, each problem is also printed
-as a workflow annotation (``::error file=…,line=…::…``; ``::warning`` for
-information), so that it shows on the pull request's diff.
+(paths relative to the current folder, the repository; a problem about a
+whole file, such as a page in no toctree, is at its line 1), then the notes
+grouped, one line per kind, with their count and first three locations::
 
-Exit status: 0 when there is no failure, 1 when there is one, 2 when the
-check itself could not run (a broken conf.py, an unreadable registry).
+    note: handbook.ruling-https ×142 (source/a.rst:3, source/a.rst:9, source/b.rst:1, …): …
+
+(the text says what the kind is and how to fix it, from ``NOTE_KINDS``; for a
+kind with a single note it is that note's own message, for a kind not listed
+there ``e.g.`` and the first note's message), then one summary line with the
+counts of errors and warnings by kind and the number of notes::
+
+    make check: 1 error (handbook.registry 1), 2 warnings (handbook.card 2); 143 notes
+
+``--notes each`` prints every note on its own line instead, sorted among the
+errors and warnings.  ``make fix`` (``tools/fix.py``) applies the mechanical
+fixes that notes and some warnings describe.
+
+With the environment variable ``GITHUB_ACTIONS`` set, each error and warning
+is also printed as a workflow annotation (``::error file=…,line=…::…``,
+``::warning …``), so that it shows on the pull request's diff, and each kind
+of note as one ``::notice`` at its first location: GitHub shows only a few
+annotations of each type per step, and a hundred notes of one kind say
+nothing more than one that gives their count.
+
+Exit status: 0 when there is no error or warning (notes never fail), 1 when
+there is one, 2 when the check itself could not run (a broken conf.py, an
+unreadable registry).
 
 Usage: ``python tools/check.py [--srcdir source] [--confdir .] [--jobs N]
-[-D name=value]…`` (``make check`` passes SOURCEDIR, CONFDIR, JOBS, CARDS).
+[-D name=value]… [--notes grouped|each]`` (``make check`` passes SOURCEDIR,
+CONFDIR, JOBS, CARDS).
 """
 
 from __future__ import annotations
@@ -41,6 +68,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
+
+from handbook.core.reports import NOTE  # noqa: E402
 
 #: sphinx-lint's checkers that run, and why the others do not
 LINT_CHECKERS = {
@@ -62,34 +91,55 @@ LINT_CHECKERS = {
     ],
 }
 
+#: what a kind of note is and how to fix it: the text of its grouped line
+NOTE_KINDS = {
+    'handbook.ruling-https': 'http:// ruling URLs on hosts that serve https; make fix '
+                             'rewrites them',
+    'handbook.registry-alias': 'registry rows that spell an earlier row\'s card another way: '
+                               'both spellings link that card; keep both while pages write both',
+    'handbook.unused-card': 'registry rows that no page links to; keep a row if a page '
+                            'will need it, else remove it',
+}
+#: locations shown on a grouped note line
+NOTE_LOCATIONS = 3
+
 #: one record of Sphinx's warning stream (docutils' messages span several lines)
 _RECORD = re.compile(r'^(?:(?P<location>.*?): )?(?P<level>WARNING|ERROR|CRITICAL): '
                      r'(?P<message>.*?)(?: \[(?P<kind>[\w.-]+)\])?\s*$', re.S)
-_ESCAPES = re.compile(r'\x1b\[[0-9;]*m')
+#: one note of Sphinx's status stream (core/reports.py's note())
+_NOTE = re.compile(rf'^(?:(?P<location>[^\n]*?): )?{NOTE}(?P<message>.*?) '
+                   r'\[(?P<kind>handbook\.[\w.-]+)\]$', re.S)
+_ESCAPES = re.compile(r'\x1b\[[0-9;]*[A-Za-z]')
 
 
 @dataclasses.dataclass(frozen=True, order=True)
 class Problem:
     path: str
     line: int
-    severity: str  # 'error', 'warning' or 'info'
+    severity: str  # 'error', 'warning' or 'note'
     message: str
     kind: str
 
     @property
     def failure(self) -> bool:
-        return self.severity != 'info'
+        return self.severity != 'note'
+
+    @property
+    def where(self) -> str:
+        return f'{self.path}:{self.line}' if self.path else ''
 
     def __str__(self) -> str:
-        where = f'{self.path}:{self.line}: ' if self.path else ''
+        where = f'{self.where}: ' if self.path else ''
         return f'{where}{self.severity}: {self.message} [{self.kind}]'
 
-    def annotation(self) -> str:
-        command = 'error' if self.failure else 'warning'
+    def annotation(self, message: str | None = None) -> str:
+        """The GitHub workflow command showing this problem (with *message*
+        instead of its own, for a group of notes)."""
+        command = {'error': 'error', 'warning': 'warning'}.get(self.severity, 'notice')
         props = [f'title={_escape(self.kind, True)}']
         if self.path:
             props[:0] = [f'file={_escape(self.path, True)}', f'line={self.line}']
-        return f'::{command} {",".join(props)}::{_escape(self.message)}'
+        return f'::{command} {",".join(props)}::{_escape(message or self.message)}'
 
 
 def _escape(text: str, prop: bool = False) -> str:
@@ -104,8 +154,18 @@ def relative(path: str) -> str:
     return path if rel.startswith('..') else Path(rel).as_posix()
 
 
+def located(location: str | None, severity: str, message: str, kind: str) -> Problem:
+    """A problem at Sphinx's ``path:line`` location (a path alone: its line 1)."""
+    path, line = location or '', 0
+    if re.search(r':\d*$', path):
+        path, _, number = path.rpartition(':')
+        line = int(number or 0)
+    path = relative(path)
+    return Problem(path, line or (1 if path else 0), severity, message, kind)
+
+
 class WarningStream(io.StringIO):
-    """Sphinx's warning stream: each write is one record."""
+    """Sphinx's warning stream: each write is one record (an error or a warning)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -116,15 +176,28 @@ class WarningStream(io.StringIO):
         if m is None:  # not a warning record (should not happen): keep it visible
             self.problems.append(Problem('', 0, 'error', text.strip(), 'sphinx'))
             return len(text)
-        path, line = m['location'] or '', 0
-        if re.search(r':\d*$', path):
-            path, _, number = path.rpartition(':')
-            line = int(number or 0)
-        path = relative(path)
         severity = 'warning' if m['level'] == 'WARNING' else 'error'
         message = m['message'].split('\n')[0].strip()
-        self.problems.append(Problem(path, line or (1 if path else 0), severity, message,
-                                     m['kind'] or 'sphinx'))
+        self.problems.append(located(m['location'], severity, message, m['kind'] or 'sphinx'))
+        return len(text)
+
+
+class StatusStream(io.StringIO):
+    """Sphinx's status stream: each write is one record, or a piece of a
+    progress line.  Keeps the notes; drops everything else (progress,
+    docutils' INFO-level messages) without storing it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.problems: list[Problem] = []
+
+    def write(self, text: str) -> int:
+        # a progress line may still be open before the note (no newline, or a \r)
+        record = _ESCAPES.sub('', text).rstrip('\n').rpartition('\r')[2].strip()
+        m = _NOTE.match(record)
+        if m is not None:
+            message = re.sub(r'\s*\n\s*', ' ', m['message'].strip())  # on one line
+            self.problems.append(located(m['location'], 'note', message, m['kind']))
         return len(text)
 
 
@@ -135,25 +208,28 @@ def run_sphinx(srcdir: Path, confdir: Path, overrides: dict[str, str],
     from sphinx.errors import SphinxError
     from sphinx.util.docutils import docutils_namespace, patch_docutils
 
-    stream = WarningStream()
+    stream, status = WarningStream(), StatusStream()
     with tempfile.TemporaryDirectory(prefix='handbook-check-') as tmp, \
             patch_docutils(confdir), docutils_namespace():
         try:
             app = Sphinx(srcdir, confdir, Path(tmp, 'out'), Path(tmp, 'doctrees'), 'dummy',
-                         confoverrides=overrides, status=None, warning=stream,
+                         confoverrides=overrides, status=status, warning=stream,
                          freshenv=True, parallel=jobs)
             app.build(force_all=True)
         except SphinxError as err:
             conf = relative(str(confdir / 'conf.py'))
             return [*stream.problems, Problem(conf, 1, 'error', str(err).split('\n')[0],
                                               'config')], None
-    return stream.problems, app.env
+    return stream.problems + status.problems, app.env
 
 
 def unused_cards(env) -> list[Problem]:
-    """Registry rows that no page links to (information, not a failure)."""
+    """Registry rows that no page links to: notes ``handbook.unused-card``
+    (``suppress_warnings`` can silence them, as any note)."""
+    from handbook.core.reports import suppressed
+
     registry = getattr(env, 'handbook_cards', None)
-    if registry is None or 'card' not in env.domains:
+    if registry is None or 'card' not in env.domains or suppressed(env.config, 'unused-card'):
         return []
     from handbook.cards.registry import fold
 
@@ -163,7 +239,7 @@ def unused_cards(env) -> list[Problem]:
     for card in registry.cards():
         keys = {card.key, *(fold(alias) for _, alias in card.aliases)}
         if not keys & used:
-            problems.append(Problem(path, card.line, 'info',
+            problems.append(Problem(path, card.line, 'note',
                                     f'{card.kind} 「{card.name}」 is not linked from any page; '
                                     'keep the row if a page will need it, else remove it',
                                     'handbook.unused-card'))
@@ -189,19 +265,39 @@ def run_lint(srcdir: Path) -> list[Problem]:
     return problems
 
 
+def grouped_notes(notes: list[Problem]) -> list[tuple[Problem, str]]:
+    """One entry per kind of note, by kind: its first note, and the text of
+    its line after ``note: <kind> ``: ``×count (first locations): text``."""
+    by_kind: dict[str, list[Problem]] = {}
+    for note in sorted(notes):
+        by_kind.setdefault(note.kind, []).append(note)
+    out = []
+    for kind, group in sorted(by_kind.items()):
+        places = [n.where or '?' for n in group[:NOTE_LOCATIONS]]
+        if len(group) > NOTE_LOCATIONS:
+            places.append('…')
+        text = group[0].message
+        if len(group) > 1:
+            text = NOTE_KINDS.get(kind, f'e.g. {text}')
+        out.append((group[0], f'×{len(group)} ({", ".join(places)}): {text}'))
+    return out
+
+
+def plural(n: int, word: str) -> str:
+    return f'{n} {word}{"s" if n != 1 else ""}'
+
+
 def summary(problems: list[Problem]) -> str:
-    failures = Counter(p.kind for p in problems if p.failure)
-    infos = Counter(p.kind for p in problems if not p.failure)
-
-    def counts(counter: Counter) -> str:
-        return ', '.join(f'{kind} {n}' for kind, n in sorted(counter.items()))
-
-    total = sum(failures.values())
-    text = (f'make check: {total} problem{"s" if total != 1 else ""} ({counts(failures)})'
-            if total else 'make check: no problems')
-    if infos:
-        text += f'; {sum(infos.values())} info ({counts(infos)})'
-    return text
+    """``make check: 1 error (kind 1), 2 warnings (kind 2); 3 notes``."""
+    parts = []
+    for severity in ('error', 'warning'):
+        kinds = Counter(p.kind for p in problems if p.severity == severity)
+        if kinds:
+            counts = ', '.join(f'{kind} {n}' for kind, n in sorted(kinds.items()))
+            parts.append(f'{plural(sum(kinds.values()), severity)} ({counts})')
+    text = f'make check: {", ".join(parts) or "no problems"}'
+    notes = sum(1 for p in problems if p.severity == 'note')
+    return text + f'; {plural(notes, "note")}' if notes else text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
                         help='parallel reading processes, or "auto" (default 1)')
     parser.add_argument('-D', dest='define', action='append', default=[], metavar='name=value',
                         help='override a conf.py setting, as sphinx-build -D')
+    parser.add_argument('--notes', choices=('grouped', 'each'), default='grouped',
+                        help='the notes one line per kind (default), or each on its own line')
     args = parser.parse_args(argv)
     overrides = dict(item.split('=', 1) for item in args.define)
     jobs = (os.cpu_count() or 1) if args.jobs == 'auto' else int(args.jobs)
@@ -227,10 +325,17 @@ def main(argv: list[str] | None = None) -> int:
     problems += run_lint(args.srcdir)
     problems = sorted(set(problems))
     annotate = bool(os.environ.get('GITHUB_ACTIONS'))
+    each = args.notes == 'each'
     for problem in problems:
-        print(problem)
+        if problem.failure or each:
+            print(problem)
+            if annotate and problem.failure:
+                print(problem.annotation())
+    for first, text in grouped_notes([p for p in problems if not p.failure]):
+        if not each:
+            print(f'note: {first.kind} {text}')
         if annotate:
-            print(problem.annotation())
+            print(first.annotation(text))
     print(summary(problems))
     return 1 if any(p.failure for p in problems) else 0
 

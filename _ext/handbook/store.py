@@ -44,7 +44,7 @@ from sphinx.domains import Domain
 from sphinx.util.nodes import clean_astext
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -110,7 +110,7 @@ class HandbookStore(Domain):
 
     name = 'handbook'
     label = 'Handbook'
-    data_version = 1
+    data_version = 2
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord
         'ruling_nodes': {},  # docname -> {anchor: [node, …]}: each ruling as read
@@ -118,6 +118,7 @@ class HandbookStore(Domain):
         'registry_changed': frozenset(),  # registry keys whose row changed in this build
     }
     _changes: Changes | None = None  # computed once per build (not pickled: not data)
+    _derived: dict[str, Any] | None = None  # what :meth:`derived` computed since a change
 
     @property
     def pages(self) -> dict[str, PageRecord]:
@@ -160,6 +161,16 @@ class HandbookStore(Domain):
         self.pages[contribution.docname] = record
         self.data['ruling_nodes'][contribution.docname] = contribution.ruling_nodes
         self._changes = None
+
+    def derived(self, name: str, compute: Callable[[], Any]) -> Any:
+        """A value computed from the records (a generated page's entries, …),
+        computed once and kept until a record changes."""
+        if self._changes is None or self._derived is None:
+            self._derived = {}
+            self.changes()
+        if name not in self._derived:
+            self._derived[name] = compute()
+        return self._derived[name]
 
     def changes(self) -> Changes:
         if self._changes is None:

@@ -104,6 +104,8 @@ _ = get_translation('handbook')
 OTHER = '#'
 #: what the store records of a page that holds the index
 INDEX = 'card-index'
+#: the store's entry for the markers: (index page, {key: entry id}, keys in the index)
+MARKERS = 'card_index_markers'
 
 
 class card_index(nodes.General, nodes.Element):
@@ -206,12 +208,16 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
         if shown != shown_before:
             updated |= pages
         store(env).data['card_index_shown'] = shown
-    # the markers: their target page and the entry ids they use
+    # the markers: their target page and the entry ids they use, computed
+    # once per build for every page's markers (CardIndexMarkers)
+    registry = card_links.registry(env)
     target = index_page(env)
-    ids = entry_ids(card_links.registry(env).cards())
-    old_target, old_ids = store(env).data.get('card_index_markers', (target, ids))
-    store(env).data['card_index_markers'] = (target, ids)
+    ids = entry_ids(registry.cards())
     with_cards = sections(env)
+    indexed = frozenset(registry[k].key for secs in with_cards.values() for s in secs
+                        for k in s.keys if k in registry)
+    old_target, old_ids, _old = store(env).data.get(MARKERS, (target, ids, indexed))
+    store(env).data[MARKERS] = (target, ids, indexed)
     if old_target != target:
         updated.update(with_cards)
     elif old_ids != ids:
@@ -309,7 +315,12 @@ def shown_of(found: list[Entry]) -> tuple:
 
 
 def entries(env: BuildEnvironment) -> list[Entry]:
-    """Every card the pages link, in index order (groups, then pinyin)."""
+    """Every card the pages link, in index order (groups, then pinyin);
+    computed once per build."""
+    return store(env).derived('card_index_entries', lambda: _entries(env))
+
+
+def _entries(env: BuildEnvironment) -> list[Entry]:
     registry = card_links.registry(env)
     order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
     # card key -> (docname, section id) -> [order, section title, top, rulings]
@@ -461,16 +472,12 @@ class CardIndexMarkers(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         env = self.env
-        target = index_page(env)
-        if target is None or env.docname in index_pages(env):
+        target, ids, indexed = store(env).data.get(MARKERS, (None, {}, frozenset()))
+        record = store(env).record(env.docname)
+        if target is None or record is None or INDEX in record.holds:
             return
         links = [ref for ref in self.document.findall(nodes.reference) if 'card_key' in ref]
-        if not links:
-            return
         registry = card_links.registry(env)
-        ids = entry_ids(registry.cards())
-        indexed = {registry[k].key for secs in sections(env).values() for s in secs
-                   for k in s.keys if k in registry}
         for ref in links:
             key = ref['card_key']
             if key not in indexed:

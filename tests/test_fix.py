@@ -1,0 +1,228 @@
+"""make fix (tools/fix.py): every mechanical fix, nothing else changed.
+
+Each test runs on a copy of tests/roots/test-legacy-fix in tmp_path: a plain
+card name, two http:// ruling URLs (the role and the legacy link), a card
+link inside strong emphasis, a repeated registry row; around them, text that
+must stay as it is.  Files are compared line by line with the originals:
+only the expected lines changed, to exactly the expected text."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from helpers import assert_no_warnings
+
+spec = importlib.util.spec_from_file_location('fix', ROOT / 'tools' / 'fix.py')
+fix = sys.modules['fix'] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fix)
+
+LEGACY = ROOT / 'tests' / 'roots' / 'test-legacy-fix'
+FAQ = 'www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={}&request_locale=ja'
+
+#: file -> {line: the line after make fix}; every other line stays as it was
+FIXED = {
+    'index.rst': {
+        10: f'| 「`旋风`_」的效果发动时……\\ :ruling:`17/3/24 <https://{FAQ.format(19691)}>`',
+        13: '**不能连锁发动**\\ 「`星尘龙`_」\\ **的①效果**',
+    },
+    'rulings.rst': {
+        4: f'| 对方场上存在「`技能抽取`_」……\\ `18/12/24 <https://{FAQ.format(22372)}>`__',
+    },
+}
+#: links.rst: lines that make fix removes
+REMOVED = {'links.rst': [5]}
+#: what make fix prints, in order
+CHANGES = [
+    'index.rst:10: 「旋风」 → 「`旋风`_」',
+    f'index.rst:10: http://{FAQ.format(19691)} → https://{FAQ.format(19691)}',
+    'index.rst:13: **不能连锁发动「`星尘龙`_」的①效果** → **不能连锁发动**\\ 「`星尘龙`_」\\ **的①效果**',
+    f'rulings.rst:4: http://{FAQ.format(22372)} → https://{FAQ.format(22372)}',
+    "links.rst:5: removed the row '.. _`旋风`: https://ygocdb.com/card/name/旋风': "
+    'it repeats line 3',
+]
+
+
+@pytest.fixture
+def handbook(tmp_path) -> Path:
+    """A copy of the legacy handbook to fix."""
+    return Path(shutil.copytree(LEGACY, tmp_path / 'handbook'))
+
+
+def run(folder: Path, *args: str) -> tuple[int, list[str], list[str]]:
+    """tools/fix.py as make runs it, in *folder* (the handbook's conf.py and pages)."""
+    done = subprocess.run([sys.executable, str(ROOT / 'tools' / 'fix.py'), '--srcdir', '.',
+                           '--confdir', '.', *args], cwd=folder, capture_output=True, text=True)
+    return done.returncode, done.stdout.splitlines(), done.stderr.splitlines()
+
+
+def lines(path: Path, newline: str = '\n') -> list[str]:
+    return path.read_bytes().decode('utf-8').split(newline)
+
+
+def assert_fixed(folder: Path, newline: str = '\n', fixed=FIXED, removed=REMOVED) -> None:
+    """Every file of *folder* is the original but for the expected lines."""
+    for path in sorted(LEGACY.iterdir()):
+        before, after = lines(path), lines(folder / path.name, newline)
+        want = [fixed.get(path.name, {}).get(number, line)
+                for number, line in enumerate(before, start=1)
+                if number not in removed.get(path.name, [])]
+        assert after == want, path.name
+
+
+def test_fix_changes_exactly_the_mechanical_problems(handbook):
+    status, out, err = run(handbook)
+    assert status == 0, err
+    assert out == CHANGES
+    assert err[-1] == 'make fix: 3 files changed'
+    assert_fixed(handbook)
+
+
+def test_second_run_changes_nothing(handbook):
+    run(handbook)
+    files = {path.name: path.read_bytes() for path in handbook.iterdir()}
+    status, out, err = run(handbook)
+    assert (status, out, err[-1]) == (0, [], 'make fix: 0 files changed')
+    assert {path.name: path.read_bytes() for path in handbook.iterdir()} == files
+
+
+def test_fixed_handbook_builds_with_W(handbook, make_app):
+    """No error, no warning, and no note left: every problem was mechanical."""
+    run(handbook)
+    app = make_app('html', srcdir=handbook, warningiserror=True, freshenv=True)
+    app.build()
+    assert_no_warnings(app)
+    assert ' note: ' not in app.status.getvalue()
+
+
+def test_unfixed_handbook_has_each_problem(handbook, make_app):
+    """The test is not vacuous: before make fix, the same build reports each one."""
+    app = make_app('html', srcdir=handbook, freshenv=True)
+    app.build()
+    reported = app.warning.getvalue() + app.status.getvalue()
+    for where, subtype in [('index.rst:10', 'unlinked'), ('index.rst:10', 'ruling-https'),
+                           ('index.rst:13', 'card-markup'), ('rulings.rst:4', 'ruling-https'),
+                           ('links.rst:5', 'registry')]:
+        assert any(where in line and f'[handbook.{subtype}]' in line
+                   for line in reported.splitlines()), (where, subtype)
+
+
+def test_line_endings_and_last_line_stay(handbook):
+    """CRLF line endings and a page without a final newline are kept as they are."""
+    for path in handbook.iterdir():
+        path.write_bytes(path.read_bytes().replace(b'\n', b'\r\n'))
+    rulings = handbook / 'rulings.rst'
+    rulings.write_bytes(rulings.read_bytes().removesuffix(b'\r\n'))
+    status, out, _ = run(handbook)
+    assert (status, out) == (0, CHANGES)
+    # no final line break added: with one, the file compares as the others
+    rulings.write_bytes(rulings.read_bytes() + b'\r\n')
+    assert_fixed(handbook, '\r\n')
+
+
+def test_files_limits_the_fix_to_those_pages(handbook):
+    """make fix FILES=rulings.rst: that page only, not the registry."""
+    status, out, err = run(handbook, 'rulings.rst')
+    assert (status, out) == (0, [CHANGES[3]])
+    assert_fixed(handbook, fixed={'rulings.rst': FIXED['rulings.rst']}, removed={})
+
+
+def test_files_naming_the_registry_fix_it(handbook):
+    status, out, _ = run(handbook, 'links.rst')
+    assert (status, out) == (0, [CHANGES[4]])
+    assert_fixed(handbook, fixed={})
+
+
+def test_settings_file_overrides_conf_py(handbook):
+    """The handbook's handbook.toml names the ruling hosts, over conf.py's:
+    a URL on a host it does not list is left as it is."""
+    (handbook / 'handbook.toml').write_text("ruling_hosts = ['yugioh-wiki.net']\n",
+                                            encoding='utf-8')
+    settings = fix.read_settings(handbook, handbook)
+    assert settings == fix.Settings(handbook / 'links.rst', ('yugioh-wiki.net',))
+    status, out, _ = run(handbook)
+    assert (status, out) == (0, [CHANGES[0], CHANGES[2], CHANGES[4]])
+
+
+def test_settings_of_conf_py():
+    assert fix.read_settings(LEGACY, LEGACY) == fix.Settings(LEGACY / 'links.rst',
+                                                             ('www.db.yugioh-card.com',))
+    assert fix.read_settings(LEGACY, LEGACY, Path('other.tsv')).registry == Path('other.tsv')
+
+
+HOSTS = ('www.db.yugioh-card.com',)
+
+
+@pytest.mark.parametrize('line', [
+    # a host that is not listed, https already, a URL that is no ruling's
+    ':ruling:`17/3/24 <http://example.org/faq?fid=1>`',
+    f':ruling:`17/3/24 <https://{FAQ.format(1)}>`',
+    f'see http://{FAQ.format(1)} and `FAQ <http://{FAQ.format(1)}>`__',
+    f'`17/3/24 <http://{FAQ.format(1)}>` (no underscore: no link; make check says so)',
+    # inside an inline literal: shown as written
+    f'``:ruling:`17/3/24 <http://{FAQ.format(1)}>```',
+])
+def test_https_leaves_other_urls(line):
+    assert fix.fix_https(line, HOSTS) == (line, [])
+
+
+def test_https_rewrites_every_ruling_url_of_a_line():
+    line = (f'甲。\\ :ruling:`17/12/22 <http://{FAQ.format(1)}>` '
+            f'乙。\\ `17/7/28 <http://{FAQ.format(2)}>`__')
+    assert fix.fix_https(line, HOSTS) == (
+        line.replace('http://', 'https://'),
+        [f'http://{FAQ.format(n)} → https://{FAQ.format(n)}' for n in (1, 2)])
+
+
+@pytest.mark.parametrize('line', [
+    '**不能连锁发动**\\ 「`星尘龙`_」\\ **的①效果**',  # split already
+    '**强调** 「`星尘龙`_」',                          # the link is outside
+    '``**「`星尘龙`_」**``',                           # an inline literal
+    '文字**不能「`星尘龙`_」的**文字',                  # no emphasis for docutils: no \\ before **
+])
+def test_emphasis_left_alone(line):
+    assert fix.fix_emphasis(line) == (line, [])
+
+
+@pytest.mark.parametrize(('line', 'span', 'split'), [
+    # after and before punctuation, in a line block
+    ('| 甲，**不能「`星尘龙`_」的**。', '**不能「`星尘龙`_」的**', '**不能**\\ 「`星尘龙`_」\\ **的**'),
+    # emphasis with one *, after and before an escaped space
+    ('文字\\ *「`旋风`_」的效果*\\ 文字', '*「`旋风`_」的效果*', '「`旋风`_」\\ *的效果*'),
+])
+def test_emphasis_split_where_docutils_sees_it(line, span, split):
+    assert fix.fix_emphasis(line) == (line.replace(span, split), [f'{span} → {split}'])
+
+
+def test_registry_rows_are_counted_at_line_feeds():
+    """A form feed or U+2028 inside a row is no line break for the registry."""
+    text = 'card\t旋风\ncard\t黑\x0c洞\ncard\t旋风\r\ncard\t旋风\n'
+    assert fix.fix_registry(text, [3, 4]) == (
+        'card\t旋风\ncard\t黑\x0c洞\n',
+        [(3, "removed the row 'card 旋风': it repeats line 1"),
+         (4, "removed the row 'card 旋风': it repeats line 1")])
+
+
+def test_unreadable_page_is_reported_not_a_traceback(handbook):
+    (handbook / 'binary.rst').write_bytes(b'\x00\xff\xfe binary')
+    status, out, err = run(handbook)
+    assert status == 1
+    assert out == CHANGES  # the other files are fixed
+    assert "binary.rst: not fixed: cannot read it as UTF-8 text ('utf-8' codec can't decode " \
+        'byte 0xff in position 1: invalid start byte)' in err
+    assert err[-1] == 'make fix: 3 files changed, 1 not read'
+    assert not any('Traceback' in line for line in err)
+
+
+def test_unreadable_settings_exit_2(handbook):
+    (handbook / 'links.rst').unlink()
+    status, out, err = run(handbook)
+    assert (status, out) == (2, [])
+    assert err[-1].startswith('make fix: cannot read the settings or the registry: ')
+    assert 'links.rst' in err[-1]

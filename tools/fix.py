@@ -1,0 +1,278 @@
+"""``make fix``: apply every mechanical fix ``make check`` describes, and nothing else.
+
+The fixes, each done only where the result is certain:
+
+* **link plain card names**: a plain 「name」 whose name is in the registry
+  (or is an alias) becomes 「`name`_」, as ``make autolink`` does
+  (``tools/autolink.py``: effect text in 『』, placeholders such as 「○○」
+  and names it cannot resolve stay as they are, and are listed);
+* **https for ruling URLs**: the URL of a ruling date,
+  ``:ruling:`17/3/24 <http://…>``` or the legacy ```17/3/24 <http://…>`__``,
+  on a host of ``handbook_ruling_hosts`` (which serve https) becomes the same
+  URL with ``https://`` (``rulings.dates.https_url``);
+* **emphasis split around card links**: reStructuredText cannot nest a link in
+  ``**…**`` or ``*…*`` (the reader sees the backquotes), so
+  ``**不能连锁发动「`星尘龙`_」的①效果**`` becomes
+  ``**不能连锁发动**\\ 「`星尘龙`_」\\ **的①效果**`` (``cards.markup.split_emphasis``);
+* **repeated registry rows**: a row of the registry that repeats an earlier
+  row exactly is removed (``cards.registry.redundant_rows``).  Rows that
+  spell one card two ways are aliases: they stay.
+
+Only the pages' prose is touched: not section titles, comments, literal
+blocks, directive options or the content of code directives (autolink's
+``prose_lines``), and a fix never crosses a line.  Everything else stays
+byte for byte: line endings, a missing final newline, the other rows of the
+registry.  A second run changes nothing.
+
+It prints each change on its own line, ``path:line: <what changed>`` (the
+line as it was before the run: a removed registry row at its old line), and
+on stderr the 「…」 it left as they are and a count of the files changed.
+
+Which pages: FILES, else every ``*.rst`` of the source folder (the registry
+excluded when it is kept there).  The registry is fixed in a whole-handbook
+run, or when FILES names it.
+
+The settings are the handbook's own, as its build sees them, read without
+starting Sphinx (loading every extension takes seconds): ``--cards`` (``make
+fix CARDS=…``), else the settings file ``<srcdir>/handbook.toml``
+(``handbook.core.settings``), else conf.py's values (read with
+``sphinx.config.Config.read``, as Sphinx reads them).  Where none of them
+names a registry it is ``cards.tsv`` beside conf.py; where none lists the
+ruling hosts (``ruling_hosts``, ``handbook_ruling_hosts``), no ruling URL is
+rewritten, and make fix says so.
+
+Usage: ``python tools/fix.py [--srcdir source] [--confdir .] [--cards PATH]
+[FILE…]`` or ``make fix [FILES="source/a.rst"] [SOURCEDIR=…] [CARDS=…]``.
+Exit status 0, also when something was changed; 1 when a page could not be
+read (missing, or not UTF-8 text: the others are fixed); 2 when the settings
+or the registry cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / '_ext'))
+sys.path.insert(0, str(ROOT / 'tools'))
+
+from autolink import autolink, prose_lines  # noqa: E402
+from docutils.utils import punctuation_chars  # noqa: E402
+from handbook.cards.markup import split_emphasis  # noqa: E402
+from handbook.cards.registry import Registry, load, redundant_rows  # noqa: E402
+from handbook.rulings.dates import https_url  # noqa: E402
+
+#: a card link, as pages write it
+_CARD_LINK = re.compile(r'「`([^`]+)`_」')
+#: inline literals: never changed
+_LITERAL = re.compile(r'``.+?``')
+#: the URL of a ruling date: :ruling:`17/3/24 <URL>` or the legacy link
+#: `17/3/24 <URL>`__ (``legacy``; without underscores it is no link)
+_RULING_URL = re.compile(r'(?::ruling:`[^`<]*<|(?<!`)(?P<legacy>`)\d{1,2}/\d{1,2}/\d{1,2}\s*<)'
+                         r'(?P<url>http://[^>`\s]+)>`(?P<underscores>_*)')
+#: where docutils sees inline markup start and end (its Inliner's rules): after
+#: whitespace, an opening bracket or a delimiter; before whitespace, a closing
+#: bracket or a delimiter.  Chinese text needs `\ ` there (文字\ **强调**).
+_START = rf'(?:^|(?<=[\s{punctuation_chars.openers}{punctuation_chars.delimiters}]))'
+_END = (rf'(?=$|[\s{punctuation_chars.closing_delimiters}{punctuation_chars.delimiters}'
+        rf'{punctuation_chars.closers}])')
+#: strong emphasis, or emphasis, on one line (the span is checked by split_emphasis)
+_EMPHASIS = re.compile(rf'{_START}(?<!\*)(?:\*\*(?=\S).*?(?<=[^\s\\])\*\*'
+                       rf'|\*(?=[^\s*]).*?(?<=[^\s\\*])\*)(?!\*){_END}')
+
+
+@dataclasses.dataclass(frozen=True)
+class Change:
+    """One change of a file, at its line (before the run)."""
+
+    path: str
+    line: int
+    what: str
+
+    def __str__(self) -> str:
+        return f'{self.path}:{self.line}: {self.what}'
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """What the fixes need from the handbook's settings."""
+
+    registry: Path
+    ruling_hosts: tuple[str, ...]
+
+
+#: the config values the fixes read
+SETTINGS = ('handbook_settings', 'handbook_cards', 'handbook_ruling_hosts')
+
+
+def read_settings(confdir: Path, srcdir: Path, cards: Path | None = None) -> Settings:
+    """The handbook's settings, as a build would see them: *cards* (the
+    command line), else the settings file's (``handbook.toml`` in *srcdir*),
+    else conf.py's; a registry ``cards.tsv`` beside conf.py and no ruling
+    host where none of them says."""
+    from sphinx.config import Config
+    from sphinx.util.tags import Tags
+
+    from handbook.core import settings
+
+    config = Config.read(confdir, overrides={}, tags=Tags())
+    for name in SETTINGS:  # conf.py's value, or None
+        config.add(name, None, 'env', types=frozenset())
+    conf = {name: config[name] for name in SETTINGS if config[name] is not None}
+    values = settings.merged(conf, srcdir)
+    registry = cards if cards is not None else confdir / values.get('handbook_cards', 'cards.tsv')
+    return Settings(registry, tuple(values.get('handbook_ruling_hosts') or ()))
+
+
+# -- the fixes of one line: (new line, [what changed]) ----------------------------------
+
+def masked(line: str) -> str:
+    """*line* with its inline literals blanked out (NULs), same length."""
+    return _LITERAL.sub(lambda m: '\0' * len(m.group()), line)
+
+
+def fix_https(line: str, hosts: tuple[str, ...]) -> tuple[str, list[str]]:
+    out, what, at = [], [], 0
+    for m in _RULING_URL.finditer(masked(line)):
+        if m['legacy'] and not m['underscores']:
+            continue
+        new = https_url(m['url'], hosts)
+        if new is None or new == m['url']:
+            continue
+        out += [line[at:m.start('url')], new]
+        at = m.end('url')
+        what.append(f'{m["url"]} → {new}')
+    return ''.join(out) + line[at:], what
+
+
+def fix_emphasis(line: str) -> tuple[str, list[str]]:
+    out, what, at = [], [], 0
+    for m in _EMPHASIS.finditer(masked(line)):
+        raw = line[m.start():m.end()]
+        if '\0' in m.group() or not _CARD_LINK.search(raw):
+            continue
+        new = split_emphasis(raw)
+        if new is None or new == raw:
+            continue
+        out += [line[at:m.start()], new]
+        at = m.end()
+        what.append(f'{raw} → {new}')
+    return ''.join(out) + line[at:], what
+
+
+def fix_page(text: str, registry: Registry, hosts: tuple[str, ...]
+             ) -> tuple[str, list[tuple[int, str]], list[tuple[int, str]]]:
+    """A page's text with every fix applied; the changes ``(line, what)``;
+    the 「…」 left as they are ``(line, 「…」)``."""
+    linked, unresolved = autolink(text, registry)
+    before = text.splitlines(keepends=True)
+    lines = linked.splitlines(keepends=True)
+    prose = prose_lines(lines)
+    changes = []
+    for number, (old, line, is_prose) in enumerate(zip(before, lines, prose), start=1):
+        if line != old:
+            names = Counter(_CARD_LINK.findall(line)) - Counter(_CARD_LINK.findall(old))
+            changes += [(number, f'「{name}」 → 「`{name}`_」') for name in names.elements()]
+        if not is_prose:
+            continue
+        body = line.rstrip('\r\n')
+        body, https = fix_https(body, hosts)
+        body, emphasis = fix_emphasis(body)
+        changes += [(number, what) for what in https + emphasis]
+        lines[number - 1] = body + line[len(line.rstrip('\r\n')):]
+    return ''.join(lines), changes, unresolved
+
+
+def fix_registry(text: str, redundant: list[int]) -> tuple[str, list[tuple[int, str]]]:
+    """The registry without the rows *redundant* (line numbers) names; the changes.
+    Its lines end at line feeds only, as the registry counts them."""
+    lines = text.split('\n')
+    first: dict[str, int] = {}
+    changes = []
+    for number, line in enumerate(lines, start=1):
+        row = line.strip().lstrip('\ufeff')
+        if number in redundant:
+            earlier = first.get(row)
+            shown = row.replace('\t', ' ')
+            changes.append((number, f'removed the row {shown!r}: it repeats line {earlier}'
+                            if earlier else f'removed the row {shown!r}: it repeats an earlier row'))
+        else:
+            first.setdefault(row, number)
+    kept = [line for number, line in enumerate(lines, start=1) if number not in redundant]
+    return '\n'.join(kept), changes
+
+
+# -- files ----------------------------------------------------------------------------
+
+def read(path: Path) -> str:
+    with open(path, encoding='utf-8', newline='') as f:
+        return f.read()
+
+
+def write(path: Path, text: str) -> None:
+    with open(path, 'w', encoding='utf-8', newline='') as f:
+        f.write(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog='tools/fix.py', description=__doc__.split('\n\n')[0])
+    parser.add_argument('files', nargs='*', type=Path)
+    parser.add_argument('--srcdir', type=Path, default=Path('source'),
+                        help='the pages, when no file is given (default: source)')
+    parser.add_argument('--confdir', type=Path, default=Path('.'))
+    parser.add_argument('--cards', type=Path, help="the registry (default: conf.py's)")
+    args = parser.parse_args(argv)
+
+    try:
+        settings = read_settings(args.confdir, args.srcdir, args.cards)
+        registry = load(settings.registry)
+    except Exception as err:  # a broken conf.py or registry: say which, no traceback
+        print(f'make fix: cannot read the settings or the registry: {err}', file=sys.stderr)
+        return 2
+    if not settings.ruling_hosts:
+        print('make fix: no ruling_hosts in handbook.toml and no handbook_ruling_hosts in '
+              'conf.py: ruling URLs are left as they are', file=sys.stderr)
+    registry_file = settings.registry.resolve()
+    pages = args.files or [p for p in sorted(args.srcdir.rglob('*.rst'))
+                           if p.resolve() != registry_file]
+    fix_the_registry = not args.files or any(p.resolve() == registry_file for p in args.files)
+    changed, failed = 0, 0
+    for path in pages:
+        if path.resolve() == registry_file:
+            continue
+        try:
+            text = read(path)
+        except (OSError, UnicodeDecodeError) as err:  # a missing or binary file: say so
+            print(f'{path.as_posix()}: not fixed: cannot read it as UTF-8 text '
+                  f'({getattr(err, "strerror", None) or err})', file=sys.stderr)
+            failed += 1
+            continue
+        new, changes, unresolved = fix_page(text, registry, settings.ruling_hosts)
+        for line, what in changes:
+            print(Change(path.as_posix(), line, what))
+        for line, quoted in unresolved:
+            print(f'{path.as_posix()}:{line}: {quoted} left as it is: not in the registry',
+                  file=sys.stderr)
+        if new != text:
+            write(path, new)
+            changed += 1
+    if fix_the_registry:
+        text = read(settings.registry)
+        new, changes = fix_registry(text, redundant_rows(settings.registry))
+        for line, what in changes:
+            print(Change(settings.registry.as_posix(), line, what))
+        if new != text:
+            write(settings.registry, new)
+            changed += 1
+    print(f'make fix: {changed} file{"s" if changed != 1 else ""} changed'
+          + (f', {failed} not read' if failed else ''), file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
