@@ -1,5 +1,6 @@
-"""Card markup checks: broken 「`卡名`_」 markup and unlinked 「卡名」 are warnings
-at their exact line in a normal build (so make html, with -W, fails on them)."""
+"""Card markup checks: broken 「`卡名`_」 markup (an error: readers see it) and
+unlinked 「卡名」 (a warning: the house style) at their exact line in a normal
+build (so make html, with -W, fails on them)."""
 
 from __future__ import annotations
 
@@ -9,24 +10,26 @@ from helpers import assert_no_warnings, warnings
 
 CARD_MARKUP = [
     # one fault per marked line of tests/roots/test-check-cards/index.rst
-    'index.rst:7: WARNING: 「`旋风`」 is not a card link: write 「`旋风`_」 '
+    'index.rst:7: ERROR: 「`旋风`」 is not a card link: write 「`旋风`_」 '
     '(an underscore after the closing backquote) [handbook.card-markup]',
-    'index.rst:8: WARNING: card link 「`旋风`_ has no closing 」: write 「`旋风`_」 [handbook.card-markup]',
-    "index.rst:9: WARNING: broken card markup '「` 旋风`_」': write 「`旋风`_」 "
-    '(backquotes right around the name, no spaces, then _) [handbook.card-markup]',
+    'index.rst:8: ERROR: card link 「`旋风`_ has no closing 」: write 「`旋风`_」 [handbook.card-markup]',
+    "index.rst:9: ERROR: broken card markup '「` 旋风`_」': write 「`旋风`_」 "
+    '(backquotes right around the name, no space between them and the name, then _) '
+    '[handbook.card-markup]',
     'index.rst:11: WARNING: 「旋风」 is a card name in the registry but not linked: '
     'write 「`旋风`_」 (make autolink does it) [handbook.unlinked]',
     # a nested line block: a line's continuation, then the innermost block
-    'index.rst:18: WARNING: 「`王宫的铁壁`」 is not a card link: write 「`王宫的铁壁`_」 '
+    'index.rst:18: ERROR: 「`王宫的铁壁`」 is not a card link: write 「`王宫的铁壁`_」 '
     '(an underscore after the closing backquote) [handbook.card-markup]',
     'index.rst:19: WARNING: 「星骑士」 is a card name in the registry but not linked: '
     'write 「`星骑士`_」 (make autolink does it) [handbook.unlinked]',
     # list items: a line block's second line, a nested item's second line
-    "index.rst:22: WARNING: broken card markup '「旋风`_」': write 「`旋风`_」 "
-    '(backquotes right around the name, no spaces, then _) [handbook.card-markup]',
-    'index.rst:25: WARNING: card link 「`星骑士`_ has no closing 」: write 「`星骑士`_」 [handbook.card-markup]',
+    "index.rst:22: ERROR: broken card markup '「旋风`_」': write 「`旋风`_」 "
+    '(backquotes right around the name, no space between them and the name, then _) '
+    '[handbook.card-markup]',
+    'index.rst:25: ERROR: card link 「`星骑士`_ has no closing 」: write 「`星骑士`_」 [handbook.card-markup]',
     # an admonition: a line block's second line, a paragraph's second line
-    'index.rst:30: WARNING: card link `旋风`_」 has no opening 「: write 「`旋风`_」 [handbook.card-markup]',
+    'index.rst:30: ERROR: card link `旋风`_」 has no opening 「: write 「`旋风`_」 [handbook.card-markup]',
     'index.rst:33: WARNING: 「王宫的铁壁」 is a card name in the registry but not linked: '
     'write 「`王宫的铁壁`_」 (make autolink does it) [handbook.unlinked]',
 ]
@@ -39,10 +42,10 @@ def by_line(warning: str) -> int:
 @pytest.mark.sphinx('html', testroot='check-cards', freshenv=True)
 def test_broken_markup_warns_at_its_line(app):
     app.build()
-    # the unknown name (line 10) is card_links' warning
+    # the unknown name (line 10) is card_links' error
     assert sorted(warnings(app), key=by_line) == sorted([
-        *CARD_MARKUP, 'index.rst:10: WARNING: unknown card name 「旋风的主人」: did you mean 「旋风」? '
-        'If it is a new card, add a row to cards.tsv. [handbook.card]'], key=by_line)
+        *CARD_MARKUP, 'index.rst:10: ERROR: unknown card name 「旋风的主人」: check the spelling; '
+        'if it is a new card, add a row to cards.tsv. [handbook.card]'], key=by_line)
 
 
 @pytest.mark.sphinx('html', testroot='check-cards', freshenv=True)

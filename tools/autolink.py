@@ -3,8 +3,10 @@
 Rewrites every plain 「name」 whose name is in the card registry (or is an
 alias) into 「`name`_」, in the given files (default: every page of the
 source folder), and prints each plain 「…」 it could not resolve, as
-``path:line: 「…」``, for the editor to look at (a typo, a card to add to
-the registry, or a placeholder such as 「○○」 that stays as it is).
+``path:line: 「…」``, for the editor to look at (a typo, or a card to add to
+the registry).  Placeholders (「○○」, 「××」, 「A」: ``is_placeholder`` of
+:mod:`handbook.cards.markup`, the rule the build uses) are never linked, even
+where the registry has such a row, and not printed.
 
 It changes nothing else: not one other byte of the file (line endings, a
 missing final newline and all stay as they were).  Left untouched, as
@@ -15,7 +17,8 @@ leaves them:
 * section titles, comments, literal blocks, directive options, and the
   content of code, math and raw directives;
 * anything between backquotes: card links, roles, literals;
-* a 「…」 inside a name that is linked (「`魔界剧场「奇幻剧场」`_」).
+* a 「…」 inside a name that is linked (「`魔界剧场「奇幻剧场」`_」);
+* a name that cannot go between backquotes (``LINKABLE``: a space at an edge).
 
 Usage: ``python tools/autolink.py [--cards cards.tsv] [FILE…]`` or
 ``make autolink [FILES="source/a.rst source/b.rst"]``.
@@ -32,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 
-from handbook.cards.markup import quotes  # noqa: E402
+from handbook.cards.markup import LINKABLE, is_placeholder, quotes  # noqa: E402
 from handbook.cards.registry import Registry, load  # noqa: E402
 
 #: inline markup between backquotes (literals, roles, links) on one line
@@ -47,8 +50,6 @@ _PROSE_DIRECTIVE = re.compile(r'^\s*\.\.\s+(?:attention|caution|danger|error|hin
                               r'versionchanged|deprecated|rubric|topic|sidebar|epigraph|'
                               r'highlights|pull-quote|compound|container|only|hlist|'
                               r'centered|list-table|table|csv-table)::')
-#: a name that can go between backquotes as a link: no backquote, no <uri> ending
-_LINKABLE = re.compile(r'^[^`\s\\](?:[^`\\]*[^`\s\\])?$')
 
 
 def indent(line: str) -> int:
@@ -113,9 +114,10 @@ def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str]]]
         done_until = -1
         for start, end, content, quoted in quotes(carry + masked):
             start, end = start - len(carry), end - len(carry)
-            if start < 0 or quoted or start < done_until or '\0' in masked[start:end]:
+            if start < 0 or quoted or start < done_until or '\0' in masked[start:end] \
+                    or is_placeholder(content):
                 continue
-            if registry.lookup(content) is not None and _LINKABLE.match(content):
+            if registry.lookup(content) is not None and LINKABLE.fullmatch(content):
                 edits.append((start, end, f'「`{content}`_」'))
                 done_until = end
             else:

@@ -3,103 +3,281 @@
 A card is written 「`卡名`_」 (see :mod:`handbook.cards.links`).  Small slips in that
 markup are not errors for docutils: it renders them as italics, as plain
 text with stray backquotes, or as a link to a nonsense name.  This extension
-reports each one as a warning at its exact file and line, in every build
-(so ``make html``, which turns warnings into errors, fails on them):
+reports each one at its exact file and line, in every build, with its
+severity (:mod:`handbook.core.reports`):
 
-``handbook.card-markup`` -- broken markup:
+``handbook.card-markup`` (error: readers lose the link or see the markup) --
+broken card markup:
 
 * 「`卡名`」, no underscore: docutils reads it as text in the default role
   (``title_reference``, rendered in italics), not as a link;
 * 「`卡名`_ without the closing 」, or `卡名`_」 without the opening 「 (for a
-  registry name; an unknown name is card_links' warning, 「」 or not);
-* 「` 卡名`_」 (spaces inside the backquotes), 「卡名`_」: markup docutils
-  does not recognise stays in the text with its backquotes;
+  registry name; an unknown name is card_links' report, 「」 or not);
+* 「` 卡名`_」 (spaces inside the backquotes), 「卡名`_」 (a registry name
+  without its opening backquote), 和`卡名`_」: markup docutils does not
+  recognise stays in the text with its backquotes.  The fix keeps the name
+  as written (a space inside a name, 霸王黑龙 异色眼叛逆龙, stays) and says
+  when the name is not in the registry;
 * 「`卡名 `_」…「`旋风`_」: a space before the closing backquote makes docutils
   pair the backquote with a later one; the "name" then contains backquotes.
-  It is reported here (not as an unknown card) and rendered as plain text.
+  It is reported here (not as an unknown card) and rendered as plain text;
+* a card link inside strong emphasis or emphasis,
+  ``**不能连锁发动「`星尘龙`_」的①效果**``: reStructuredText does not nest
+  inline markup, so readers see the backquotes.  One report per emphasised
+  span, naming every card link in it, with the split form
+  ``**不能连锁发动**\\ 「`星尘龙`_」\\ **的①效果**`` (:func:`split_emphasis`,
+  which ``make fix`` applies).
 
-``handbook.markup`` -- the same kind of slip outside card names: a role
-written right after Chinese text (详见:ref:`标签`, which docutils does not
-recognise: write 详见\\ :ref:`标签`), text in backquotes without a role
-(`文本`, italics), a link without its underscores (`17/3/24 <https://…>`).  Any backquote left in the text is reported; a backquote
-meant as text goes inside a literal, ``…``.
+``handbook.markup`` (error: readers see the markup as text) -- the same kind
+of slip outside card names: a role written right after Chinese text
+(详见:ref:`标签`, which docutils does not recognise: write 详见\\ :ref:`标签`),
+text in backquotes without a role (`文本`, italics), a link without its
+underscores (`17/3/24 <https://…>`), text left between backquotes, and stray
+backquotes: a lone ````` or a ```_`` / ```__`` with no opening backquote
+on the line (『●炎属性`_』) is left over from markup: the fix is to delete it.
 
-``handbook.unlinked`` -- a plain 「卡名」 whose content is a registry name
-(or alias): linking card names is the house style.  ``make autolink``
-writes the links.  Not reported:
+``handbook.unlinked`` (warning: a house rule) -- a plain 「卡名」 whose
+content is a registry name (or alias): linking card names is the house
+style.  ``make autolink`` (and ``make fix``) writes the links; inside
+emphasis the fix is the split form.  Not reported:
 
 * text inside 『…』: effect text is quoted as printed on the card, where
   「卡名」 stands for the card's own name or an archetype (『「战吼」怪兽』);
 * 「…」 inside a card name (「`魔界剧场「奇幻剧场」`_」) or a literal;
 * section titles (a linked title would make the table of contents a list of
   links to the card database);
-* placeholders and names that are not in the registry (「○○」, 「卡名」).
+* placeholders (:func:`is_placeholder`: 「○○」, 「××」, 「A」), never linked
+  or reported, even where the registry has such a row; names that are not in
+  the registry (「卡名」), and names ``make autolink`` could not put between
+  backquotes (:data:`LINKABLE`: spaces at an edge, a backquote);
+* 「卡名」 inside ``:strike:`` text: the strike role links it itself
+  (:mod:`handbook.rulings.strike`).
 
-The plain 「…」 of each page are remembered (folded, on the environment),
-so that editing the registry re-reads the pages whose plain quotes became,
-or stopped being, registry names.
+The plain 「…」 of each page, struck text's included, are remembered (folded,
+on the environment), so that editing the registry re-reads the pages whose
+plain quotes became, or stopped being, registry names.
+
+The checks take time in proportion to the page's size, also for hostile
+input (a long block full of 「 and backquotes): the patterns scan without
+backtracking over long runs, lines are counted once per block, and a 「…」
+longer than :data:`LONGEST_QUOTE` characters is never a card name.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
-from sphinx.util import logging
 
 from handbook.cards.registry import fold
+from handbook.core import reports
 from handbook.core.source_lines import locate
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-logger = logging.getLogger(__name__)
-
 #: nodes whose text is not prose: markup inside them is not checked
 _NOT_PROSE = (nodes.literal, nodes.FixedTextElement, nodes.comment, nodes.raw,
               nodes.reference, addnodes.pending_xref, nodes.problematic,
               nodes.title_reference, nodes.target, nodes.math, nodes.system_message,
               nodes.substitution_definition, nodes.image)
-#: a role docutils did not recognise (right after Chinese text, without `\ `)
-_ROLE = re.compile(r':[\w.+-]+(?::[\w.+-]+)?:`')
 #: the same, when docutils took the backquoted part for text in the default role
-_ROLE_BEFORE = re.compile(r':[\w.+-]+(?::[\w.+-]+)?:$')
-#: broken card markup left in the text: 「 … ` … 」 on one line
-_BROKEN_CARD = re.compile(r'「[^「」\n`]*`[^「」\n]*」?|[^「」\s`]*`+_*」')
+_ROLE_BEFORE = re.compile(r':[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)?:$')
+#: markup left in a line of prose, tried in this order at each position; every
+#: part is bounded by a character its run excludes, so a search is linear
+_LEFTOVER = re.compile(r'''
+    (?P<role>:[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)?:`[^`\n]*`?)  # 详见:ref:` 标签`
+  | (?P<open>「[ \t\u3000]*`(?P<oname>[^`「」\n]*)`_*」?)          # 「` 卡名`_」
+  | (?P<bare>「(?P<bname>[^`「」\n]+)`_+」?)                      # 「卡名`_」
+  | (?P<pair>`(?P<pname>[^`_\n][^`\n]*)`(?P<under>_*)(?P<close>」?))  # `卡名`_」, `文本`
+  | (?P<stray>`+_*)                                            # `_ with nothing opened
+''', re.VERBOSE)
+#: a card reference as written, 「`卡名`_」 (the 「」 optional): what split_emphasis moves
+_CARD_REFERENCE = re.compile(r'「?`(?P<name>[^`]+)`_(?!_)」?')
+#: a name that can go between backquotes as a card link (make autolink's rule too):
+#: no backquote or backslash, no space at an edge, not one line break, no <uri> ending
+LINKABLE = re.compile(r'[^`\s\\](?:[^`\\\n]*[^`\s\\>])?')
+#: the brackets :func:`quotes` pairs
+_BRACKETS = re.compile(r'[「」『』]')
+#: a 「…」 longer than this is never a card name (nor looked up, nor remembered)
+LONGEST_QUOTE = 200
+#: what a placeholder 「…」 is made of (besides spaces): 「○○」, 「××」, 「？」
+PLACEHOLDER_SYMBOLS = frozenset('○◯〇●×✕✖＊*？?□■△▲▽▼☆★◇◆…⋯')
+#: a stray backquote's context in a message: this many characters each side
+_CONTEXT = 12
+
+
+def is_placeholder(content: str) -> bool:
+    """「content」 stands for "some card": 「○○」, 「××」, 「A」 (one Latin letter,
+    full-width too), or only placeholder symbols (:data:`PLACEHOLDER_SYMBOLS`).
+    A placeholder is never linked nor reported, by the build, the strike role
+    or ``make autolink``."""
+    text = content.strip()
+    if not text:
+        return False
+    if len(text) == 1 and unicodedata.normalize('NFKC', text).isascii() \
+            and unicodedata.normalize('NFKC', text).isalpha():
+        return True
+    return all(ch in PLACEHOLDER_SYMBOLS or ch.isspace() for ch in text)
 
 
 def quotes(text: str) -> Iterator[tuple[int, int, str, bool]]:
-    """Each balanced 「…」 of *text*: ``(start, end, content, quoted)``, outermost
-    first, where ``quoted`` says it lies inside 『…』 (effect text).  *start* is
-    the index of 「, *end* the index after 」.  Used by tools/autolink.py too."""
+    """Each balanced 「…」 of *text* (at most :data:`LONGEST_QUOTE` characters
+    inside): ``(start, end, content, quoted)``, outermost first, where
+    ``quoted`` says it lies inside 『…』 (effect text).  *start* is the index
+    of 「, *end* the index after 」.  Used by tools/autolink.py too."""
     depth = 0
     stack: list[tuple[int, int]] = []  # (index of 「, 『』 depth there)
     found = []
-    for i, ch in enumerate(text):
+    for m in _BRACKETS.finditer(text):
+        ch, i = m.group(), m.start()
         if ch == '『':
             depth += 1
         elif ch == '』':
             depth = max(depth - 1, 0)
         elif ch == '「':
             stack.append((i, depth))
-        elif ch == '」' and stack:
+        elif stack:
             start, at = stack.pop()
-            found.append((start, i + 1, text[start + 1:i], at > 0))
+            if i - start - 1 <= LONGEST_QUOTE:
+                found.append((start, i + 1, text[start + 1:i], at > 0))
     found.sort(key=lambda q: (q[0], -q[1]))
     yield from found
 
 
-def _sibling(node: nodes.Node, step: int) -> nodes.Node | None:
-    parent = node.parent
-    if parent is None:
+def split_emphasis(raw: str) -> str | None:
+    """*raw*, strong emphasis ``**…**`` or emphasis ``*…*`` with its
+    delimiters, split around the card links inside it (reStructuredText
+    cannot nest them): ``**不能连锁发动「`星尘龙`_」的①效果**`` gives
+    ``**不能连锁发动**\\ 「`星尘龙`_」\\ **的①效果**``.  Whitespace at the
+    edges of a segment moves outside its delimiters; ``\\ `` joins a segment
+    and a card link that no space separates; a segment of nothing but
+    whitespace is not emphasised.  The card links are kept as written.
+    None when *raw* is not emphasis or holds no card link."""
+    delimiter = next((d for d in ('**', '*') if len(raw) > 2 * len(d)
+                      and raw.startswith(d) and raw.endswith(d)), None)
+    if delimiter is None:
         return None
-    i = parent.index(node) + step
-    return parent[i] if 0 <= i < len(parent) else None
+    inner = raw[len(delimiter):-len(delimiter)]
+    links = list(_CARD_REFERENCE.finditer(inner))
+    if not links:
+        return None
+    pieces: list[tuple[str, str]] = []  # (kind, text): 'text' or 'card'
+    at = 0
+    for m in links:
+        pieces += [('text', inner[at:m.start()]), ('card', m.group())]
+        at = m.end()
+    pieces.append(('text', inner[at:]))
+    out: list[str] = []
+    joinable = False  # the output ends with a delimiter or a card link, no space
+    for kind, text in pieces:
+        if kind == 'card':
+            if joinable and out and out[-1].endswith(delimiter):
+                out.append('\\ ')
+            out.append(text)
+            joinable = True
+            continue
+        core = text.strip()
+        if not core:
+            out.append(text)
+            joinable = joinable and not text
+            continue
+        lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+        if joinable and not lead and out:
+            out.append('\\ ')
+        out.append(f'{lead}{delimiter}{core}{delimiter}{trail}')
+        joinable = not trail
+    return ''.join(out)
+
+
+def _one_line(text: str) -> str:
+    """*text* on one line (a line break and its indentation: one space), for a message."""
+    return re.sub(r'[ \t]*\n[ \t]*', ' ', text)
+
+
+def _excerpt(line: str, start: int, end: int) -> str:
+    """*line* around ``line[start:end]``, at most :data:`_CONTEXT` characters each side."""
+    before = line[max(start - _CONTEXT, 0):start].lstrip()
+    after = line[end:end + _CONTEXT].rstrip()
+    return (('…' if start - _CONTEXT > 0 else '') + before + line[start:end] + after
+            + ('…' if end + _CONTEXT < len(line.rstrip()) else ''))
+
+
+class _Siblings:
+    """A node's neighbours in constant time (``parent.index`` is linear)."""
+
+    def __init__(self) -> None:
+        self.positions: dict[int, dict[int, int]] = {}
+
+    def __call__(self, node: nodes.Node, step: int) -> nodes.Node | None:
+        parent = node.parent
+        if parent is None:
+            return None
+        positions = self.positions.get(id(parent))
+        if positions is None:
+            positions = {id(child): i for i, child in enumerate(parent.children)}
+            self.positions[id(parent)] = positions
+        i = positions.get(id(node))
+        if i is None:
+            return None
+        i += step
+        return parent[i] if 0 <= i < len(parent) else None
+
+
+class _Lines:
+    """Exact lines of inline nodes, as :func:`handbook.core.source_lines.locate`
+    finds them, but each block located in one pass: the block's inline
+    elements, in order, are found one after the other in its raw source."""
+
+    #: after this many elements not found verbatim, a block's others get its line
+    MISSES = 50
+
+    def __init__(self) -> None:
+        self.found: dict[int, tuple[str | None, int | None]] = {}
+        self.blocks: set[int] = set()
+
+    def __call__(self, node: nodes.Node) -> tuple[str | None, int | None]:
+        if node.line is not None:
+            return locate(node)
+        block = node.parent
+        while block is not None and block.line is None:
+            block = block.parent
+        if block is None:
+            return locate(node)
+        if id(block) not in self.blocks:
+            self.blocks.add(id(block))
+            self.index(block)
+        return self.found.get(id(node), (block.source or node.source, block.line))
+
+    def index(self, block: nodes.Element) -> None:
+        raw = getattr(block, 'rawsource', '') or ''
+        source = block.source
+        cursor = counted = lines = misses = 0
+        stack = list(reversed(block.children))
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, nodes.Element):
+                continue
+            own = getattr(node, 'rawsource', '')
+            pos = raw.find(own, cursor) if own and raw and misses < self.MISSES else -1
+            if pos < 0:
+                misses += bool(own)
+                if node.line is None:
+                    self.found[id(node)] = (source, block.line)
+                    stack.extend(reversed(node.children))
+                continue
+            lines += raw.count('\n', counted, pos)
+            counted = cursor = pos
+            if node.line is None:
+                self.found[id(node)] = (source, block.line + lines)
+            cursor = pos + len(own)
 
 
 class CardMarkup(SphinxTransform):
@@ -109,11 +287,15 @@ class CardMarkup(SphinxTransform):
     default_priority = 846
 
     def apply(self, **kwargs: Any) -> None:
+        self.sibling = _Siblings()
+        self.lines = _Lines()
+        self.registry = getattr(self.env, 'handbook_cards', None)
         self.check_card_references()
         self.check_default_role()
+        emphasised = self.check_emphasis()
         plain: set[str] = set()
-        for block in self.prose_blocks():
-            self.check_text(block, plain)
+        for block in self.prose_blocks():  # struck text is prose: its quotes too
+            self.check_text(block, plain, emphasised)
         docname = self.env.current_document.docname
         if plain:
             self.env.handbook_plain_quotes[docname] = frozenset(plain)
@@ -121,19 +303,23 @@ class CardMarkup(SphinxTransform):
     # -- 「`卡名`_」 parsed as a card reference ------------------------------------
 
     def check_card_references(self) -> None:
+        titled = []
         for xref in list(self.document.findall(addnodes.pending_xref)):
             if xref.get('refdomain') != 'card':
                 continue
             name = xref['cardname']
             if '`' in name:
-                self.warn(xref, f'broken card markup {xref.rawsource!r}: a space before a closing '
-                                'backquote joined two card names; write each as 「`卡名`_」',
-                          'card-markup')
+                self.error(xref, f'broken card markup {xref.rawsource!r}: a space before a '
+                                 'closing backquote joined two card names; write each as '
+                                 '「`卡名`_」', 'card-markup')
                 xref.replace_self(nodes.problematic(xref.rawsource, xref.rawsource))
                 continue
-            if self.env.handbook_cards.lookup(name) is None:
+            if self.struck_in_title(xref):
+                titled.append(xref)
+                continue
+            if self.registry is None or self.registry.lookup(name) is None:
                 continue  # an unknown name: card_links reports it, 「」 or not
-            before, after = _sibling(xref, -1), _sibling(xref, +1)
+            before, after = self.sibling(xref, -1), self.sibling(xref, +1)
             opened = isinstance(before, nodes.Text) and before.endswith('「')
             closed = isinstance(after, nodes.Text) and after.startswith('」')
             if opened and closed:
@@ -144,19 +330,37 @@ class CardMarkup(SphinxTransform):
                 problem = f'card link `{name}`_」 has no opening 「'
             else:
                 problem = f'card link `{name}`_ is not in 「」'
-            self.warn(xref, f'{problem}: write 「`{name}`_」', 'card-markup')
+            self.error(xref, f'{problem}: write 「`{name}`_」', 'card-markup')
+        for xref in titled:  # a title is never linked by the strike role
+            xref.replace_self(nodes.Text(xref.astext()))
+
+    @staticmethod
+    def struck_in_title(xref: addnodes.pending_xref) -> bool:
+        """*xref* is a name the strike role linked, in a section title."""
+        struck = False
+        node = xref.parent
+        while node is not None:
+            struck = struck or (isinstance(node, nodes.Element) and 'strike' in node['classes'])
+            if isinstance(node, (nodes.title, nodes.subtitle)):
+                return struck
+            node = node.parent
+        return False
 
     # -- `卡名` without the underscore --------------------------------------------
 
     def check_default_role(self) -> None:
         for node in self.document.findall(nodes.title_reference):
             text = node.astext()
-            before = _sibling(node, -1)
+            before = self.sibling(node, -1)
             role = _ROLE_BEFORE.search(before) if isinstance(before, nodes.Text) else None
             subtype = 'markup'
             if role:
                 message = (f'role {role.group()} not recognised: next to Chinese text write '
                            f'`\\ ` before it, e.g. 详见\\ {role.group()}`{text}`')
+            elif isinstance(before, nodes.Text) and before.endswith('「') \
+                    and is_placeholder(text):
+                message = (f'「`{text}`」 shows the placeholder in italics: write 「{text}」 '
+                           '(a placeholder is plain text, never a link)')
             elif isinstance(before, nodes.Text) and before.endswith('「'):
                 message = (f'「`{text}`」 is not a card link: write 「`{text}`_」 '
                            '(an underscore after the closing backquote)')
@@ -167,7 +371,38 @@ class CardMarkup(SphinxTransform):
             else:
                 message = (f'`{text}` is interpreted text without a role (shown in italics): '
                            f'write 「`{text}`_」 for a card, ``{text}`` for literal text')
-            self.warn(node, message, subtype)
+            self.error(node, message, subtype)
+
+    # -- 「`卡名`_」 inside **…** or *…* ----------------------------------------------
+
+    def check_emphasis(self) -> set[int]:
+        """Report emphasis holding card links; the ids of those reported."""
+        reported = set()
+        for node in self.document.findall(
+                lambda n: isinstance(n, (nodes.strong, nodes.emphasis))):
+            if self.not_prose(node):
+                continue
+            raw = node.rawsource
+            split = split_emphasis(raw)
+            if split is None:
+                continue
+            delimiter = '**' if raw.startswith('**') else '*'
+            links = [_one_line(m.group()) for m in _CARD_REFERENCE.finditer(raw)]
+            self.error(node, f'card link{"s" if len(links) > 1 else ""} {"、".join(links)} '
+                             f'cannot sit inside {delimiter}…{delimiter}: reStructuredText does '
+                             'not nest inline markup, so readers see the backquotes; write '
+                             f'{_one_line(split)}', 'card-markup')
+            reported.add(id(node))
+        return reported
+
+    @staticmethod
+    def not_prose(node: nodes.Node) -> bool:
+        parent = node.parent
+        while parent is not None:
+            if isinstance(parent, _NOT_PROSE):
+                return True
+            parent = parent.parent
+        return False
 
     # -- markup left in the text, plain 「卡名」 --------------------------------------
 
@@ -182,71 +417,163 @@ class CardMarkup(SphinxTransform):
             if parent is None:
                 yield block
 
-    def check_text(self, block: nodes.TextElement, plain: set[str]) -> None:
+    def check_text(self, block: nodes.TextElement, plain: set[str], emphasised: set[int]) -> None:
         pieces = list(self.pieces(block))
-        text = ''.join(t for t, _ in pieces)
+        text = ''.join(t for t, _, _ in pieces)
         source, first = self.first_line(block)
+        newlines = [m.start() for m in re.finditer('\n', text)]
+
+        def line_at(offset: int) -> int:
+            return first + bisect.bisect_left(newlines, offset)
+
         title = isinstance(block, (nodes.title, nodes.subtitle, nodes.rubric))
-        registry = self.env.handbook_cards
         # lines where docutils reported broken inline markup already
-        reported = {locate(n)[1] for n in block.findall(nodes.problematic)}
+        reported = {self.lines(n)[1] for n in block.findall(nodes.problematic)}
         offset = 0
-        spans = []  # (start, end) of the prose pieces
-        for piece, prose in pieces:
+        starts, ends, emphases = [], [], []  # the prose pieces
+        for piece, prose, emphasis in pieces:
             if prose:
-                spans.append((offset, offset + len(piece)))
-                self.check_backquotes(piece, source, first + text.count('\n', 0, offset),
-                                      reported)
+                starts.append(offset)
+                ends.append(offset + len(piece))
+                emphases.append(emphasis)
+                if emphasis is None or id(emphasis) not in emphasised:
+                    self.check_backquotes(piece, source, line_at(offset), reported)
             offset += len(piece)
         if title or '「' not in text:
             return
         reported_until = -1
+        told: set[tuple[int, str]] = set()  # (line, name): once per line
         for start, end, content, quoted in quotes(text):
-            if quoted or start < reported_until or not content.strip():
+            if quoted or start < reported_until or not content.strip() or '`' in content:
                 continue
-            if not any(s <= start and end <= e for s, e in spans):
+            i = bisect.bisect_right(starts, start) - 1
+            if i < 0 or end > ends[i]:
                 continue  # part of a card name or a literal
+            if is_placeholder(content):
+                continue
             plain.add(fold(content))
-            if registry.lookup(content) is not None:
-                line = first + text.count('\n', 0, start)
-                logger.warning('「%s」 is a card name in the registry but not linked: write '
-                               '「`%s`_」 (make autolink does it)', content, content,
-                               location=f'{source}:{line}', type='handbook', subtype='unlinked')
+            name = content.strip()  # 「 卡名」: the spaces go
+            if not LINKABLE.fullmatch(name) or self.registry is None \
+                    or self.registry.lookup(name) is None:
+                continue
+            line = line_at(start)
+            if (line, content) in told:
                 reported_until = end
+                continue
+            told.add((line, content))
+            # make autolink and make fix link a name with no spaces at its edges
+            tool = 'make autolink does it' if name == content else 'without the spaces'
+            fix = f'「`{name}`_」 ({tool})'
+            emphasis = emphases[i]
+            if emphasis is not None:
+                raw = emphasis.rawsource.replace(f'「{content}」', f'「`{name}`_」')
+                split = split_emphasis(raw)
+                if split is not None:
+                    tool = 'make fix does it' if name == content else 'without the spaces'
+                    fix = (f'it outside the emphasis, {_one_line(split)} (a link cannot sit '
+                           f'inside emphasis; {tool})')
+            reports.warning(f'「{content}」 is a card name in the registry but not linked: '
+                            f'write {fix}', location=f'{source}:{line}',
+                            subtype='unlinked')
+            reported_until = end
 
     def check_backquotes(self, piece: str, source: str, first: int, reported: set) -> None:
-        """Report the lines of *piece* that still hold backquotes."""
+        """Report the markup left, with its backquotes, in the lines of *piece*."""
         for number, line in enumerate(piece.split('\n')):
             if '`' not in line or first + number in reported:
                 continue
-            role = _ROLE.search(line)
-            card = _BROKEN_CARD.search(line)
-            subtype = 'card-markup' if card and not role else 'markup'
-            if role:
-                message = (f'role {role.group()[:-1]} not recognised: next to Chinese text write '
-                           f'`\\ ` before it, e.g. 详见\\ {role.group()}…`')
-            elif card:
-                name = re.sub(r'[「」`_\s]', '', card.group())
-                message = (f'broken card markup {card.group()!r}: write 「`{name}`_」 '
-                           '(backquotes right around the name, no spaces, then _)')
-            else:
-                message = (f'stray backquote in {line.strip()!r}: inline markup not recognised; '
-                           'next to Chinese text write `\\ ` before and after the markup; '
-                           'a backquote meant as text goes inside ``…``')
-            logger.warning(message, location=f'{source}:{first + number}',
-                           type='handbook', subtype=subtype)
+            location = f'{source}:{first + number}'
+            strays = []
+            for m in _LEFTOVER.finditer(line):
+                if m['role']:
+                    role = m['role'].split('`')[0]
+                    reports.error(f'role {role} not recognised: next to Chinese text write '
+                                  f'`\\ ` before it, e.g. 详见\\ {role}`…`',
+                                  location=location, subtype='markup')
+                elif m['open'] or m['bare']:
+                    name = (m['oname'] if m['open'] else m['bname']).strip()
+                    if m['bare'] and not self.known(name):
+                        strays.append((m.start() + 1 + len(m['bname']), m.end()
+                                       - m.group().endswith('」')))
+                    elif not name:
+                        strays.append((m.start() + 1, m.end() - m.group().endswith('」')))
+                    else:
+                        self.broken_card(m.group(), name, location)
+                elif m['pair']:
+                    self.pair(m, location)
+                else:
+                    strays.append((m.start(), m.end()))
+            if strays:
+                self.strays(line, strays, location)
+
+    def known(self, name: str) -> bool:
+        return bool(name) and not is_placeholder(name) and self.registry is not None \
+            and self.registry.lookup(name) is not None
+
+    def broken_card(self, written: str, name: str, location: str) -> None:
+        """An attempted card link *written* as text: the fix is 「`name`_」."""
+        if is_placeholder(name):
+            reports.error(f'broken markup {written!r} around a placeholder: write 「{name}」 '
+                          '(a placeholder is plain text, never a link)',
+                          location=location, subtype='markup')
+            return
+        fix = f'「`{name}`_」'
+        if fix == written:  # right, but docutils did not see it: other markup around it
+            reports.error(f'card link {written!r} is shown as text: it cannot sit inside '
+                          'other inline markup; move it out, with `\\ ` between them',
+                          location=location, subtype='card-markup')
+            return
+        unknown = '' if self.known(name) else (
+            f'; 「{name}」 is not in the registry: add its row to '
+            f'{self.registry.path.name if self.registry is not None else "the registry"}')
+        reports.error(f'broken card markup {written!r}: write {fix} '
+                      f'(backquotes right around the name, no space between them and the name, '
+                      f'then _){unknown}',
+                      location=location, subtype='card-markup')
+
+    def pair(self, m: re.Match, location: str) -> None:
+        """Text left between backquotes: `卡名`_」, `文本`, `17/3/24 <…>`__."""
+        written, name = m['pair'], m['pname'].strip()
+        if name.endswith('>') and '<' in name:
+            reports.error(f'link {written!r} not recognised next to Chinese text: write `\\ ` '
+                          f'before it (…\\ {written})', location=location, subtype='markup')
+        elif (m['close'] or self.known(name)) and LINKABLE.fullmatch(name):
+            self.broken_card(written, name, location)
+        elif m['under']:
+            reports.error(f'reference {written!r} not recognised next to Chinese text: write '
+                          f'`\\ ` before it (…\\ {written}), or 「`{name}`_」 for a card',
+                          location=location, subtype='markup')
+        else:
+            reports.error(f'{written!r} is shown with its backquotes: for a card write '
+                          f'「`{name}`_」, for literal text ``{name}``; else delete the '
+                          'backquotes', location=location, subtype='markup')
 
     @staticmethod
-    def pieces(block: nodes.Element) -> Iterator[tuple[str, bool]]:
-        """The block's text, in order, each piece marked prose or not."""
+    def strays(line: str, spans: list[tuple[int, int]], location: str) -> None:
+        """Backquotes (and underscores after them) that are left over: delete them."""
+        (start, end), (last_start, last_end) = spans[0], spans[-1]
+        written = ', '.join(repr(line[s:e]) for s, e in spans[:5]) + (' …' if len(spans) > 5 else '')
+        if last_end - start <= 4 * _CONTEXT:
+            where = repr(_excerpt(line, start, last_end))
+        else:
+            where = f'{_excerpt(line, start, end)!r} and on to {_excerpt(line, last_start, last_end)!r}'
+        them = 'them' if len(spans) > 1 else 'it'
+        reports.error(f'stray {written} in {where}: delete {them} (not markup: readers see '
+                      f'{them} as text)', location=location, subtype='markup')
+
+    def pieces(self, block: nodes.Element) -> Iterator[tuple[str, bool, nodes.Element | None]]:
+        """The block's text, in order, each piece marked prose or not, with the
+        emphasis (``**…**``, ``*…*``) it is in."""
         for text in block.findall(nodes.Text):
-            node, prose = text.parent, True
+            node, prose, emphasis = text.parent, True, None
             while node is not None and node is not block:
                 if isinstance(node, _NOT_PROSE):
                     prose = False
                     break
+                if isinstance(node, (nodes.strong, nodes.emphasis)):
+                    emphasis = node
                 node = node.parent
-            yield str(text), prose
+            yield str(text), prose, emphasis
 
     def first_line(self, block: nodes.Element) -> tuple[str, int]:
         """Source and line of the block's first line of text."""
@@ -256,10 +583,10 @@ class CardMarkup(SphinxTransform):
             line -= 1  # docutils gives a title the line of its underline
         return source, line or 0
 
-    def warn(self, node: nodes.Node, message: str, subtype: str) -> None:
-        source, line = locate(node)
-        logger.warning(message, location=f'{source or self.document.get("source")}:{line or 0}',
-                       type='handbook', subtype=subtype)
+    def error(self, node: nodes.Node, message: str, subtype: str) -> None:
+        source, line = self.lines(node)
+        reports.error(message, location=f'{source or self.document.get("source")}:{line or 0}',
+                      subtype=subtype)
 
 
 # -- what each page quotes plainly (for re-reading after a registry edit) -----------
@@ -295,5 +622,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('env-purge-doc', purge_doc)
     app.connect('env-merge-info', merge_info)
     app.connect('env-get-outdated', pages_quoting_changed_cards)
-    return {'version': '1', 'env_version': 1,
+    return {'version': '2', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}
