@@ -62,6 +62,9 @@ class PageRecord:
     rulings: tuple[Any, ...]  # handbook.rulings.lines.Ruling, page order
     sections: tuple[Any, ...]  # handbook.generated.card_index.Section, page order
     holds: frozenset[str]  # the generated-page directives on the page: 'card-index', …
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    """What other concerns keep of the page, by concern: ``{name: value}``
+    (filled in :attr:`Contribution.extra`; read with ``record.extra.get(name)``)."""
 
     @property
     def keys(self) -> frozenset[str]:
@@ -93,6 +96,7 @@ class Contribution:
     rulings: tuple[Any, ...] = ()
     ruling_nodes: dict[str, list[nodes.Node]] = dataclasses.field(default_factory=dict)
     sections: tuple[Any, ...] = ()
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -256,7 +260,8 @@ def read_page(app: Sphinx, doctree: nodes.document) -> None:
         cards=tuple(cards.items()),
         rulings=tuple(contribution.rulings),
         sections=tuple(contribution.sections),
-        holds=frozenset(n['handbook_generated'] for n in found.placeholders))
+        holds=frozenset(n['handbook_generated'] for n in found.placeholders),
+        extra=dict(contribution.extra))
     store(env).add(contribution, record)
 
 
