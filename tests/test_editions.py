@@ -15,7 +15,8 @@ import pytest
 from docutils import nodes
 
 from conftest import ROOT
-from helpers import assert_no_warnings, html, warnings
+from handbook.store import store
+from helpers import assert_no_warnings, build_once, html, make_command, warnings
 from handbook.rulings.lines import rulings
 
 #: the rulings of test-editions/index.rst, in page order; True: overturned
@@ -126,7 +127,7 @@ def test_full_edition_shows_overturned_rulings_struck(app):
     assert permalinks(app, 'timeline') == {anchor for anchor, _ in RULINGS}
     assert permalinks(app, 'card-index') == {anchor for anchor, _ in RULINGS
                                              if anchor != 'ruling-2020-01-13'}  # names no card
-    assert set(app.env.domains['card'].usage['index']) >= set(STRUCK_CARDS)
+    assert set(store(app.env).record('index').keys) >= set(STRUCK_CARDS)
     terms = searchindex(app)['terms']
     assert {'墓地', '复活', '黑洞', '王宫的铁壁', '死者苏生'} <= set(terms)
 
@@ -147,7 +148,7 @@ def test_current_edition_leaves_them_out(app):
     assert permalinks(app, 'card-index') == set(KEPT) - {'ruling-2020-01-13'}
     entries = set(re.findall(r'id="(card-[^"]+)"', html(app, 'card-index')))
     assert entries == {'card-旋风', 'card-神之宣告'}
-    assert set(app.env.domains['card'].usage['index']) == {'旋风', '神之宣告'}
+    assert set(store(app.env).record('index').keys) == {'旋风', '神之宣告'}
     # the search index: no word, card name or title of struck text
     index = searchindex(app)
     assert {'墓地', '复活', '除外', '作废', '黑洞', '王宫的铁壁', '死者苏生'}.isdisjoint(index['terms'])
@@ -248,24 +249,24 @@ def test_make_builds_the_current_edition_into_its_folder():
 
 
 @pytest.fixture(scope='module')
-def handbook(tmp_path_factory):
-    """The real handbook, both editions, built as make html and make html TAGS=current."""
-    out = tmp_path_factory.mktemp('editions')
-    runs = [make('html', f'BUILDDIR={out}', 'SPHINXOPTS=-q'),
-            make('html', 'TAGS=current', f'BUILDDIR={out}', 'SPHINXOPTS=-q')]
-    return out / 'html', runs
+def handbook(handbook_build, tmp_path_factory):
+    """The real handbook, both editions: the full one as the suite builds it
+    once (conftest.py), the current one built once by make html TAGS=current."""
+    current = build_once(tmp_path_factory, 'handbook-current', lambda out: make_command(
+        'html', 'TAGS=current', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
+    return handbook_build.html, current
 
 
 def test_handbook_current_edition_builds_without_warnings(handbook):
-    site, runs = handbook
-    for run in runs:
-        assert (run.returncode, run.stderr) == (0, '')
+    site, run = handbook
+    assert (run.returncode, run.stderr) == (0, '')
     full = json.loads((site / 'rulings.json').read_text(encoding='utf-8'))['rulings']
-    current = json.loads((site / 'current' / 'rulings.json').read_text(encoding='utf-8'))
+    current_site = run.html / 'current'  # make's folder for the edition
+    current = json.loads((current_site / 'rulings.json').read_text(encoding='utf-8'))
     overturned = {(page.stem, anchor) for page in site.glob('*.html') for anchor in
                   re.findall(r'class="ruling-line ruling-struck" id="([^"]+)"',
                              page.read_text(encoding='utf-8'))}
     # every other ruling, with the same permalink
     assert [(r['page'], r['anchor']) for r in current['rulings']] == \
         [(r['page'], r['anchor']) for r in full if (r['page'], r['anchor']) not in overturned]
-    assert (site / 'current' / 'card-index.html').is_file()
+    assert (current_site / 'card-index.html').is_file()

@@ -21,6 +21,7 @@ from sphinx.util.console import strip_escape_sequences
 from conftest import ROOT
 from handbook.cards.markup import is_placeholder, split_emphasis
 from handbook.rulings.lines import rulings
+from handbook.store import store
 from helpers import html, links, warnings
 
 spec = importlib.util.spec_from_file_location('autolink', ROOT / 'tools' / 'autolink.py')
@@ -123,7 +124,7 @@ def test_current_edition_leaves_whole_struck_rulings_out(app):
     assert f'「{card_link("神之宣告")}」的效果可以发动。' in page
     assert [r.dates for r in rulings(app.env)['struck']] == [('2020-01-13',), ('2018-04-01',)]
     assert not any(r.struck for r in rulings(app.env)['struck'])
-    assert set(app.env.domains['card'].usage['struck']) == {'星尘龙', '神之宣告'}
+    assert set(store(app.env).record('struck').keys) == {'星尘龙', '神之宣告'}
 
 
 @pytest.mark.sphinx('html', testroot='legacy-handbook', srcdir='legacy-markup-registry-edit')

@@ -231,9 +231,10 @@ def unused_cards(env) -> list[Problem]:
     registry = getattr(env, 'handbook_cards', None)
     if registry is None or 'card' not in env.domains or suppressed(env.config, 'unused-card'):
         return []
+    from handbook.cards.links import used_keys
     from handbook.cards.registry import fold
 
-    used = set().union(*env.domains['card'].usage.values())
+    used = used_keys(env)
     path = relative(str(registry.path))
     problems = []
     for card in registry.cards():

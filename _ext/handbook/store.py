@@ -93,6 +93,7 @@ class Contribution:
 
     docname: str
     nodes: PageNodes
+    doctree: nodes.document | None = None
     rulings: tuple[Any, ...] = ()
     ruling_nodes: dict[str, list[nodes.Node]] = dataclasses.field(default_factory=dict)
     sections: tuple[Any, ...] = ()
@@ -219,10 +220,9 @@ def changes(env: BuildEnvironment) -> Changes:
 
 def card_key(env: BuildEnvironment, xref: addnodes.pending_xref) -> str:
     """The registry key of the card a card reference names (its folded name
-    where the registry does not know it)."""
-    registry = getattr(env, 'handbook_cards', None)  # handbook.cards.links
-    card = registry.get(xref['reftarget']) if registry is not None else None
-    return card.key if card is not None else xref['reftarget']
+    where the registry does not know it), resolved when the reference was
+    read (:func:`handbook.cards.links.card_xref`)."""
+    return xref['reftarget']
 
 
 def walk(doctree: nodes.document) -> PageNodes:
@@ -250,7 +250,7 @@ def read_page(app: Sphinx, doctree: nodes.document) -> None:
     """Walk the page once; let the concerns fill its contribution; keep the record."""
     env = app.env
     found = walk(doctree)
-    contribution = Contribution(env.docname, found)
+    contribution = Contribution(env.docname, found, doctree)
     app.events.emit(PAGE_READ, contribution)
     cards: dict[str, str] = {}
     for xref in found.cards:

@@ -9,10 +9,13 @@ link to the card's page in the card database:
   A reference whose name is a target of the same page (a section title, a
   label such as ``.. _多步效果的适用:``) stays an internal link; every other
   named reference becomes a ``pending_xref`` of the ``card`` domain, keeping
-  its exact source line.  Nothing is added to the page's source text.
-* At write time, :meth:`CardDomain.resolve_xref` looks the name up in the
+  its exact source line.  Nothing is added to the page's source text.  The
+  card's identity is resolved here, once: the name is looked up in the
   registry (folded: width, case, spacing and middle-dot variants match, see
-  :mod:`handbook.cards.registry`) and renders ``<a class="card-link card-card">`` (or
+  :mod:`handbook.core.names`) and the xref's ``reftarget`` is the card's
+  registry key, which the store, the rulings and the card index read.
+* At write time, :meth:`CardDomain.resolve_xref` turns the key into the link:
+  it renders ``<a class="card-link card-card">`` (or
   ``card-series``) to the card database.  An unknown name is an error
   ``handbook.card`` at its file and line (readers lose the link)::
 
@@ -41,7 +44,9 @@ Configuration (``conf.py``)::
 A registry inside the source folder is excluded from the pages.  Editing the
 registry re-reads, on the next build, exactly the pages that use a name
 whose row changed (or that used a name which was unknown and now is known);
-the ``card`` domain keeps, per page, the names the page uses.
+the handbook store (:mod:`handbook.store`) keeps, per page, the cards the page
+links: their registry keys, resolved once when the page is read, and their
+names as written.
 """
 
 from __future__ import annotations
@@ -60,8 +65,11 @@ from handbook.cards import registry as card_registry
 from handbook.cards.registry import DEFAULT_URLS, Registry, RegistryError, UrlTemplates, fold
 from handbook.core import reports
 from handbook.core.source_lines import set_location
+from handbook.store import store
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
@@ -81,41 +89,24 @@ class CardReferences(SphinxTransform):
             if ref.resolved or 'refname' not in ref or ref['refname'] in nameids:
                 continue  # resolved, anonymous/external, or a target of this page
             name = ref.get('name') or ref.astext()
-            xref = addnodes.pending_xref(
-                ref.rawsource, refdomain='card', reftype='card', reftarget=fold(name),
-                refexplicit=True, refwarn=True, cardname=name)
-            xref += nodes.inline(ref.rawsource, '', *ref.children, classes=['card-name'])
+            xref = card_xref(self.env, name, ref.rawsource, ref.children)
             set_location(xref, ref)
             ref.replace_self(xref)
 
 
 class CardDomain(Domain):
-    """Resolves card xrefs; remembers which names each page uses."""
+    """Resolves card xrefs (what each page links is in :mod:`handbook.store`)."""
 
     name = 'card'
     label = 'Card'
-    initial_data: dict[str, Any] = {'usage': {}}  # docname -> {key: name as written}
-    data_version = 1
-
-    @property
-    def usage(self) -> dict[str, dict[str, str]]:
-        return self.data['usage']
+    initial_data: dict[str, Any] = {}
+    data_version = 2
 
     def clear_doc(self, docname: str) -> None:
-        self.usage.pop(docname, None)
+        pass  # no data: the store keeps each page's cards
 
     def merge_domaindata(self, docnames: Any, otherdata: dict[str, Any]) -> None:
-        for docname in docnames:
-            if docname in otherdata['usage']:
-                self.usage[docname] = otherdata['usage'][docname]
-
-    def process_doc(self, env: BuildEnvironment, docname: str, document: nodes.document) -> None:
-        used: dict[str, str] = {}
-        for node in document.findall(addnodes.pending_xref):
-            if node.get('refdomain') == 'card':
-                used.setdefault(node['reftarget'], node['cardname'])
-        if used:
-            self.usage[docname] = used
+        pass
 
     def resolve_xref(self, env: BuildEnvironment, fromdocname: str, builder: Builder,
                      typ: str, target: str, node: addnodes.pending_xref,
@@ -192,12 +183,24 @@ def load_registry(app: Sphinx) -> None:
 
 def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
                               changed: Any, removed: Any) -> list[str]:
-    """Re-read the pages whose card links the registry edit changed."""
+    """Re-read the pages whose card links the registry edit changed: a link
+    whose card's row changed, or whose name as written now names another card
+    (or a card, or none)."""
     keys = getattr(env, 'handbook_cards_changed', set())
     if not keys:
         return []
-    usage = env.domains['card'].usage
-    return sorted(doc for doc, used in usage.items() if keys.intersection(used))
+    return sorted(doc for doc, page in store(env).pages.items()
+                  if keys.intersection(written_keys(page.cards)))
+
+
+def written_keys(cards: Iterable[tuple[str, str]]) -> set[str]:
+    """The registry keys of a page's cards, and their names as written, folded."""
+    return {key for key, _name in cards} | {fold(name) for _key, name in cards}
+
+
+def used_keys(env: BuildEnvironment) -> set[str]:
+    """Every registry key and folded name as written that some page links."""
+    return set().union(*(written_keys(page.cards) for page in store(env).pages.values()))
 
 
 def warn_unknown_card(app: Sphinx, domain: Domain | None, node: addnodes.pending_xref) -> bool | None:
@@ -228,6 +231,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                          types=frozenset({str}))
     app.setup_extension('handbook.core.settings')  # the handbook's registry (cards)
     app.setup_extension('handbook.core.hostile_input')
+    app.setup_extension('handbook.store')
     app.add_domain(CardDomain)
     app.add_transform(CardReferences)
     app.connect('config-inited', exclude_registry)
@@ -238,13 +242,19 @@ def setup(app: Sphinx) -> dict[str, Any]:
             'parallel_read_safe': True, 'parallel_write_safe': True}
 
 
-def card_xref(name: str, rawsource: str, children: list[nodes.Node]) -> addnodes.pending_xref:
-    """A card link for *name* (as written), built as :class:`CardReferences`
-    builds one: a ``card`` xref whose content is *children* in an inline
-    ``card-name``.  Used by roles whose text cannot hold references
-    (:mod:`handbook.rulings.strike`); the caller sets its location."""
+def card_xref(env: BuildEnvironment, name: str, rawsource: str,
+              children: list[nodes.Node]) -> addnodes.pending_xref:
+    """A card link for *name* (as written): a ``card`` xref whose content is
+    *children* in an inline ``card-name``.  The card's identity is resolved
+    here, once, at read time: ``reftarget`` is the card's registry key (the
+    folded name as written where the registry does not know it), which every
+    later consumer reads.  Used by :class:`CardReferences` and by roles whose
+    text cannot hold references (:mod:`handbook.rulings.strike`); the caller
+    sets its location."""
+    card = registry(env).lookup(name)
     xref = addnodes.pending_xref(
-        rawsource, refdomain='card', reftype='card', reftarget=fold(name),
+        rawsource, refdomain='card', reftype='card',
+        reftarget=card.key if card is not None else fold(name),
         refexplicit=True, refwarn=True, cardname=name)
     xref += nodes.inline(rawsource, '', *children, classes=['card-name'])
     return xref

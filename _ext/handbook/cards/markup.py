@@ -54,7 +54,7 @@ emphasis the fix is the split form.  Not reported:
   (:mod:`handbook.rulings.strike`).
 
 The plain 「…」 of each page, struck text's included, are remembered (folded,
-on the environment), so that editing the registry re-reads the pages whose
+in the handbook store), so that editing the registry re-reads the pages whose
 plain quotes became, or stopped being, registry names.
 
 The checks take time in proportion to the page's size, also for hostile
@@ -78,11 +78,14 @@ from sphinx.transforms import SphinxTransform
 from handbook.cards.registry import fold
 from handbook.core import reports
 from handbook.core.source_lines import locate
+from handbook.store import PAGE_READ, Contribution, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+#: what the store keeps of a page's plain 「…」 (their folded contents)
+QUOTES = 'plain_quotes'
 #: nodes whose text is not prose: markup inside them is not checked
 _NOT_PROSE = (nodes.literal, nodes.FixedTextElement, nodes.comment, nodes.raw,
               nodes.reference, addnodes.pending_xref, nodes.problematic,
@@ -296,9 +299,8 @@ class CardMarkup(SphinxTransform):
         plain: set[str] = set()
         for block in self.prose_blocks():  # struck text is prose: its quotes too
             self.check_text(block, plain, emphasised)
-        docname = self.env.current_document.docname
-        if plain:
-            self.env.handbook_plain_quotes[docname] = frozenset(plain)
+        if plain:  # for the store (read_quotes)
+            self.document[QUOTES] = frozenset(plain)
 
     # -- 「`卡名`_」 parsed as a card reference ------------------------------------
 
@@ -591,19 +593,11 @@ class CardMarkup(SphinxTransform):
 
 # -- what each page quotes plainly (for re-reading after a registry edit) -----------
 
-def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    env.handbook_plain_quotes.pop(docname, None)
-
-
-def merge_info(app: Sphinx, env: BuildEnvironment, docnames: Any, other: BuildEnvironment) -> None:
-    for docname in docnames:
-        if docname in other.handbook_plain_quotes:
-            env.handbook_plain_quotes[docname] = other.handbook_plain_quotes[docname]
-
-
-def init_env(app: Sphinx) -> None:
-    if not hasattr(app.env, 'handbook_plain_quotes'):
-        app.env.handbook_plain_quotes = {}
+def read_quotes(app: Sphinx, page: Contribution) -> None:
+    """The page's plain 「…」, folded, for the store (``handbook-page-read``)."""
+    quotes = page.doctree.attributes.pop(QUOTES, None) if page.doctree is not None else None
+    if quotes:
+        page.extra[QUOTES] = quotes
 
 
 def pages_quoting_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
@@ -612,15 +606,14 @@ def pages_quoting_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
     keys = getattr(env, 'handbook_cards_changed', set())
     if not keys:
         return []
-    return sorted(doc for doc, quoted in env.handbook_plain_quotes.items() if keys & quoted)
+    return sorted(doc for doc, page in store(env).pages.items()
+                  if keys & page.extra.get(QUOTES, frozenset()))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.cards.links')
     app.add_transform(CardMarkup)
-    app.connect('builder-inited', init_env)
-    app.connect('env-purge-doc', purge_doc)
-    app.connect('env-merge-info', merge_info)
+    app.connect(PAGE_READ, read_quotes)
     app.connect('env-get-outdated', pages_quoting_changed_cards)
-    return {'version': '2', 'env_version': 2,
+    return {'version': '2', 'env_version': 3,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -166,8 +166,6 @@ class StruckRulings(SphinxTransform):
         for node in removed:
             if attached(node, self.document):  # not inside a node removed already
                 self.remove(node)
-        if removed:
-            self.note_card_names()
 
     def remove(self, node: nodes.Element) -> None:
         """Remove *node*, its footnotes if no one else refers to them, and
@@ -192,13 +190,6 @@ class StruckRulings(SphinxTransform):
             for id_ in footnote['ids']:
                 self.document.ids.pop(id_, None)
             footnote.parent.remove(footnote)
-
-    def note_card_names(self) -> None:
-        """The ``card`` domain took the page's card names at 850: again."""
-        domain = self.env.domains.get('card')
-        if domain is not None:
-            domain.clear_doc(self.env.docname)
-            domain.process_doc(self.env, self.env.docname, self.document)
 
 
 # -- the edition of a build ----------------------------------------------------------------

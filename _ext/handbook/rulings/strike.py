@@ -70,7 +70,7 @@ def linked_names(env: BuildEnvironment, text: str, node: nodes.Element) -> list[
                 or registry.lookup(content) is None:
             continue
         out.append(nodes.Text(text[at:start + 1]))
-        xref = card_xref(content, content, [nodes.Text(content)])
+        xref = card_xref(env, content, content, [nodes.Text(content)])
         lines += text.count('\n', counted, start)
         counted = start
         xref.source = node.source
