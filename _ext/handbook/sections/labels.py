@@ -8,9 +8,9 @@ warning ``handbook.label`` (a house rule) -- a label (``.. _标签:``)
 defined on two pages.  Sphinx warns about it only when it reads both pages
 in one process, at the heading after the label, and not at all in a
 parallel build (``-j auto``), where the last page read silently wins.  This
-extension remembers every page's labels with their lines
-(``env.handbook_labels``: docname -> {label: (source, line)}; planned.py
-reads it too) and reports each definition after the first (in page order)
+extension remembers every page's labels with their lines (in the handbook
+store, :func:`page_labels`: {label: (source, line)}; planned.py reads it
+too) and reports each definition after the first (in page order)
 at its own line, naming the first.  A duplicate defined on a page read later
 in the same process is dropped from that page so that Sphinx does not report
 it a second time: references go to the first definition.  (Two definitions
@@ -39,10 +39,14 @@ from sphinx.transforms import SphinxTransform
 
 from handbook.core import reports
 from handbook.core.source_lines import locate
+from handbook.store import PAGE_READ, Contribution, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
+
+#: what the store keeps of a page's labels: {label: (source, line)}
+LABELS = 'labels'
 
 
 class AnonymousLinks(SphinxTransform):
@@ -94,9 +98,8 @@ class RecordLabels(SphinxTransform):
             source, line = locate(target)
             for name in target['names']:
                 labels.setdefault(name, (source or self.document['source'], line or 0))
-        docname = self.env.current_document.docname
-        if labels:
-            self.env.handbook_labels[docname] = labels
+        if labels:  # for DropDuplicateLabels, then the store (read_labels)
+            self.document[LABELS] = labels
 
 
 class DropDuplicateLabels(SphinxTransform):
@@ -109,15 +112,28 @@ class DropDuplicateLabels(SphinxTransform):
     def apply(self, **kwargs: Any) -> None:
         docname = self.env.current_document.docname
         known = self.env.domains.standard_domain.anonlabels
-        for name in self.env.handbook_labels.get(docname, {}):
+        for name in self.document.get(LABELS, {}):
             if name in known and known[name][0] != docname and self.document.nametypes.get(name):
                 self.document.nametypes[name] = False  # Sphinx skips it
 
 
+def read_labels(app: Sphinx, page: Contribution) -> None:
+    """The page's labels, for the store (``handbook-page-read``)."""
+    labels = page.doctree.attributes.pop(LABELS, None) if page.doctree is not None else None
+    if labels:
+        page.extra[LABELS] = labels
+
+
+def page_labels(env: BuildEnvironment, docname: str) -> dict[str, tuple[str, int]]:
+    """``{label: (source, line)}`` of the labels *docname* defines."""
+    record = store(env).record(docname)
+    return record.extra.get(LABELS, {}) if record is not None else {}
+
+
 def report_duplicates(app: Sphinx, env: BuildEnvironment) -> None:
     where: dict[str, list[tuple[str, str, int]]] = {}
-    for docname in sorted(env.handbook_labels):
-        for name, (source, line) in env.handbook_labels[docname].items():
+    for docname in sorted(store(env).pages):
+        for name, (source, line) in page_labels(env, docname).items():
             where.setdefault(name, []).append((docname, source, line))
     for name, places in sorted(where.items()):
         if len(places) < 2:
@@ -130,28 +146,12 @@ def report_duplicates(app: Sphinx, env: BuildEnvironment) -> None:
                             location=f'{source}:{line}', subtype='label')
 
 
-def init_env(app: Sphinx) -> None:
-    if not hasattr(app.env, 'handbook_labels'):
-        app.env.handbook_labels = {}
-
-
-def purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    env.handbook_labels.pop(docname, None)
-
-
-def merge_info(app: Sphinx, env: BuildEnvironment, docnames: Any, other: BuildEnvironment) -> None:
-    for docname in docnames:
-        if docname in other.handbook_labels:
-            env.handbook_labels[docname] = other.handbook_labels[docname]
-
-
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(AnonymousLinks)
     app.add_transform(RecordLabels)
     app.add_transform(DropDuplicateLabels)
-    app.connect('builder-inited', init_env)
-    app.connect('env-purge-doc', purge_doc)
-    app.connect('env-merge-info', merge_info)
+    app.setup_extension('handbook.store')
+    app.connect(PAGE_READ, read_labels)
     app.connect('env-check-consistency', report_duplicates)
-    return {'version': '1', 'env_version': 1,
+    return {'version': '1', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

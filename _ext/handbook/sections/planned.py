@@ -26,6 +26,7 @@ from docutils import nodes
 from sphinx.locale import get_translation
 
 from handbook.core import reports, settings
+from handbook.sections.labels import page_labels
 
 if TYPE_CHECKING:
     from sphinx import addnodes
@@ -54,7 +55,7 @@ def check_still_planned(app: Sphinx, env: BuildEnvironment) -> None:
     where = settings.origin(env.config, env.srcdir, 'handbook_planned_sections')
     for label in written:
         docname = labels[label][0]
-        source, line = env.handbook_labels.get(docname, {}).get(label, (None, None))
+        source, line = page_labels(env, docname).get(label, (None, None))
         location = f'{source}:{line}' if source else env.doc2path(docname)
         reports.note(f'section {label!r} is written now (its label is defined here); remove '
                      f'{label!r} from {where}', location=location, subtype='planned',
