@@ -19,6 +19,7 @@ from sphinx import addnodes
 from sphinx.util.console import strip_escape_sequences
 
 from conftest import ROOT
+from handbook.cards.links import registry
 from handbook.cards.markup import is_placeholder, split_emphasis
 from handbook.rulings.lines import rulings
 from handbook.store import store
@@ -160,7 +161,7 @@ def test_is_placeholder(content, placeholder):
 @pytest.mark.sphinx('html', testroot='legacy-handbook', freshenv=True)
 def test_placeholders_are_text_though_the_registry_has_them(app):
     app.build()
-    assert {'○○', '××', 'a'} <= set(app.env.handbook_cards)  # else this test proves nothing
+    assert {'○○', '××', 'a'} <= set(registry(app.env))  # else this test proves nothing
     assert '<div class="line">「○○」的效果发动时，「××」不能发动。</div>' in html(app, 'quotes')
     assert '<div class="line">「A」和「Ｂ」是不同的卡，「？」和「○ ○」也不是卡名。</div>' \
         in html(app, 'quotes')

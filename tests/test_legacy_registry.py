@@ -20,6 +20,7 @@ from sphinx.util.console import strip_escape_sequences
 
 from conftest import ROOT
 from helpers import links, warnings
+from handbook.cards.links import registry as card_registry
 from handbook.cards.registry import Registry, RegistryError, load, redundant_rows
 
 # -- helpers ------------------------------------------------------------------------------
@@ -111,7 +112,7 @@ def test_fine_registry_shapes_link_and_report_only_notes(app):
         ('card', 'https://ygocdb.com/card/name/幻变骚灵·网络傀儡师', '幻变骚灵·网络傀儡师'),
     ]
     # one identity: both spellings are one card of the registry
-    registry = app.env.handbook_cards
+    registry = card_registry(app.env)
     assert registry.lookup('幻变骚灵协议') is registry.lookup('幻变骚灵·协议')
     assert registry.lookup('幻變騷靈協議') is registry.lookup('幻变骚灵·协议')
 

@@ -226,13 +226,14 @@ def run_sphinx(srcdir: Path, confdir: Path, overrides: dict[str, str],
 def unused_cards(env) -> list[Problem]:
     """Registry rows that no page links to: notes ``handbook.unused-card``
     (``suppress_warnings`` can silence them, as any note)."""
-    from handbook.core.reports import suppressed
-
-    registry = getattr(env, 'handbook_cards', None)
-    if registry is None or 'card' not in env.domains or suppressed(env.config, 'unused-card'):
-        return []
+    from handbook.cards.links import registry as card_registry
     from handbook.cards.links import used_keys
     from handbook.cards.registry import fold
+    from handbook.core.reports import suppressed
+
+    if 'card' not in env.domains or suppressed(env.config, 'unused-card'):
+        return []  # a handbook without card links
+    registry = card_registry(env)
 
     used = used_keys(env)
     path = relative(str(registry.path))

@@ -115,12 +115,13 @@ class HandbookStore(Domain):
 
     name = 'handbook'
     label = 'Handbook'
-    data_version = 2
+    data_version = 3
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord
         'ruling_nodes': {},  # docname -> {anchor: [node, …]}: each ruling as read
         'before': {},        # docname -> PageRecord | None, for the pages of this build
         'registry_changed': frozenset(),  # registry keys whose row changed in this build
+        'registry': None,  # the card registry of the build (handbook.cards.links)
     }
     _changes: Changes | None = None  # computed once per build (not pickled: not data)
     _derived: dict[str, Any] | None = None  # what :meth:`derived` computed since a change
@@ -157,9 +158,31 @@ class HandbookStore(Domain):
 
     # -- a build ---------------------------------------------------------------------
 
-    def start_build(self, registry_changed: frozenset[str]) -> None:
+    def start_build(self) -> None:
         self.data['before'] = {}
-        self.data['registry_changed'] = registry_changed
+        self.data['registry_changed'] = frozenset()
+        self._changes = None
+
+    # -- what a build reads besides the pages: the card registry ---------------------
+
+    @property
+    def registry(self) -> Any:
+        """The card registry of this build (:mod:`handbook.cards.registry`)."""
+        return self.data.get('registry')
+
+    @property
+    def registry_changed(self) -> frozenset[str]:
+        """The lookup keys whose registry row changed since the last build."""
+        return self.data['registry_changed']
+
+    def set_registry(self, registry: Any) -> None:
+        """Keep this build's registry; note which keys changed since the last."""
+        old = self.data.get('registry')
+        if old is not None:
+            before, after = old.fingerprint(), registry.fingerprint()
+            self.data['registry_changed'] = frozenset(
+                k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+        self.data['registry'] = registry
         self._changes = None
 
     def add(self, contribution: Contribution, record: PageRecord) -> None:
@@ -266,14 +289,13 @@ def read_page(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def start_build(app: Sphinx) -> None:
-    registry_changed = getattr(app.env, 'handbook_cards_changed', set())
-    store(app.env).start_build(frozenset(registry_changed))
+    store(app.env).start_build()
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(HandbookStore)
     app.add_event(PAGE_READ)
     app.connect('doctree-read', read_page, priority=400)
-    app.connect('builder-inited', start_build, priority=900)  # after the registry is read
+    app.connect('builder-inited', start_build, priority=100)  # before the registry is read
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -127,8 +127,13 @@ class CardDomain(Domain):
 
 
 def registry(env: BuildEnvironment) -> Registry:
-    """The registry of the current build."""
-    return env.handbook_cards
+    """The registry of the current build (kept in the store)."""
+    return store(env).registry
+
+
+def changed_keys(env: BuildEnvironment) -> frozenset[str]:
+    """The lookup keys whose registry row changed since the last build."""
+    return store(env).registry_changed
 
 
 def url_templates(env: BuildEnvironment | Sphinx) -> UrlTemplates:
@@ -170,15 +175,7 @@ def load_registry(app: Sphinx) -> None:
                          config=app.config)
         else:
             report[problem.severity](problem.message, location=location, subtype=problem.subtype)
-    env = app.env
-    old: Registry | None = getattr(env, 'handbook_cards', None)
-    if old is None:
-        env.handbook_cards_changed = set()
-    else:
-        before, after = old.fingerprint(), new.fingerprint()
-        env.handbook_cards_changed = {k for k in before.keys() | after.keys()
-                                      if before.get(k) != after.get(k)}
-    env.handbook_cards = new
+    store(app.env).set_registry(new)
 
 
 def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
@@ -186,7 +183,7 @@ def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
     """Re-read the pages whose card links the registry edit changed: a link
     whose card's row changed, or whose name as written now names another card
     (or a card, or none)."""
-    keys = getattr(env, 'handbook_cards_changed', set())
+    keys = changed_keys(env)
     if not keys:
         return []
     return sorted(doc for doc, page in store(env).pages.items()

@@ -75,6 +75,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
+from handbook.cards.links import changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
 from handbook.core.source_lines import locate
@@ -292,7 +293,7 @@ class CardMarkup(SphinxTransform):
     def apply(self, **kwargs: Any) -> None:
         self.sibling = _Siblings()
         self.lines = _Lines()
-        self.registry = getattr(self.env, 'handbook_cards', None)
+        self.registry = registry(self.env)
         self.check_card_references()
         self.check_default_role()
         emphasised = self.check_emphasis()
@@ -603,7 +604,7 @@ def read_quotes(app: Sphinx, page: Contribution) -> None:
 def pages_quoting_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
                                 changed: Any, removed: Any) -> list[str]:
     """Re-read the pages whose plain 「…」 became or stopped being registry names."""
-    keys = getattr(env, 'handbook_cards_changed', set())
+    keys = changed_keys(env)
     if not keys:
         return []
     return sorted(doc for doc, page in store(env).pages.items()

@@ -35,6 +35,7 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxRole
 
 from handbook.cards.links import card_xref
+from handbook.cards.links import registry as card_registry
 from handbook.cards.markup import LINKABLE, is_placeholder, quotes
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class StrikeRole(SphinxRole):
 def linked_names(env: BuildEnvironment, text: str, node: nodes.Element) -> list[nodes.Node]:
     """*text* as nodes: its registry names written 「卡名」 as card xrefs (located
     at *node*'s line plus the line breaks before them), the rest as text."""
-    registry = getattr(env, 'handbook_cards', None)
+    registry = card_registry(env)
     if registry is None or 'card' not in env.domains:
         return [nodes.Text(text)]
     out: list[nodes.Node] = []
