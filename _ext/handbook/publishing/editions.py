@@ -83,6 +83,7 @@ from sphinx.util import logging
 from sphinx.util.osutil import relative_uri
 
 from handbook.rulings.lines import is_reference, ruling_line
+from handbook.store import store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -95,6 +96,8 @@ _ = get_translation('handbook')
 #: the Sphinx tag of the current edition, and its folder in the published site
 TAG = 'current'
 FOLDERS = {'full': '', 'current': 'current/'}
+#: the store's entries: the edition the doctrees were read for; whether it changed
+EDITION, EDITION_CHANGED = 'edition', 'edition_changed'
 #: a letter or a digit (Chinese characters and ① included): a word of the ruling
 WORD = re.compile(r'[^\W_]')
 #: what is removed when nothing is left in it (never a section or a title)
@@ -160,7 +163,7 @@ class StruckRulings(SphinxTransform):
         lines = [line for line in self.document.findall(ruling_line) if overturned(line)]
         for line in lines:
             line['classes'].append('ruling-struck')
-        if getattr(self.env, 'handbook_edition', 'full') != 'current':
+        if doctree_edition(self.env) != 'current':
             return
         removed = [*lines, *self.document.findall(is_struck)]
         for node in removed:
@@ -205,21 +208,27 @@ def place_edition(app: Sphinx, config: Config) -> None:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
 
 
+def doctree_edition(env: BuildEnvironment) -> str:
+    """The edition the pages are read for: ``'full'`` or ``'current'`` (kept
+    in the store, so that the doctrees of the other edition are read again)."""
+    return store(env).data.get(EDITION, 'full')
+
+
 def note_edition(app: Sphinx) -> None:
     """The edition the pages are read for (the catalogs, ``gettext``: the full one)."""
-    env = app.env
-    before = getattr(env, 'handbook_edition', None)
-    env.handbook_edition = 'full' if app.builder.name == 'gettext' else edition(app)
-    env.handbook_edition_changed = before is not None and before != env.handbook_edition
-    if env.handbook_edition_changed:
+    data = store(app.env).data
+    before = data.get(EDITION)
+    data[EDITION] = 'full' if app.builder.name == 'gettext' else edition(app)
+    data[EDITION_CHANGED] = before is not None and before != data[EDITION]
+    if data[EDITION_CHANGED]:
         logger.info('these doctrees are of the %s edition: every page is read again '
-                    'for the %s edition', before, env.handbook_edition)
+                    'for the %s edition', before, data[EDITION])
 
 
 def pages_of_the_other_edition(app: Sphinx, env: BuildEnvironment, added: Any,
                                changed: Any, removed: Any) -> list[str]:
     """Every page, when the doctrees were read for the other edition."""
-    return sorted(env.found_docs) if env.handbook_edition_changed else []
+    return sorted(env.found_docs) if store(env).data.get(EDITION_CHANGED) else []
 
 
 # -- the edition switcher ----------------------------------------------------------------

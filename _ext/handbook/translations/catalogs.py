@@ -81,6 +81,7 @@ from sphinx.util.nodes import extract_messages
 from sphinx.util.osutil import relative_uri
 
 from handbook.cards.links import registry
+from handbook.store import store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -91,6 +92,8 @@ logger = logging.getLogger(__name__)
 
 #: the catalog of the texts the handbook's extensions generate
 CATALOG = 'handbook'
+#: the store's entries: {domain: (catalog, digest)} of the build; the domains that changed
+CATALOGS, CATALOGS_CHANGED = 'catalogs', 'catalogs_changed'
 _ = get_translation(CATALOG)
 
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
@@ -180,15 +183,16 @@ def note_catalog_changes(app: Sphinx) -> None:
     fuzzy = b'fuzzy' if env.config.gettext_allow_fuzzy_translations else b''
     new = {domain: (str(po), hashlib.sha256(po.read_bytes() + fuzzy).hexdigest())
            for domain, po in catalog_files(app).items()}
-    old: dict[str, tuple[str, str]] | None = getattr(env, 'handbook_catalogs', None)
-    env.handbook_catalogs_changed = set() if old is None else \
+    data = store(env).data
+    old: dict[str, tuple[str, str]] | None = data.get(CATALOGS)
+    data[CATALOGS_CHANGED] = set() if old is None else \
         {d for d in old.keys() | new.keys() if old.get(d) != new.get(d)}
-    env.handbook_catalogs = new
+    data[CATALOGS] = new
 
 
 def pages_with_changed_catalogs(app: Sphinx, env: BuildEnvironment, added: Any,
                                 changed: Any, removed: Any) -> list[str]:
-    domains = getattr(env, 'handbook_catalogs_changed', set())
+    domains = store(env).data.get(CATALOGS_CHANGED, set())
     if not domains:
         return []
     if CATALOG in domains:  # generated texts can be on any page
@@ -314,7 +318,7 @@ class RememberReferences(SphinxTransform):
     default_priority = 19  # before sphinx.transforms.i18n.Locale (20)
 
     def apply(self, **kwargs: Any) -> None:
-        if not getattr(self.env, 'handbook_catalogs', None):
+        if not store(self.env).data.get(CATALOGS):
             return
         for node, _msg in extract_messages(self.document):
             if isinstance(node, nodes.TextElement):
@@ -343,7 +347,7 @@ class TranslatedMessages(SphinxTransform):
     def apply(self, **kwargs: Any) -> None:
         domain = docname_to_domain(self.env.current_document.docname,
                                    self.config.gettext_compact)
-        po, _digest = getattr(self.env, 'handbook_catalogs', {}).get(domain, (None, None))
+        po, _digest = store(self.env).data.get(CATALOGS, {}).get(domain, (None, None))
         fuzzy = self.config.gettext_allow_fuzzy_translations
         translations = msgstrs(Path(po), self.config.language, fuzzy) if po else {}
         for node, msg in list(extract_messages(self.document)):
