@@ -153,10 +153,11 @@ class Card:
     id: int | None = None
     url: str | None = None
     aliases: tuple[tuple[str, str], ...] = ()
+    key: str = dataclasses.field(init=False, compare=False, repr=False)
+    """The card's identity: its name folded (:func:`handbook.core.names.fold`)."""
 
-    @property
-    def key(self) -> str:
-        return fold(self.name)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, 'key', fold(self.name))
 
     def name_in(self, language: str | None) -> str:
         """The card's name in *language*: its alias there, else its name."""

@@ -219,6 +219,10 @@ def anchor_link(fromdocname: str, docname: str, anchor: str,
 
 
 def page_title(env: BuildEnvironment, docname: str) -> str:
+    """The page's title as text (kept in the store when the page was read)."""
+    record = store(env).record(docname)
+    if record is not None and record.title:
+        return record.title
     title = env.titles.get(docname)
     return title.astext() if title is not None else docname
 
