@@ -17,12 +17,12 @@ CARD_MARKUP = [
     '(backquotes right around the name, no space between them and the name, then _) '
     '[handbook.card-markup]',
     'index.rst:11: WARNING: 「旋风」 is a card name in the registry but not linked: '
-    'write 「`旋风`_」 (make autolink does it) [handbook.unlinked]',
+    'write 「`旋风`_」 (make fix does it) [handbook.unlinked]',
     # a nested line block: a line's continuation, then the innermost block
     'index.rst:18: ERROR: 「`王宫的铁壁`」 is not a card link: write 「`王宫的铁壁`_」 '
     '(an underscore after the closing backquote) [handbook.card-markup]',
     'index.rst:19: WARNING: 「星骑士」 is a card name in the registry but not linked: '
-    'write 「`星骑士`_」 (make autolink does it) [handbook.unlinked]',
+    'write 「`星骑士`_」 (make fix does it) [handbook.unlinked]',
     # list items: a line block's second line, a nested item's second line
     "index.rst:22: ERROR: broken card markup '「旋风`_」': write 「`旋风`_」 "
     '(backquotes right around the name, no space between them and the name, then _) '
@@ -31,7 +31,7 @@ CARD_MARKUP = [
     # an admonition: a line block's second line, a paragraph's second line
     'index.rst:30: ERROR: card link `旋风`_」 has no opening 「: write 「`旋风`_」 [handbook.card-markup]',
     'index.rst:33: WARNING: 「王宫的铁壁」 is a card name in the registry but not linked: '
-    'write 「`王宫的铁壁`_」 (make autolink does it) [handbook.unlinked]',
+    'write 「`王宫的铁壁`_」 (make fix does it) [handbook.unlinked]',
 ]
 
 
@@ -80,4 +80,4 @@ def test_registry_edit_rereads_pages_quoting_the_name(app, make_app):
     # (a second app in one process warns that it sets Sphinx's own nodes up again)
     assert [w for w in warnings(again) if not w.startswith('WARNING: while setting up')] == [
         'index.rst:15: WARNING: 「卡名」 is a card name in the registry but not linked: '
-        'write 「`卡名`_」 (make autolink does it) [handbook.unlinked]']
+        'write 「`卡名`_」 (make fix does it) [handbook.unlinked]']

@@ -366,7 +366,7 @@ def test_a_megabyte_of_quotes_and_backquotes_builds(tmp_path, make_app):
     stray = ("ERROR: stray '`' in '…和和和和和和和和和和和和`': delete it (not markup: readers see it "
              'as text) [handbook.markup]')
     unlinked = ('WARNING: 「星尘龙」 is a card name in the registry but not linked: write '
-                '「`星尘龙`_」 (make autolink does it) [handbook.unlinked]')
+                '「`星尘龙`_」 (make fix does it) [handbook.unlinked]')
     assert found == [f'index.rst:{n}: {stray}' for n in range(4, 64)] + \
         [f'index.rst:{n}: {unlinked}' for n in range(95, 115)]
     # the struck names are links: 1,200 in each of the 10 struck lines

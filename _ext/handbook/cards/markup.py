@@ -465,7 +465,7 @@ class CardMarkup(SphinxTransform):
                 continue
             told.add((line, content))
             # make autolink and make fix link a name with no spaces at its edges
-            tool = 'make autolink does it' if name == content else 'without the spaces'
+            tool = 'make fix does it' if name == content else 'without the spaces'
             fix = f'「`{name}`_」 ({tool})'
             emphasis = emphases[i]
             if emphasis is not None:
