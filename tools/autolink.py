@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT / '_ext'))
 
 from handbook.cards.markup import LINKABLE, is_placeholder, quotes  # noqa: E402
 from handbook.cards.registry import Registry, load  # noqa: E402
+from handbook.core import settings  # noqa: E402
 
 #: inline markup between backquotes (literals, roles, links) on one line
 _BACKQUOTED = re.compile(r'``.+?``|`[^`]*`_{0,2}')
@@ -129,10 +130,12 @@ def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str]]]
     return ''.join(out), unresolved
 
 
-def registry_path(confdir: Path) -> Path:
-    """conf.py's handbook_cards, relative to conf.py."""
-    conf = runpy.run_path(str(confdir / 'conf.py'))
-    return confdir / conf.get('handbook_cards', 'cards.tsv')
+def registry_path(confdir: Path, srcdir: Path) -> Path:
+    """The handbook's registry: its settings file's ``cards``
+    (:mod:`handbook.core.settings`), else conf.py's handbook_cards, relative
+    to conf.py."""
+    values = settings.merged(runpy.run_path(str(confdir / 'conf.py')), srcdir)
+    return confdir / values.get('handbook_cards', 'cards.tsv')
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--cards', type=Path, help="the registry (default: conf.py's)")
     args = parser.parse_args(argv)
 
-    registry = load(args.cards or registry_path(args.confdir))
+    registry = load(args.cards or registry_path(args.confdir, args.srcdir))
     for problem in registry.problems:
         print(f'{registry.path}:{problem.line}: {problem.message}', file=sys.stderr)
     files = args.files or sorted(args.srcdir.rglob('*.rst'))
