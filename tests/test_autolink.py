@@ -84,6 +84,7 @@ def test_linked_page_passes_the_check(tmp_path, capsys):
 def test_the_handbook_is_linked_already(tmp_path, capsys):
     pages = tmp_path / 'source'
     shutil.copytree(ROOT / 'source', pages)
+    shutil.copy(ROOT / 'cards.tsv', tmp_path)  # where source/handbook.toml names it
     autolink.main(['--srcdir', str(pages), '--confdir', str(ROOT)])
     for page in sorted((ROOT / 'source').glob('*.rst')):
         assert (pages / page.name).read_bytes() == page.read_bytes(), page.name
