@@ -12,7 +12,8 @@ from test_ruling_lines import INDEX
 SCHEMA = {
     'page': str, 'page_title': str, 'section': dict, 'anchor': str, 'url': str,
     'dates': list, 'references': list, 'cards': list, 'text': str,
-    'changed': bool, 'struck': bool,
+    'changed': bool, 'struck': bool, 'status': list, 'replaces': list,
+    'replaced_by': (str, type(None)), 'sources': list,
 }
 REFERENCE = {'written': str, 'date': (str, type(None)), 'faq': (str, type(None)),
              'url': (str, type(None))}
@@ -27,7 +28,7 @@ def test_schema(app):
     app.build()
     data = load(app)
     assert set(data) == {'format', 'rulings'}
-    assert data['format'] == 1
+    assert data['format'] == 2
     for ruling in data['rulings']:
         assert set(ruling) == set(SCHEMA)
         for key, kind in SCHEMA.items():
@@ -36,6 +37,9 @@ def test_schema(app):
         assert ruling['url'] == f'{ruling["page"]}.html#{ruling["anchor"]}'
         assert ruling['dates'] == [r['date'] for r in ruling['references'] if r['date']]
         assert all(isinstance(name, str) for name in ruling['cards'])
+        for source in ruling['sources']:
+            assert set(source) == {'kind', 'faq'}
+            assert source['kind'] in ('faq', 'wiki', 'other')
         for reference in ruling['references']:
             assert set(reference) == set(REFERENCE)
             for key, kind in REFERENCE.items():
@@ -61,10 +65,19 @@ def test_content_and_order(app):
             'written': '19/2/4', 'date': '2019-02-04', 'faq': '19691',
             'url': 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691'}],
         'cards': [], 'text': '旧式链接。', 'changed': False, 'struck': False,
+        'status': [], 'replaces': [], 'replaced_by': None,
+        'sources': [{'kind': 'faq', 'faq': '19691'}],
     }
     assert by_anchor['ruling-2017-03-24-神之宣告']['cards'] == ['神之宣告']
     assert (by_anchor['ruling-2017-03-24-神之宣告']['changed'],
             by_anchor['ruling-2017-03-24-神之宣告']['struck']) == (True, True)
+    # the statuses, and the replacement on the struck ruling's line
+    assert {a: r['status'] for a, r in by_anchor.items() if r['status']} == {
+        'ruling-2017-03-24-神之宣告': ['overturned'], 'ruling-2020-01-13': ['changed'],
+        'ruling-2019-02-04': ['confirmed']}
+    assert (by_anchor['ruling-2017-03-24-神之宣告']['replaced_by'],
+            by_anchor['ruling-2020-01-13']['replaces']) == \
+        ('ruling-2020-01-13', ['ruling-2017-03-24-神之宣告'])
     assert by_anchor['ruling-2014-03-21']['dates'] == ['2014-03-21', '2014-03-21']
     # UTF-8 as is, not \\u escapes
     assert '旧式链接' in (app.outdir / 'rulings.json').read_text(encoding='utf-8')

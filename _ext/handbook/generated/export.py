@@ -7,7 +7,7 @@ order is deterministic (pages in table-of-contents order, rulings in page
 order), and it is rewritten only when its content changes::
 
     {
-      "format": 1,
+      "format": 2,
       "rulings": [
         {
           "page": "effect-processing",
@@ -21,7 +21,11 @@ order), and it is rewritten only when its content changes::
           "cards": ["倍倍伤害"],
           "text": "「倍倍伤害」发动后，受到战斗伤害和……结果平局。",
           "changed": false,
-          "struck": false
+          "struck": false,
+          "status": [],
+          "replaces": [],
+          "replaced_by": null,
+          "sources": []
         }
       ]
     }
@@ -32,7 +36,18 @@ reference as written (an invalid date, which the build reports, is left
 out); ``faq`` is the official FAQ id, ``url`` the reference's link, either
 may be null; ``cards`` are the names the ruling links, as written, in
 order; ``text`` is the ruling's plain text without its dates; ``changed``
-and ``struck`` are the flags of :mod:`handbook.rulings.lines`.
+and ``struck`` are the flags of :mod:`handbook.rulings.lines`; ``status``
+lists the ruling's status codes (``changed``, ``open``, ``confirmed``,
+``overturned``, in that order, see :mod:`handbook.rulings.statuses`),
+``replaces`` the anchors of the overturned rulings of its line it replaced,
+``replaced_by`` the anchor of the ruling that replaced it (or null), and
+``sources`` each source its references link, ``{"kind": "faq", "faq":
+"19691"}`` (kinds ``faq``, ``wiki``, ``other``; ``faq`` is null where there is
+no id).
+
+Format history: 1, the first; 2 added ``status``, ``replaces``,
+``replaced_by`` and ``sources`` (nothing else changed: a reader of format 1
+can read 2).
 
 Configuration (``conf.py``)::
 
@@ -52,7 +67,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 #: bump when the shape of the file changes
-FORMAT = 1
+FORMAT = 2
 
 
 def export(env: BuildEnvironment, builder: Builder) -> dict[str, Any]:
@@ -75,6 +90,10 @@ def export(env: BuildEnvironment, builder: Builder) -> dict[str, Any]:
                 'text': ruling.text,
                 'changed': ruling.changed,
                 'struck': ruling.struck,
+                'status': list(ruling.status),
+                'replaces': list(ruling.replaces),
+                'replaced_by': ruling.replaced_by,
+                'sources': [{'kind': kind, 'faq': faq or None} for kind, faq in ruling.sources],
             })
     return {'format': FORMAT, 'rulings': out}
 

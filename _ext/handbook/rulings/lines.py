@@ -46,17 +46,39 @@ incremental builds stay exact); other extensions read it with :func:`rulings`:
 ``{docname: [Ruling, …]}`` in page order.  A :class:`Ruling` has the page,
 section id and title, anchor, references (date as written, ISO date, FAQ id,
 URL), the cards it names (registry key and name as written), its plain text
-(without the dates) and two flags: ``struck`` (it contains ``:strike:``
+(without the dates), two flags: ``struck`` (it contains ``:strike:``
 text) and ``changed`` (struck, or its text contains one of
-``handbook_changed_markers``).  :func:`ruling_nodes` gives a ruling's nodes
+``handbook_changed_markers``), and what :mod:`handbook.rulings.statuses`
+reads: ``status`` (codes ``changed``, ``open``, ``confirmed``,
+``overturned``), ``replaces`` / ``replaced_by`` (anchors of the overturned
+rulings of its line it replaced, of the ruling that replaced it) and
+``sources`` (``(kind, FAQ id)``); ``block`` numbers its line on the page
+(rulings of one line share it).  :func:`ruling_nodes` gives a ruling's nodes
 as read.  :func:`changed_pages` tells which pages' rulings were added,
 removed or changed in this build -- a page read again with the same rulings
 does not count, unless a registry edit changed one of their card links --
 (the timeline uses it).
 
-Configuration (``conf.py``)::
+**In HTML** a ruling line ends, after its dates, with its status badges,
+its replacement links (``← 原裁定``, ``→ 现裁定``) and its source badges
+(:mod:`handbook.rulings.statuses`), then the permalink ¶ and a copy-link
+button, ``<button type="button" class="ruling-copy" aria-label="复制此裁定的链接">``:
+clicking it (or Enter, Space, a tap) copies the ruling's permalink, the
+page's address from ``html_baseurl`` (the canonical one) with ``#`` and the
+anchor percent-encoded -- so that a chat app does not cut the link at its
+first Chinese character -- e.g.
+``https://example.org/negation.html#ruling-2019-04-17-%E6%AD%BB…``
+(``copy_link.js``, copied into ``_static/`` and loaded by the pages that have
+rulings; ``navigator.clipboard``, else a selected text copied with
+``execCommand``, else a prompt showing the address).  Without
+``html_baseurl`` the address is the page's own.  EPUB gets the badges and
+links but no button and no script; LaTeX neither.
 
-    handbook_changed_markers = ['裁定变更', '调整中确认']
+Configuration: ``changed_markers`` in the handbook's settings file
+(``source/handbook.toml``, :mod:`handbook.core.settings`), else conf.py's
+``handbook_changed_markers``::
+
+    changed_markers = ['裁定变更', '调整中确认']
 """
 
 from __future__ import annotations
@@ -65,6 +87,8 @@ import dataclasses
 import hashlib
 import re
 from collections import Counter
+from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -73,6 +97,7 @@ from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util.nodes import clean_astext
 
+from handbook.rulings import statuses
 from handbook.sections.ids import slug
 from handbook.store import PAGE_READ, Contribution, changes, store
 
@@ -83,6 +108,8 @@ if TYPE_CHECKING:
     from sphinx.writers.latex import LaTeXTranslator
 
 _ = get_translation('handbook')
+#: the copy-link script, copied into the HTML's _static/
+COPY_SCRIPT = Path(__file__).with_name('copy_link.js')
 
 
 class ruling_line(nodes.inline):
@@ -113,6 +140,11 @@ class Ruling:
     text: str
     changed: bool
     struck: bool
+    status: tuple[str, ...] = ()  # handbook.rulings.statuses.STATUSES, in that order
+    replaces: tuple[str, ...] = ()  # anchors of the overturned rulings it replaced
+    replaced_by: str | None = None  # anchor of the ruling that replaced it
+    sources: tuple[tuple[str, str], ...] = ()  # (kind, FAQ id or '') of its links
+    block: int = 0  # its line (line-block line or paragraph) on the page, counted from 0
 
     @property
     def dates(self) -> tuple[str, ...]:
@@ -132,14 +164,12 @@ def is_reference(node: nodes.Node) -> bool:
 def cards_named(env: BuildEnvironment, node: nodes.Element) -> list[tuple[str, str]]:
     """``(key, name as written)`` of each card the ruling links, first use
     first.  The key is the registry's folded name of the card (so spelling
-    variants and aliases give the same key), else the folded name as written."""
-    registry = getattr(env, 'handbook_cards', None)  # see card_links
+    variants and aliases give the same key), else the folded name as written:
+    the xref's ``reftarget``, resolved when it was read (``card_xref``)."""
     found: dict[str, str] = {}
     for xref in node.findall(addnodes.pending_xref):
-        if xref.get('refdomain') != 'card':
-            continue
-        card = registry.get(xref['reftarget']) if registry is not None else None
-        found.setdefault(card.key if card is not None else xref['reftarget'], xref['cardname'])
+        if xref.get('refdomain') == 'card':
+            found.setdefault(xref['reftarget'], xref['cardname'])
     return list(found.items())
 
 
@@ -250,9 +280,12 @@ def record(env: BuildEnvironment, index: int, line: ruling_line) -> Ruling:
     struck = any(True for _ in line.findall(
         lambda n: isinstance(n, nodes.Element) and 'strike' in n['classes']))
     text = plain_text(line)
-    changed = struck or any(marker in text for marker in env.config.handbook_changed_markers)
+    markers = env.config.handbook_changed_markers
+    changed = struck or any(marker in text for marker in markers)
     return Ruling(env.docname, index, line['ids'][0], section_id, section_title, references,
-                  tuple(cards_named(env, line)), text, changed, struck)
+                  tuple(cards_named(env, line)), text, changed, struck,
+                  status=statuses.read_status(line, markers),
+                  sources=statuses.read_sources(references, env.config))
 
 
 def plain_text(line: ruling_line) -> str:
@@ -267,7 +300,19 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
     """The page's rulings, for the store (``handbook-page-read``)."""
     env = app.env
     lines = page.nodes.rulings
-    page.rulings = tuple(record(env, i, line) for i, line in enumerate(lines))
+    found = [record(env, i, line) for i, line in enumerate(lines)]
+    replaced_by, replaces = statuses.replacements(
+        lines, ['overturned' in r.status for r in found])
+    blocks: dict[int, int] = {}
+    found = [dataclasses.replace(
+        r, replaces=tuple(found[j].anchor for j in replaces.get(i, ())),
+        replaced_by=found[replaced_by[i]].anchor if i in replaced_by else None,
+        block=blocks.setdefault(id(line.parent), len(blocks)))
+        for i, (r, line) in enumerate(zip(found, lines))]
+    for line, ruling in zip(lines, found):  # what the HTML shows after the dates
+        line['ruling_marks'] = (ruling.status, ruling.replaces, ruling.replaced_by,
+                                ruling.sources)
+    page.rulings = tuple(found)
     page.ruling_nodes = {line['ids'][0]: [detached(child) for child in line.children]
                          for line in lines}
 
@@ -309,9 +354,43 @@ def visit_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
 
 
 def depart_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
+    marks = node.get('ruling_marks')
+    if marks:
+        self.body.append(statuses.marks_html(*marks))
     if hasattr(self, 'add_permalink_ref'):
         self.add_permalink_ref(node, _('链接到此裁定'))
+    if node['ids'] and not getattr(self.builder, 'embedded', False):  # EPUB: no script
+        name = escape(str(_('复制此裁定的链接')))
+        self.body.append(f'<button type="button" class="ruling-copy" aria-label="{name}" '
+                         f'title="{name}"></button>')
     self.depart_inline(node)
+
+
+def add_copy_script(app: Sphinx, pagename: str, templatename: str,
+                    context: dict[str, Any], doctree: nodes.document | None) -> None:
+    """The pages that have rulings load the copy-link script, with the page's
+    address and the texts it shows (``html-page-context``)."""
+    page = store(app.env).record(pagename)
+    if getattr(app.builder, 'embedded', False) or page is None or not page.rulings:
+        return
+    app.add_js_file(COPY_SCRIPT.name, priority=500, defer='defer', **{
+        'data-page-url': context.get('pageurl') or '',
+        'data-copied': str(_('已复制此裁定的链接')),
+        'data-failed': str(_('无法自动复制，请复制这个链接：')),
+    })
+
+
+def copy_script(app: Sphinx) -> None:
+    """Copy the copy-link script into ``_static/`` when it differs (``builder-inited``:
+    before the pages are written, so that each names it with its checksum)."""
+    builder = app.builder
+    if builder.format != 'html' or getattr(builder, 'embedded', False):
+        return
+    target = Path(builder.outdir) / '_static' / COPY_SCRIPT.name
+    text = COPY_SCRIPT.read_bytes()
+    if not target.is_file() or target.read_bytes() != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text)
 
 
 def visit_ruling_line_latex(self: LaTeXTranslator, node: ruling_line) -> None:
@@ -334,5 +413,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(RulingLines)
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_rulings)
-    return {'version': '2', 'env_version': 2,
+    app.connect('html-page-context', add_copy_script)
+    app.connect('builder-inited', copy_script)
+    return {'version': '3', 'env_version': 3,
             'parallel_read_safe': True, 'parallel_write_safe': True}

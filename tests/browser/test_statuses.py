@@ -1,0 +1,192 @@
+"""Ruling statuses in a real browser, at desktop and phone widths: the badges
+and the forward/backward links between an overturned ruling and the one that
+replaced it, the copy-link button (the clipboard holds the permalink), and
+the open-questions page.
+
+The badges and links are read on a site built from tests/roots/test-statuses
+(the handbook's own pages have no struck ruling), served here like the
+``site`` fixture serves the handbook; the open-questions page on the handbook
+itself."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
+
+ROOT = Path(__file__).resolve().parents[2]
+WIDTHS = {
+    'desktop': {'viewport': {'width': 1280, 'height': 900}},
+    'phone': {'viewport': {'width': 375, 'height': 812}, 'device_scale_factor': 2,
+              'is_mobile': True, 'has_touch': True},
+}
+#: test-statuses' html_baseurl: the permalinks the button copies start with it
+BASEURL = 'https://example.org/handbook/'
+STRUCK = 'ruling-2017-03-24-神之宣告'
+REPLACEMENT = 'ruling-2020-01-13'
+#: records what a copy event put on the clipboard (the fallback without navigator.clipboard)
+RECORD_COPY = '''
+Object.defineProperty(navigator, "clipboard", {value: undefined});
+document.addEventListener("copy", (event) => {
+  window.copiedText = event.target.value === undefined ? String(document.getSelection())
+                                                       : event.target.value;
+}, true);
+'''
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope='module')
+def statuses_site(site, tmp_path_factory):
+    """test-statuses built as HTML and served on localhost: its base URL."""
+    out = tmp_path_factory.mktemp('statuses-site')
+    env = {**os.environ, 'PYTHONPATH': str(ROOT / '_ext')}
+    build = subprocess.run(
+        [sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '-W',
+         str(ROOT / 'tests/roots/test-statuses'), str(out / 'html'),
+         '-d', str(out / 'doctrees')], capture_output=True, text=True, env=env)
+    assert build.returncode == 0, build.stderr
+    server = http.server.ThreadingHTTPServer(
+        ('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(out / 'html')))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f'http://127.0.0.1:{server.server_address[1]}/'
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(params=list(WIDTHS))
+def width(request) -> str:
+    return request.param
+
+
+def open_page(browser, base: str, width: str, *, clipboard: bool = True, init: str = ''):
+    """A new page at *width*, loading nothing but *base*; JavaScript errors kept."""
+    permissions = ['clipboard-read', 'clipboard-write'] if clipboard else []
+    context = browser.new_context(**WIDTHS[width], permissions=permissions)
+    context.route('**/*', lambda route: route.continue_()
+                  if route.request.url.startswith(base) else route.abort())
+    if init:
+        context.add_init_script(init)
+    page = context.new_page()
+    page.errors = []
+    page.on('pageerror', lambda error: page.errors.append(str(error)))
+    return context, page
+
+
+def press(page, width: str, locator) -> None:
+    """Click (desktop: the pointer over the ruling first) or tap (phone)."""
+    if width == 'phone':
+        locator.tap()
+    else:
+        locator.hover()
+        locator.click()
+
+
+def test_badges_and_replacement_links(browser, statuses_site, width, screenshot):
+    context, page = open_page(browser, statuses_site, width)
+    page.goto(statuses_site + 'index.html')
+    struck, replacement = page.locator(f'#{STRUCK}'), page.locator(f'#{REPLACEMENT}')
+    assert struck.locator('.ruling-badge').all_inner_texts() == ['已推翻']
+    assert replacement.locator('.ruling-badge').all_inner_texts() == ['裁定变更']
+    assert page.locator('.ruling-badge-open').all_inner_texts() == ['调整中'] * 6
+    assert page.locator('.ruling-source').all_inner_texts() == [
+        '数据库 #19691', '数据库 #19691', '数据库 #8000', 'wiki', '邮件/其他',
+        '数据库 #19691', '数据库 #8000']
+    # forward from the overturned ruling to the one that replaced it, and back
+    press(page, width, struck.locator('a.ruling-replaced-by', has_text='→ 现裁定'))
+    page.wait_for_url(f'**#{REPLACEMENT}')
+    assert page.evaluate('document.querySelector(":target").id') == REPLACEMENT
+    screenshot(page, 'replacement')
+    press(page, width, replacement.locator('a.ruling-replaces', has_text='← 原裁定'))
+    page.wait_for_function(f'location.hash === "#{quote(STRUCK)}"')
+    assert page.evaluate('document.querySelector(":target").id') == STRUCK
+    screenshot(page, 'overturned')
+    if width == 'phone':
+        assert page.evaluate(_CUT_OFF) == []
+    errors = page.errors
+    context.close()
+    assert errors == []
+
+
+def test_copy_link_puts_the_permalink_on_the_clipboard(browser, statuses_site, width,
+                                                       screenshot):
+    context, page = open_page(browser, statuses_site, width)
+    page.goto(statuses_site + 'index.html')
+    button = page.locator(f'#{REPLACEMENT} > button.ruling-copy')
+    # a real button, named for screen readers
+    assert button.evaluate('b => [b.tagName, b.type, b.getAttribute("aria-label")]') == \
+        ['BUTTON', 'button', '复制此裁定的链接']
+    assert page.get_by_role('button', name='复制此裁定的链接').count() == 31
+    press(page, width, button)
+    page.wait_for_function('document.getElementById("ruling-copy-status")?.textContent')
+    assert page.evaluate('navigator.clipboard.readText()') == \
+        f'{BASEURL}index.html#{REPLACEMENT}'
+    assert page.locator('#ruling-copy-status').text_content() == '已复制此裁定的链接'
+    assert page.locator('#ruling-copy-status').get_attribute('role') == 'status'
+    screenshot(page, 'copied')
+    # from the keyboard: a Chinese anchor is percent-encoded
+    other = page.locator(f'#{STRUCK} > button.ruling-copy')
+    other.focus()
+    page.keyboard.press('Enter')
+    page.wait_for_function(f'navigator.clipboard.readText().then((t) => t.endsWith('
+                           f'"{quote(STRUCK)}"))')
+    assert page.evaluate('navigator.clipboard.readText()') == \
+        f'{BASEURL}index.html#{quote(STRUCK)}'
+    assert page.evaluate('getComputedStyle(document.activeElement).opacity') == '1'
+    screenshot(page, 'keyboard')
+    errors = page.errors
+    context.close()
+    assert errors == []
+
+
+def test_copy_link_without_the_clipboard_api(browser, statuses_site, screenshot):
+    """Where the browser has no navigator.clipboard: a selected text is copied."""
+    context, page = open_page(browser, statuses_site, 'desktop', clipboard=False,
+                              init=RECORD_COPY)
+    page.goto(statuses_site + 'other.html')
+    press(page, 'desktop', page.locator('#ruling-2020-02-02-旋风 > button.ruling-copy'))
+    page.wait_for_function('window.copiedText !== undefined')
+    assert page.evaluate('window.copiedText') == \
+        f'{BASEURL}other.html#{quote("ruling-2020-02-02-旋风")}'
+    assert page.locator('#ruling-copy-status').text_content() == '已复制此裁定的链接'
+    errors = page.errors
+    context.close()
+    assert errors == []
+
+
+def test_open_questions_page(browser, site, width, screenshot):
+    context, page = open_page(browser, site.base, width)
+    page.goto(site.url('open-questions.html'))
+    assert page.locator('.open-questions-summary').inner_text() == \
+        '共 1 条裁定仍在调整中，分布在 1 个页面：'
+    assert [t.rstrip('¶') for t in page.locator('section.open-questions-page h2')
+            .all_text_contents()] == ['里侧·一时除外（1 条）']
+    entry = page.locator('li.open-question')
+    assert entry.count() == 1
+    screenshot(page, 'page')
+    # the permalink leads to the ruling, which shows its badge
+    press(page, width, entry.locator('.ruling-entry-permalink'))
+    page.wait_for_url('**/face-down-banish.html#*')
+    target = page.locator(':target')
+    assert target.get_attribute('id') == 'ruling-2019-04-17-死者苏生'
+    assert target.locator('.ruling-badge').all_inner_texts() == ['调整中']
+    screenshot(page, 'ruling')
+    if width == 'phone':
+        page.goto(site.url('open-questions.html'))
+        assert page.evaluate(_CUT_OFF) == []
+    errors = page.errors
+    context.close()
+    assert errors == []
