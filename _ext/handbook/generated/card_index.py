@@ -49,7 +49,10 @@ link outside the index is followed by a small marker (``<a
 class="card-index-marker">``, its symbol drawn by ``_static/handbook.css``,
 so that it adds no text to the page, its search index or a copied passage)
 linking to the card's entry, ``§``, titled (and ``aria-label``) 卡片索引：卡名;
-the card link itself still opens the card database.  The marker is added at write time (a
+the card link itself still opens the card database.  Where the build writes
+card pages (:mod:`handbook.generated.card_pages`, HTML), the marker leads to
+the card's page instead, titled 卡片页面：卡名, and each entry of the index
+gets the same marker after its name.  The marker is added at write time (a
 post-transform), so the doctrees keep the pages' text as written.  The
 target is the first page (by name) that holds the directive; without one,
 no marker.  LaTeX gets no markers (the PDF has the index as a chapter).
@@ -106,6 +109,14 @@ OTHER = '#'
 INDEX = 'card-index'
 #: the store's entry for the markers: (index page, {key: entry id}, keys in the index)
 MARKERS = 'card_index_markers'
+#: the store's entry the card pages (handbook.generated.card_pages) set at each
+#: build: {registry key: page name}, empty where the build writes none
+CARD_PAGES = 'card_pages'
+
+
+def card_page(env: BuildEnvironment, key: str) -> str | None:
+    """The page of the card *key* where this build writes card pages."""
+    return (store(env).data.get(CARD_PAGES) or {}).get(key)
 
 
 class card_index(nodes.General, nodes.Element):
@@ -410,6 +421,10 @@ class FillCardIndex(SphinxPostTransform):
                                      refexplicit=True, refwarn=True, cardname=name,
                                      refdoc=self.env.docname)
         term += xref
+        page = card_page(self.env, card.key)
+        if page is not None:
+            term += card_index_marker(docname=page, anchor='',
+                                      title=_('卡片页面：{name}').format(name=name))
         if card.kind == 'series':
             term += nodes.Text(' ')
             term += nodes.inline('', _('系列'), classes=['card-index-kind'])
@@ -474,17 +489,22 @@ class CardIndexMarkers(SphinxPostTransform):
         env = self.env
         target, ids, indexed = store(env).data.get(MARKERS, (None, {}, frozenset()))
         record = store(env).record(env.docname)
-        if target is None or record is None or INDEX in record.holds:
+        if record is None or INDEX in record.holds:
             return
         links = [ref for ref in self.document.findall(nodes.reference) if 'card_key' in ref]
         registry = card_links.registry(env)
         for ref in links:
             key = ref['card_key']
-            if key not in indexed:
-                continue
             name = registry[key].name_in(env.config.language)
-            marker = card_index_marker(docname=target, anchor=ids[key],
-                                       title=_('卡片索引：{name}').format(name=name))
+            page = card_page(env, key)
+            if page is not None:
+                marker = card_index_marker(docname=page, anchor='',
+                                           title=_('卡片页面：{name}').format(name=name))
+            elif target is not None and key in indexed:
+                marker = card_index_marker(docname=target, anchor=ids[key],
+                                           title=_('卡片索引：{name}').format(name=name))
+            else:
+                continue
             ref.parent.insert(ref.parent.index(ref) + 1, marker)
 
 
@@ -494,7 +514,11 @@ def visit_marker_html(self: HTML5Translator, node: card_index_marker) -> None:
         uri = builder.get_relative_uri(builder.current_docname, node['docname'])
     except NoUri:
         raise nodes.SkipNode from None
-    href = f'#{node["anchor"]}' if uri.startswith('#') else f'{uri}#{node["anchor"]}'
+    anchor = node['anchor']
+    if not anchor:  # a page
+        href = uri
+    else:
+        href = f'#{anchor}' if uri.startswith('#') else f'{uri}#{anchor}'
     title = self.attval(node['title'])
     self.body.append(f'<a class="card-index-marker" href="{self.attval(href)}" '
                      f'title="{title}" aria-label="{title}"></a>')

@@ -1,0 +1,63 @@
+/* The filter 与另一张卡 of a card page (card_pages.py): shows only the rulings
+ * that name a second card.  Served as _static/handbook-card-pages.js after
+ * `const HANDBOOK_CARD_SEPARATORS` (core/names.py's SEPARATOR_CLASS).
+ *
+ * Each ruling is an <li class="card-ruling" data-cards="key key …"> (folded
+ * registry keys); the suggestions are the <datalist>'s options, each with
+ * data-key and data-names (its folded names).  The typed text is folded as
+ * names.fold folds (NFKC, separators removed, lower case); the rulings shown
+ * are those naming the card whose name is exactly the text, else every card
+ * whose name contains it.  Empty text: every ruling. */
+(() => {
+  "use strict";
+  const SEPARATORS = new RegExp(`${HANDBOOK_CARD_SEPARATORS}+`, "gu");
+  const fold = (text) => text.normalize("NFKC").replace(SEPARATORS, "").toLowerCase();
+
+  const setUp = (form) => {
+    const input = form.querySelector("input");
+    const status = form.querySelector(".card-filter-status");
+    const cards = [...form.querySelectorAll("datalist option")].map((option) => ({
+      key: option.dataset.key,
+      name: option.value,
+      names: [fold(option.value), ...option.dataset.names.split(" ")].filter(Boolean),
+    }));
+    const rulings = [...document.querySelectorAll("li.card-ruling")].map((item) => ({
+      item,
+      keys: new Set(item.dataset.cards.split(" ")),
+    }));
+    const format = (template, values) =>
+      template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+
+    const apply = () => {
+      const query = fold(input.value);
+      if (!query) {
+        rulings.forEach(({ item }) => { item.hidden = false; });
+        status.textContent = "";
+        return;
+      }
+      const exact = cards.filter((card) => card.names.includes(query));
+      const wanted = exact.length ? exact : cards.filter(
+        (card) => card.names.some((name) => name.includes(query)));
+      const keys = new Set(wanted.map((card) => card.key));
+      let count = 0;
+      for (const { item, keys: named } of rulings) {
+        const shown = [...keys].some((key) => named.has(key));
+        item.hidden = !shown;
+        if (shown && !item.closest("details")) count += 1;
+      }
+      const name = wanted.length === 1 ? wanted[0].name : input.value.trim();
+      status.textContent = format(count ? form.dataset.some : form.dataset.none,
+                                  { count, name });
+    };
+    input.addEventListener("input", apply);
+    form.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
+    if (input.value) apply();  // a value the browser kept (back button)
+  };
+
+  const start = () => document.querySelectorAll("form.card-filter").forEach(setUp);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

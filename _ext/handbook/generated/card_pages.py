@@ -1,0 +1,549 @@
+"""Card pages: a page per card and series, listing every ruling that names it, newest first.
+
+Every registry card or series that a page links (the card index's entries,
+:mod:`handbook.generated.card_index`) gets a generated page
+``cards/<id>.html`` (HTML builder only; not in the EPUB or the PDF, which
+have the card index).  It shows, from the handbook store:
+
+* the card's name in the build's language (``系列`` after a series'), its
+  card database link and its other names: its aliases in the registry and
+  the spellings pages write it with;
+* every ruling whose ``cards`` name it, across the whole handbook, newest
+  first (by its newest date; same date, or no valid date, in reading
+  order).  Each ruling is an ``<li class="card-ruling" data-cards="…">``:
+  its status flags (``ruling-status``: 裁定变更 for a changed ruling), its
+  text rendered from the nodes the store keeps (card links, date links,
+  ``:ref:`` resolved for the card page, a § after each card link leading to
+  that card's page), ``页面 › 小节`` linking to the section, and its
+  permalink (``page.html#ruling-…``).  ``data-cards`` holds the folded
+  registry keys of every card the ruling names, space-separated;
+* the overturned rulings (every word struck, see
+  :mod:`handbook.publishing.editions`) folded in a ``<details>`` of their own,
+  已被推翻的裁定, flagged 已被推翻.  The current edition (``-t current``)
+  has none: they are not on its pages, so not on its card pages;
+* a filter 与另一张卡: an input whose suggestions (a ``<datalist>``) are
+  the other cards named together with this one; typing folds the text as
+  :func:`handbook.core.names.fold` does (NFKC, separators removed, lower
+  case: ``card_pages.js``, served as ``_static/handbook-card-pages.js``)
+  and shows only the rulings naming both cards (an exact name, else every
+  card whose name contains the text);
+* the sections that link the card (``页面 › 小节``), as on the card index.
+
+Every text is escaped (Jinja's autoescape in
+``templates/handbook-card.html``, :func:`html.escape` for the title); the generated texts are messages of the
+``handbook`` catalog, card names are shown with
+:meth:`~handbook.cards.registry.Card.name_in` the build's language.
+
+**The page's id** is the card's entry id on the card index without its
+``card-`` (:func:`handbook.generated.card_index.entry_ids`): the registry key
+-- the folded name of the row's primary name -- as a readable slug,
+``cards/旋风.html``, ``cards/ddd反骨王列奥尼达.html``.  A spelling variant or
+an alias added to the registry names the same row, so it changes no id; the
+card database id is not used, since adding one to a row would move the page.
+A slug longer than 150 bytes is cut and given a short hash of the key.
+
+**Where the pages are linked from.**  The § marker after every card link and
+each entry of the card index lead to the card's page (card_index reads
+:data:`handbook.generated.card_index.CARD_PAGES`, which this module sets
+at each build: empty for builders that write no card pages).
+
+**Cheap and never stale.**  The pages are made at the end of the build
+(``html-collect-pages``) from the store, with no doctree: each shown
+ruling's nodes are copied into one document, its references resolved as a
+card page's (the post-transforms) and rendered once with the builder's
+translator, then shared by every page that lists it.  The theme's frame of
+the pages (header, sidebars, footer: the same for every page of ``cards/``
+but for its title and address) is rendered once by the builder, with every
+``html-page-context`` listener, for a page whose title, address and content
+are tokens; each page is that frame with its own, escaped.  At the
+benchmark's quick scale (956 card pages, 1,048 rulings) they take 0.5-1 s,
+5-10 % of a clean build.  Once the pages are
+read (``env-get-updated``), a digest of what each card page shows (the card,
+its rulings' records, page titles, the names and links of the cards they
+name, the sections) is compared with the one kept in the store
+(``store(env).data``); only the pages whose digest changed, or whose file is
+missing, are written -- so a one-page edit rewrites the card pages of the
+cards whose rulings or sections on that page changed.  A change of the
+configuration, the tags or the templates writes them all; the page of a card
+no page links any more is removed.
+
+Configuration (``conf.py``)::
+
+    handbook_card_pages = True  # False: no card pages; § leads to the card index
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import gc
+import hashlib
+import html
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.locale import get_translation
+from sphinx.util import logging
+from sphinx.util.docutils import new_document
+
+from handbook.cards import links as card_links
+from handbook.core.names import SEPARATOR_CLASS, fold
+from handbook.generated import card_index
+from handbook.generated.card_index import CARD_PAGES, Entry
+from handbook.generated.timeline import anchor_link, page_title
+from handbook.publishing.editions import edition, overturned
+from handbook.rulings import lines as ruling_lines
+from handbook.rulings.lines import Ruling
+from handbook.store import PAGE_READ, Contribution, store
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
+_ = get_translation('handbook')
+
+#: the folder of the pages, and the template of their content (templates/ beside the package)
+FOLDER = 'cards'
+TEMPLATE = 'handbook-card.html'
+#: what stands for a page's address, title and content in the frame (write_pages)
+PAGE_TOKEN = 'handbook-card-page-9f3e1c'
+TITLE_TOKEN = 'handbook-card-title-9f3e1c'
+BODY_TOKEN = '<!-- handbook-card-body-9f3e1c -->'
+TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
+#: the filter's script, and its name in the site's _static/
+SCRIPT = Path(__file__).with_suffix('.js')
+STATIC_SCRIPT = 'handbook-card-pages.js'
+#: what a page's record keeps (``extra``): the anchors of its overturned rulings
+EXTRA = 'card_pages'
+#: the store's entry: {'base': digest of the build's settings, 'digests': {page: digest}}
+STATE = 'card_pages_written'
+#: raised when what a page shows, or how, changes shape (every page written again)
+VERSION = '1'
+#: the longest page id, in UTF-8 bytes (file names are at most 255)
+MAX_ID_BYTES = 150
+
+
+def enabled(app: Sphinx) -> bool:
+    """Whether this build writes card pages (``handbook_card_pages``, HTML builder)."""
+    return bool(app.config.handbook_card_pages) and app.builder.name == 'html'
+
+
+def page_name(entry_id: str, key: str) -> str:
+    """The page of the card whose card index entry id is *entry_id*."""
+    ident = entry_id.removeprefix('card-')
+    if len(ident.encode()) > MAX_ID_BYTES:
+        cut = ident.encode()[:MAX_ID_BYTES - 8].decode('utf-8', 'ignore').rstrip('-')
+        ident = f'{cut}-{hashlib.sha1(key.encode()).hexdigest()[:6]}'
+    return f'{FOLDER}/{ident}'
+
+
+# -- what each page shows -----------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardPage:
+    """One card's page."""
+
+    name: str  # the page name, 'cards/…'
+    entry: Entry
+    spellings: tuple[str, ...]  # the names pages write it with, other than its own
+    rulings: tuple[Ruling, ...]  # newest first
+    overturned: tuple[Ruling, ...]  # newest first; none in the current edition
+
+
+def read_overturned(app: Sphinx, page: Contribution) -> None:
+    """The anchors of the page's overturned rulings (``handbook-page-read``)."""
+    page.extra[EXTRA] = frozenset(line['ids'][0] for line in page.nodes.rulings
+                                  if line['ids'] and overturned(line))
+
+
+def overturned_anchors(env: BuildEnvironment) -> set[tuple[str, str]]:
+    return {(docname, anchor) for docname, record in store(env).pages.items()
+            for anchor in record.extra.get(EXTRA, ())}
+
+
+def newest_first(rulings: list[Ruling], order: dict[str, int]) -> list[Ruling]:
+    """Newest date first; the same date, and undated rulings last, in reading order."""
+    rulings = sorted(rulings, key=lambda r: (order.get(r.docname, len(order)), r.docname, r.index))
+    return sorted(rulings, key=lambda r: r.newest or '', reverse=True)  # stable
+
+
+def card_pages(env: BuildEnvironment) -> list[CardPage]:
+    """Every card page, in card index order; computed once per build."""
+    return store(env).derived('card_pages', lambda: _card_pages(env))
+
+
+def _card_pages(env: BuildEnvironment) -> list[CardPage]:
+    order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
+    struck = overturned_anchors(env)
+    current = getattr(env, 'handbook_edition', 'full') == 'current'
+    spellings: dict[str, dict[str, None]] = {}
+    for record in store(env).pages.values():
+        for key, written in record.cards:
+            spellings.setdefault(key, {})[written] = None
+    out = []
+    for entry in card_index.entries(env):
+        card = entry.card
+        found = {(r.docname, r.anchor): r for place in entry.places for r in place.rulings}
+        standing = [r for where, r in found.items() if where not in struck]
+        fallen = [] if current else [r for where, r in found.items() if where in struck]
+        shown = {card.name_in(env.config.language), card.name}
+        shown.update(alias for _lang, alias in card.aliases)
+        written = spellings.get(card.key, {})  # as pages write it (records keep card keys)
+        out.append(CardPage(
+            page_name(entry.id, card.key), entry,
+            tuple(name for name in written if name not in shown),
+            tuple(newest_first(standing, order)), tuple(newest_first(fallen, order))))
+    return out
+
+
+def shown_of(env: BuildEnvironment, page: CardPage, names: dict[str, str]) -> str:
+    """A digest of what *page* shows (see the module docstring)."""
+    registry = card_links.registry(env)
+    urls = card_links.url_templates(env)
+    language = env.config.language
+    card = page.entry.card
+    titles = {}
+
+    def title(docname: str) -> str:
+        if docname not in titles:
+            titles[docname] = page_title(env, docname)
+        return titles[docname]
+
+    def ruling(r: Ruling) -> tuple:
+        named = []
+        for key, _written in r.cards:
+            other = registry.get(key)
+            named.append((key, None if other is None else (
+                other.name_in(language), other.kind, urls.url(other), names.get(other.key))))
+        return (r, title(r.docname), tuple(named))
+
+    shown = (
+        page.name, card, card.name_in(language), urls.url(card), page.spellings,
+        tuple(ruling(r) for r in page.rulings), tuple(ruling(r) for r in page.overturned),
+        tuple((p.docname, p.section_id, p.page_title, p.section_title) for p in page.entry.places),
+    )
+    return hashlib.sha256(repr(shown).encode()).hexdigest()
+
+
+def build_base(app: Sphinx) -> str:
+    """What every page depends on: the configuration, tags, templates, this module."""
+    builder = app.builder
+    info = getattr(builder, 'build_info', None)
+    templates = getattr(builder, 'templates', None)
+    parts = [VERSION, app.config.language or '', edition(app),
+             getattr(info, 'config_hash', ''), getattr(info, 'tags_hash', ''),
+             str(templates.newest_template_mtime()) if templates is not None else '',
+             (TEMPLATES / TEMPLATE).read_text(encoding='utf-8'),
+             SCRIPT.read_text(encoding='utf-8')]
+    return hashlib.sha256('\0'.join(parts).encode()).hexdigest()
+
+
+def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Once the pages are read (``env-get-updated``): the card pages to write
+    at the end of the build, and their links for card_index.  No page of the
+    handbook is written for them."""
+    data = store(env).data
+    if not enabled(app):
+        data[CARD_PAGES] = {}
+        return []
+    pages = card_pages(env)
+    names = {page.entry.card.key: page.name for page in pages}
+    data[CARD_PAGES] = names
+    before = data.get(STATE) or {}
+    base = build_base(app)
+    old = before.get('digests', {}) if before.get('base') == base else {}
+    digests = {page.name: shown_of(env, page, names) for page in pages}
+    outdir = Path(app.outdir)
+    todo = [name for name, digest in digests.items()
+            if old.get(name) != digest or not (outdir / f'{name}.html').is_file()]
+    gone = sorted(set(before.get('digests', {})) - set(digests))
+    data[STATE] = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone}
+    return []
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
+    """Write the card pages that changed (``html-collect-pages``; see
+    :func:`write_pages`): Sphinx is handed no page."""
+    if not enabled(app):
+        return []
+    env = app.env
+    state = store(env).data.get(STATE) or {}
+    outdir = Path(app.outdir)
+    for name in state.get('gone', ()):
+        (outdir / f'{name}.html').unlink(missing_ok=True)
+    copy_script(app)
+    todo = set(state.get('todo', ()))
+    pages = [page for page in card_pages(env) if page.name in todo]
+    if not pages:
+        return []
+    # the pages make many short-lived nodes and strings; with the whole
+    # environment in memory, each pass of the cyclic garbage collector costs
+    # more than that: it waits until they are written (2-3 times faster)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        write_pages(app, pages)
+    finally:
+        if collecting:
+            gc.enable()
+    return []
+
+
+def write_pages(app: Sphinx, pages: list[CardPage]) -> None:
+    """Write *pages*.  The theme's frame -- header, sidebars, footer, every
+    ``html-page-context`` listener's additions -- is the same for every page of
+    ``cards/`` but for the page's title and address: it is rendered once, by
+    the builder, for a page whose title, address and content are tokens, and
+    each page is that frame with its own title, address and content
+    (``templates/handbook-card.html``), escaped."""
+    env = app.env
+    builder = app.builder
+    names = store(env).data[CARD_PAGES]
+    frame_name = f'{FOLDER}/{PAGE_TOKEN}'
+    rulings = {(r.docname, r.anchor): r for page in pages
+               for r in (*page.rulings, *page.overturned)}
+    fragments = Renderer(app, frame_name, names).render(list(rulings.values()))
+    outdir = Path(app.outdir)
+    frame_file = outdir / FOLDER / f'{PAGE_TOKEN}.html'
+    builder.handle_page(frame_name, {'title': TITLE_TOKEN, 'body': BODY_TOKEN, 'toc': '',
+                                     'display_toc': False, 'handbook_card_frame': True},
+                        'page.html', outfilename=frame_file)
+    frame = frame_file.read_text(encoding='utf-8')
+    frame_file.unlink()
+    context = Contexts(app, fragments)
+    for page in pages:
+        card = page.entry.card
+        body = builder.templates.render(TEMPLATE, context(page))
+        ident = page.name.removeprefix(f'{FOLDER}/')
+        text = (frame.replace(TITLE_TOKEN, html.escape(card.name_in(env.config.language)))
+                .replace(PAGE_TOKEN, quote(ident))
+                .replace(BODY_TOKEN, body))  # last: nothing in the content is replaced
+        (outdir / f'{page.name}.html').write_text(text, encoding='utf-8')
+
+
+def copy_script(app: Sphinx) -> None:
+    """``_static/handbook-card-pages.js``, written only when it changed."""
+    text = (f'/* handbook card pages (_ext/handbook/generated/card_pages.py) */\n'
+            f'const HANDBOOK_CARD_SEPARATORS = {json.dumps(SEPARATOR_CLASS)};\n'
+            f'{SCRIPT.read_text(encoding="utf-8")}')
+    target = Path(app.outdir, '_static', STATIC_SCRIPT)
+    if not target.is_file() or target.read_text(encoding='utf-8') != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding='utf-8')
+
+
+class Renderer:
+    """Renders rulings as parts of a card page: their stored nodes copied into
+    one document, resolved as a page of ``cards/`` and written to HTML by the
+    builder's translator, once per ruling."""
+
+    def __init__(self, app: Sphinx, fromdocname: str, names: dict[str, str]) -> None:
+        self.app = app
+        self.env = app.env
+        self.fromdocname = fromdocname
+        self.names = names
+
+    def render(self, rulings: list[Ruling]) -> dict[tuple[str, str], str]:
+        builder = self.app.builder
+        document = new_document(f'<{FOLDER}>', copy.copy(builder.docsettings))
+        document.settings.env = self.env
+        holders = []
+        for ruling in rulings:
+            holder = nodes.paragraph()
+            holder.extend(self.copy_of(ruling))
+            document += holder
+            holders.append(holder)
+        self.env.apply_post_transforms(document, self.fromdocname)
+        self.add_markers(document)
+        saved = {attr: getattr(builder, attr, None) for attr in (
+            'current_docname', 'secnumbers', 'fignumbers', 'imgpath', 'dlpath')}
+        try:
+            builder.current_docname = self.fromdocname
+            builder.secnumbers, builder.fignumbers = {}, {}
+            builder.imgpath = '../_images'
+            builder.dlpath = '../_downloads'
+            translator = builder.create_translator(document, builder)
+            out = {}
+            for ruling, holder in zip(rulings, holders):
+                translator.body = []
+                for child in holder.children:
+                    child.walkabout(translator)
+                out[ruling.docname, ruling.anchor] = ''.join(translator.body).strip()
+            return out
+        finally:
+            for attr, value in saved.items():
+                setattr(builder, attr, value)
+
+    def copy_of(self, ruling: Ruling) -> list[nodes.Node]:
+        """The ruling's nodes from its page, made to work on a card page (as
+        the timeline copies them); reported problems stay on the page."""
+        stored = ruling_lines.ruling_nodes(self.env, ruling.docname, ruling.anchor)
+        if stored is None:  # cannot happen while the record and the nodes agree
+            return [nodes.Text(ruling.text)]
+        holder = nodes.inline('', '', *(child.deepcopy() for child in stored))
+        for node in list(holder.findall(nodes.Element)):
+            node['ids'] = []  # the ids belong to the ruling's page
+            if isinstance(node, addnodes.pending_xref):
+                node['refdoc'] = self.fromdocname
+                node['refwarn'] = False  # its own page reports a broken reference
+            elif 'refid' in node:  # a same-page link of the ruling's page
+                node.replace_self(anchor_link(
+                    self.fromdocname, ruling.docname, node['refid'],
+                    nodes.inline('', '', *node.children)))
+        children = list(holder.children)
+        if children and isinstance(children[0], nodes.Text):  # the space after a date
+            children[0] = nodes.Text(str(children[0]).lstrip(' \t\n\x00'))
+        return children
+
+    def add_markers(self, document: nodes.document) -> None:
+        """After each card link, the § leading to that card's page (the
+        marker of :mod:`handbook.generated.card_index`, made once per card)."""
+        registry = card_links.registry(self.env)
+        language = self.env.config.language
+        made: dict[str, str] = {}
+        for ref in list(document.findall(nodes.reference)):
+            key = ref.get('card_key')
+            if key not in self.names:
+                continue
+            if key not in made:
+                title = html.escape(_('卡片页面：{name}').format(name=registry[key].name_in(language)))
+                href = html.escape(quote(self.names[key].removeprefix(f'{FOLDER}/')) + '.html')
+                made[key] = (f'<a class="card-index-marker" href="{href}" title="{title}" '
+                             f'aria-label="{title}"></a>')
+            ref.parent.insert(ref.parent.index(ref) + 1, nodes.raw('', made[key], format='html'))
+
+
+class Contexts:
+    """The template's context of each page (plain texts: the template escapes
+    them).  What several pages show -- a ruling, a link, a fixed text -- is
+    made once: every page is in ``cards/``, so a link is the same on each."""
+
+    def __init__(self, app: Sphinx, fragments: dict[tuple[str, str], str]) -> None:
+        self.env = app.env
+        self.builder = app.builder
+        self.language = self.env.config.language
+        self.registry = card_links.registry(self.env)
+        self.urls = card_links.url_templates(self.env)
+        self.fragments = fragments
+        self.links: dict[str, str] = {}
+        self.items: dict[tuple[str, str, bool], dict[str, Any]] = {}
+        self.partners: dict[str, dict[str, str]] = {}
+        self.texts = {
+            'series': str(_('系列')),
+            'aliases': str(_('其他写法：')),
+            'filter': str(_('与另一张卡')),
+            'placeholder': str(_('输入卡名')),
+            'some': str(_('{count} 条裁定同时提到「{name}」')),
+            'none': str(_('没有裁定同时提到「{name}」')),
+            'permalink': str(_('固定链接')),
+        }
+        self.statuses = {'overturned': str(_('已被推翻')), 'changed': str(_('裁定变更'))}
+
+    def uri(self, docname: str, anchor: str = '') -> str:
+        if docname not in self.links:
+            self.links[docname] = self.builder.get_relative_uri(f'{FOLDER}/', docname)
+        return f'{self.links[docname]}#{anchor}' if anchor else self.links[docname]
+
+    def item(self, ruling: Ruling, fallen: bool) -> dict[str, Any]:
+        """A ruling of the list (an overturned one: *fallen*)."""
+        key = (ruling.docname, ruling.anchor, fallen)
+        if key in self.items:
+            return self.items[key]
+        title = page_title(self.env, ruling.docname)
+        registry = self.registry
+        cards = dict.fromkeys((registry[k].key if k in registry else k) for k, _ in ruling.cards)
+        status = 'overturned' if fallen else 'changed' if ruling.changed else None
+        self.items[key] = item = {
+            'cards': ' '.join(cards),
+            'statuses': [(status, self.statuses[status])] if status else [],
+            'html': self.fragments.get((ruling.docname, ruling.anchor), html.escape(ruling.text)),
+            'page_title': title, 'page_url': self.uri(ruling.docname),
+            'section_title': ruling.section_title if ruling.section_title != title else '',
+            'section_url': self.uri(ruling.docname, ruling.section_id),
+            'url': self.uri(ruling.docname, ruling.anchor),
+        }
+        return item
+
+    def partner(self, key: str) -> dict[str, str]:
+        """A suggestion of the filter: a card, its folded names."""
+        if key not in self.partners:
+            card = self.registry[key]
+            names = {fold(card.name), *(fold(alias) for _lang, alias in card.aliases)}
+            self.partners[key] = {'key': key, 'name': card.name_in(self.language),
+                                  'names': ' '.join(sorted(names))}
+        return self.partners[key]
+
+    def __call__(self, page: CardPage) -> dict[str, Any]:
+        registry = self.registry
+        card = page.entry.card
+        name = card.name_in(self.language)
+        shared: dict[str, int] = {}
+        for ruling in (*page.rulings, *page.overturned):
+            for key, _written in ruling.cards:
+                other = registry.get(key)
+                if other is not None and other.key != card.key:
+                    shared[other.key] = shared.get(other.key, 0) + 1
+        count = len(page.rulings)
+        summary = (_('{count} 条裁定提到「{name}」，最新的在前。').format(count=count, name=name)
+                   if count else _('没有裁定提到「{name}」。').format(name=name))
+        aliases = [alias for _lang, alias in card.aliases if alias != name]
+        if name != card.name:
+            aliases.insert(0, card.name)
+        return {
+            'handbook_card': {
+                'name': name, 'key': card.key, 'kind': card.kind, 'url': self.urls.url(card),
+                'aliases': [*dict.fromkeys([*aliases, *page.spellings])],
+            },
+            'handbook_card_rulings': [self.item(r, False) for r in page.rulings],
+            'handbook_card_overturned': [self.item(r, True) for r in page.overturned],
+            'handbook_card_partners': [self.partner(key) for key in
+                                       sorted(shared, key=lambda k: (-shared[k], k))],
+            'handbook_card_places': [
+                {'text': p.page_title if not p.section_title else
+                 f'{p.page_title} › {p.section_title}',
+                 'url': self.uri(p.docname, p.section_id)} for p in page.entry.places],
+            'handbook_card_texts': {
+                **self.texts,
+                'database': str(_('在卡片数据库中查看「{name}」').format(name=name)),
+                'summary': str(summary),
+                'overturned': str(_('已被推翻的裁定（{count}）').format(
+                    count=len(page.overturned))),
+                'places': str(_('提到「{name}」的章节').format(name=name)),
+            },
+        }
+
+
+def prepare_frame(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+                  doctree: Any) -> None:
+    """The card pages' frame gets the filter's script (``html-page-context``)."""
+    if context.get('handbook_card_frame'):
+        app.add_js_file(STATIC_SCRIPT)
+
+
+def add_templates(app: Sphinx, config: Any) -> None:
+    if str(TEMPLATES) not in config.templates_path:
+        config.templates_path = [*config.templates_path, str(TEMPLATES)]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('handbook.generated.card_index')
+    app.setup_extension('handbook.publishing.editions')
+    app.add_config_value('handbook_card_pages', True, 'html', types=frozenset({bool}),
+                         description='a page per card and series, cards/<id>.html')
+    app.connect('config-inited', add_templates)
+    app.connect(PAGE_READ, read_overturned)
+    # after card_index's (500): the entry ids are the store's for this build
+    app.connect('env-get-updated', pages_to_write, priority=600)
+    app.connect('html-collect-pages', collect_pages)
+    app.connect('html-page-context', prepare_frame)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}
