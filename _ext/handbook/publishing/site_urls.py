@@ -4,8 +4,9 @@ The handbook is published at one address, ``html_baseurl`` (``make html
 BASEURL=https://…/``; on Read the Docs its canonical URL).  From it come:
 
 * ``<link rel="canonical">`` on every page (Sphinx itself);
-* ``sitemap.xml``, listing every page of the handbook (every document, in
-  order of its URL, whether or not this build rewrote it), and
+* ``sitemap.xml``, listing every page of the handbook (every document and
+  every card page, in order of its URL, whether or not this build rewrote
+  it), and
   ``robots.txt`` pointing search engines at it, both written by this
   extension for the html and dirhtml builders (not beside an EPUB);
 * the absolute ``og:url`` of the link previews (sphinxext-opengraph's
@@ -47,6 +48,9 @@ from urllib.parse import urlsplit
 
 from sphinx.errors import ConfigError
 from sphinx.util import logging
+
+from handbook.generated.card_index import CARD_PAGES
+from handbook.store import store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -128,12 +132,21 @@ def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
     if exception or app.builder.name not in SITE_BUILDERS:
         return
     base = app.config.html_baseurl
-    urls = sorted(base + app.builder.get_target_uri(doc) for doc in app.env.found_docs)
+    pages = [*app.env.found_docs, *generated_pages(app.env)]
+    urls = sorted(base + app.builder.get_target_uri(page) for page in pages)  # quoted
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
              *(f'  <url><loc>{escape(url)}</loc></url>' for url in urls),
              '</urlset>', '']
     Path(app.outdir, SITEMAP).write_text('\n'.join(lines), encoding='utf-8')
+
+
+def generated_pages(env: BuildEnvironment) -> list[str]:
+    """The pages written from the store rather than from a source: the card
+    pages (:mod:`handbook.generated.card_pages`)."""
+    if 'handbook' not in env.domains:
+        return []
+    return list(store(env).data.get(CARD_PAGES, {}).values())
 
 
 def write_robots_txt(app: Sphinx, exception: Exception | None) -> None:
