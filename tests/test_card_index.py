@@ -511,20 +511,21 @@ def test_handbook_rulings_on_the_index_are_those_of_the_export(handbook, registr
     assert {i: r for i, r in on_index.items() if r} == expected
 
 
-def test_handbook_markers_lead_to_the_entry_of_their_card(handbook, registry):
+def test_handbook_markers_lead_to_the_page_of_their_card(handbook, registry):
+    """The § after a card link leads to the card's page, cards/<entry id>.html
+    (the entry id without card-; test_card_pages.py has the pages)."""
     entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
     names = {ident: name for ident, (name, _) in entries.items()}
     count = 0
     for page in sorted(SOURCE.glob('*.rst')):
         text = (handbook / f'{page.stem}.html').read_text(encoding='utf-8')
         links = re.findall(r'<a class="card-link [^>]*>(.*?)</a>(<a class="card-index-marker" '
-                           r'href="card-index.html#([^"]*)")?', text)
-        for link, marker, ident in links:
-            if page.stem == 'card-index':
-                assert not marker
-                continue
+                           r'href="cards/([^"#]*)\.html")?', text)
+        for link, marker, ident in links:  # the card index's entries too
             name = html_module.unescape(strip(link))
             assert marker, f'{page.stem}: no marker after {name}'
-            assert registry.lookup(names[ident]) is registry.lookup(name)
+            ident = unquote(html_module.unescape(ident))
+            assert registry.lookup(names[f'card-{ident}']) is registry.lookup(name)
+            assert (handbook / 'cards' / f'{ident}.html').is_file(), ident
             count += 1
     assert count > 2000

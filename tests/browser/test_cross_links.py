@@ -62,12 +62,16 @@ def test_marker_leads_to_the_entry_and_on_to_the_sections(desktop, site, screens
     assert marker.get_attribute('class') == 'card-index-marker'
     assert marker.text_content() == ''  # drawn by CSS: no text in the page
     assert marker.evaluate('(a) => getComputedStyle(a, "::after").content') == '"§"'
-    assert page.get_by_role('link', name=f'卡片索引：{name}').count() > 0  # accessible name
+    assert page.get_by_role('link', name=f'卡片页面：{name}').count() > 0  # accessible name
     marker.scroll_into_view_if_needed()
     screenshot(page, 'marker')
 
+    # the marker leads to the card's page (tests/browser/test_card_pages_in_browser.py);
+    # the card's entry in the index leads on to the sections naming it
     marker.click()
-    page.wait_for_url(lambda url: unquote(url).endswith(f'card-index.html#card-{name}'))
+    page.wait_for_url(lambda url: unquote(url).endswith(f'cards/{name}.html'))
+    assert page.locator('h1').first.inner_text().startswith(name)
+    page.goto(site.url(f'card-index.html#card-{name}'))
     entry = page.locator('dt:target')
     assert entry.get_attribute('id') == f'card-{name}'
     assert entry.locator('.card-name').inner_text() == name
