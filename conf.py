@@ -64,11 +64,24 @@ handbook_ruling_hosts = ['www.db.yugioh-card.com']
 handbook_changed_markers = ['裁定变更']
 handbook_rulings_export = 'rulings.json'  # written next to the HTML; '' for none
 
+# -- 最近更新 and its Atom feed (_ext/handbook/generated/recent.py) --------------------
+# source/recent.rst (.. recent-rulings::) lists the rulings changed most recently
+# (git blame of their lines), and feed.xml beside the pages the same rulings.
+
+handbook_recent_rulings = 50       # how many rulings the page and the feed list
+handbook_recent_feed = 'feed.xml'  # '' for no feed
+
 # -- Card index and related sections (_ext/handbook/generated/) ------------------------
 # The card index is source/card-index.rst (.. card-index::); each section that
 # links cards lists up to this many sections of other pages naming the same cards.
 
 handbook_related_sections = 5  # 0: no related sections
+
+# -- Card pages (_ext/handbook/generated/card_pages.py) --------------------------------
+# A page per linked card, cards/<id>.html, listing every ruling that names it;
+# the § after each card link leads there.  False: no card pages, § leads to the index.
+
+handbook_card_pages = True
 
 # -- Planned sections (_ext/handbook/sections/planned.py) ------------------------------
 # Labels that pages :ref: but no page defines yet: planned_sections in the
