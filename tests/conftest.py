@@ -1,5 +1,11 @@
-"""Test set-up: sphinx.testing fixtures, test roots in tests/roots/."""
+"""Test set-up: sphinx.testing fixtures, test roots in tests/roots/, and the
+real handbook built once for every test that reads it (``handbook_build``).
 
+``make test`` runs the suite on one pytest-xdist worker per core (``-n auto``);
+each build of the real handbook is made once per run, by the first worker that
+needs it, and read by all (``helpers.once``)."""
+
+import os
 import sys
 from pathlib import Path
 
@@ -9,8 +15,34 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from helpers import SCREENSHOTS, Build, build_once, make_command  # noqa: E402  (the path above)
+
 pytest_plugins = ('sphinx.testing.fixtures',)
 collect_ignore = ['roots']
+
+
+def _jieba_dictionaries_loaded_once() -> None:
+    """Sphinx's Chinese search (the test roots in zh_CN or zh_TW that do not
+    load the handbook's own, _ext/handbook/search/) loads jieba's whole
+    dictionary, 350,000 words, into jieba's global tokenizer again at every
+    HTML build: a second each time, some 80 times a run (about half the CPU
+    time of the tests outside tests/browser/), and each load adds to the word
+    counts of the last.  ``make html`` runs one build per process; here too
+    each dictionary file is loaded once per process."""
+    from sphinx.search import zh
+
+    loaded: set[str] = set()
+    load = zh.jieba_load_userdict
+
+    def load_once(path: str) -> None:
+        if path not in loaded:
+            loaded.add(path)
+            load(path)
+
+    zh.jieba_load_userdict = load_once
+
+
+_jieba_dictionaries_loaded_once()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,5 +60,55 @@ def rootdir() -> Path:
 def pytest_collection_modifyitems(config, items):
     """Browser tests last: Playwright keeps threads running for the session,
     and a parallel Sphinx build forks; forking a process with running threads
-    can deadlock the child (a lock held by another thread at the fork)."""
+    can deadlock the child (a lock held by another thread at the fork).
+    pytest-xdist hands each worker its tests in this order, so on a worker too
+    no test forks once its browser tests have begun."""
     items.sort(key=lambda item: 'tests/browser/' in item.nodeid)
+
+
+@pytest.fixture(scope='session')
+def handbook_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The real handbook (``source/``), built once per test run as ``make html``
+    builds it (-W --keep-going, -j auto), into ``.html`` with ``.doctrees``
+    beside it; conf.py's default address (``http://localhost:8000/``).  Every
+    test of the real handbook reads it, the browser tests' site included:
+    never write into it.  That it builds without a warning is
+    test_builds.py's test; this fails only where the build did not finish."""
+    env = {k: v for k, v in os.environ.items() if k != 'READTHEDOCS_CANONICAL_URL'}
+    build = build_once(tmp_path_factory, 'handbook', lambda out: [
+        sys.executable, '-m', 'sphinx', '-b', 'html', '-W', '--keep-going', '-q', '-j', 'auto',
+        '-c', str(ROOT), '-d', str(out / 'doctrees'), str(ROOT / 'source'), str(out / 'html')],
+        env=env)
+    if build.returncode not in (0, 1) or not (build.html / 'index.html').is_file():
+        pytest.fail(f'the handbook does not build:\n{build.stderr}', pytrace=False)
+    return build
+
+
+@pytest.fixture(scope='session')
+def handbook_zh_tw(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The real handbook's zh_TW edition, built once per test run by ``make
+    html LANGUAGE=zh_TW``: the site in ``.html / 'zh_TW'``, its doctrees in
+    ``.out / 'doctrees-zh_TW'``.  That it builds without a warning is
+    test_translations.py's test."""
+    return build_once(tmp_path_factory, 'handbook-zh_TW', lambda out: make_command(
+        'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
+
+
+# -- the browser tests' screenshots, named in pytest's summary ----------------------------------
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker tells the controller where its screenshots are."""
+    if SCREENSHOTS in session.config.stash and hasattr(session.config, 'workeroutput'):
+        session.config.workeroutput['browser_screenshots'] = str(session.config.stash[SCREENSHOTS])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    folder = getattr(node, 'workeroutput', {}).get('browser_screenshots')
+    if folder:
+        node.config.stash[SCREENSHOTS] = Path(folder)
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    if SCREENSHOTS in config.stash:
+        terminalreporter.write_line(f'browser screenshots: {config.stash[SCREENSHOTS]}')

@@ -1,10 +1,21 @@
-"""Assertions shared by the tests."""
+"""Assertions shared by the tests, and the builds of the real handbook they share."""
 
 from __future__ import annotations
 
+import dataclasses
+import fcntl
+import json
+import os
 import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
+import pytest
 from sphinx.util.console import strip_escape_sequences
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def warnings(app) -> list[str]:
@@ -30,3 +41,72 @@ def links(app, docname: str = 'index') -> list[tuple[str, str, str]]:
     found = re.findall(r'<a class="card-link card-(\w+) [^"]*" href="([^"]*)"[^>]*>(.*?)</a>',
                        html(app, docname), re.S)
     return [(kind, href, re.sub(r'<[^>]+>', '', text)) for kind, href, text in found]
+
+
+# -- builds of the real handbook, once per test run ------------------------------------------
+
+#: where tests/browser/conftest.py's screenshot folder is kept for pytest's summary
+SCREENSHOTS = pytest.StashKey[Path]()
+
+
+def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This test run's temporary folder, the same for every pytest-xdist worker
+    (a worker's own folder is a subfolder of it, ``popen-gw0``)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get('PYTEST_XDIST_WORKER') else base
+
+
+def once(tmp_path_factory: pytest.TempPathFactory, name: str, work: Callable[[Path], dict]) -> dict:
+    """``work(folder)`` done once per test run, in ``folder`` (the run's
+    folder *name*), and what it returned (JSON).  pytest-xdist's workers are
+    processes, each with its own session fixtures: the first to ask does the
+    work while the others wait for it (a lock), then all read its result."""
+    root = run_folder(tmp_path_factory)
+    folder, result = root / name, root / f'{name}.json'
+    with open(root / f'{name}.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not result.exists():
+            folder.mkdir(exist_ok=True)
+            result.write_text(json.dumps(work(folder)), encoding='utf-8')
+        return json.loads(result.read_text(encoding='utf-8'))
+
+
+@dataclasses.dataclass(frozen=True)
+class Build:
+    """A build of the real handbook: the folder it was built into, and what
+    the command said."""
+
+    out: Path
+    returncode: int
+    stderr: str
+
+    @property
+    def html(self) -> Path:
+        return self.out / 'html'
+
+    @property
+    def doctrees(self) -> Path:
+        return self.out / 'doctrees'
+
+
+def build_once(tmp_path_factory: pytest.TempPathFactory, name: str,
+               command: Callable[[Path], list[str]], **options: Any) -> Build:
+    """Run the build ``command(folder)`` once per test run (see :func:`once`),
+    from the repository; *options* go to :func:`subprocess.run`.  Every test
+    that asks for the build *name* must ask for the same command."""
+    folder = run_folder(tmp_path_factory) / name
+
+    def build(folder: Path) -> dict:
+        run = subprocess.run(command(folder), capture_output=True, text=True, cwd=ROOT,
+                             check=False, **options)
+        return {'command': run.args, 'returncode': run.returncode, 'stderr': run.stderr}
+
+    done = once(tmp_path_factory, name, build)
+    assert done['command'] == command(folder), \
+        f'the build {name!r} was made by another command: {done["command"]}'
+    return Build(folder, done['returncode'], done['stderr'])
+
+
+def make_command(*args: str) -> list[str]:
+    """``make`` in the repository, as a reader types it (silent)."""
+    return ['make', '-s', '-C', str(ROOT), *args]

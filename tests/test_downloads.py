@@ -8,7 +8,6 @@ is checked.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 import zipfile
@@ -16,6 +15,8 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 import pytest
+
+from helpers import build_once
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.stem for p in (ROOT / 'source').glob('*.rst'))
@@ -25,20 +26,20 @@ NS = {'opf': 'http://www.idpf.org/2007/opf', 'dc': 'http://purl.org/dc/elements/
       'container': 'urn:oasis:names:tc:opendocument:xmlns:container'}
 
 
-def build(builder: str, tmp: Path, *options: str) -> Path:
-    """Build the handbook as the Makefile does (warnings are errors)."""
-    outdir = tmp / builder
-    result = subprocess.run(
-        [sys.executable, '-m', 'sphinx', '-b', builder, '-W', '--keep-going', '-q',
-         '-c', str(ROOT), '-d', str(tmp / 'doctrees'), *options, str(ROOT / 'source'), str(outdir)],
-        capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 0, result.stderr
-    return outdir
+def build(tmp_path_factory, builder: str, *options: str) -> Path:
+    """Build the handbook as the Makefile does (warnings are errors), once
+    per test run; the output folder."""
+    done = build_once(tmp_path_factory, f'handbook-{builder}', lambda out: [
+        sys.executable, '-m', 'sphinx', '-b', builder, '-W', '--keep-going', '-q',
+        '-c', str(ROOT), '-d', str(out / 'doctrees'), *options, str(ROOT / 'source'),
+        str(out / builder)])
+    assert done.returncode == 0, done.stderr
+    return done.out / builder
 
 
 @pytest.fixture(scope='module')
 def epub(tmp_path_factory) -> zipfile.ZipFile:
-    outdir = build('epub', tmp_path_factory.mktemp('epub'), '-D', 'version=test')
+    outdir = build(tmp_path_factory, 'epub', '-D', 'version=test')
     with zipfile.ZipFile(outdir / 'handbook.epub') as book:
         yield book
 
@@ -99,8 +100,8 @@ def test_epub_pages_parse_and_links_resolve(epub):
     assert 'ygocdb.com' not in ''.join(pages['negation.xhtml'].itertext())
 
 
-def test_latex_is_for_xelatex_with_chinese_fonts(tmp_path):
-    outdir = build('latex', tmp_path)
+def test_latex_is_for_xelatex_with_chinese_fonts(tmp_path_factory):
+    outdir = build(tmp_path_factory, 'latex')
     tex = (outdir / 'handbook.tex').read_text(encoding='utf-8')
     assert r'\def\sphinxdocclass{ctexbook}' in tex
     assert r'\setCJKmainfont{Noto Serif CJK SC}' in tex

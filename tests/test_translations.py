@@ -15,7 +15,6 @@ from __future__ import annotations
 import gettext as gettext_module
 import pickle
 import re
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -29,7 +28,7 @@ from sphinx.util.nodes import NodeMatcher
 
 from handbook.cards import registry as card_registry
 from conftest import ROOT
-from helpers import assert_no_warnings, html, links, warnings
+from helpers import assert_no_warnings, build_once, html, links, make_command, warnings
 
 sys.path.insert(0, str(ROOT / 'tools'))
 import intl_stat  # noqa: E402
@@ -216,17 +215,13 @@ def test_an_unreadable_catalog_is_reported_at_its_line(app, make_app):
 # -- the real handbook ----------------------------------------------------------------------
 
 
-def make(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(['make', '-s', '-C', str(ROOT), *args], capture_output=True,
-                          text=True, check=False)
-
-
 @pytest.fixture(scope='module')
 def gettext(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp('intl')
-    run = make('gettext', f'BUILDDIR={out}', 'SPHINXOPTS=-q')
+    """The real handbook's catalogs, made once by make gettext."""
+    run = build_once(tmp_path_factory, 'handbook-gettext', lambda out: make_command(
+        'gettext', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
     assert (run.returncode, run.stderr) == (0, '')
-    return out / 'gettext'
+    return run.out / 'gettext'
 
 
 def pages() -> list[str]:
@@ -257,12 +252,10 @@ def test_the_zh_tw_catalogs_are_complete(gettext):
         assert wanted - used == set(), f'{pot.stem}: run make intl-zh_TW'
 
 
-@pytest.fixture(scope='module')
-def zh_tw_site(tmp_path_factory):
-    """The real handbook, built as `make html LANGUAGE=zh_TW` builds it."""
-    out = tmp_path_factory.mktemp('zh_TW')
-    run = make('html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', 'SPHINXOPTS=-q -E')
-    return out, run
+@pytest.fixture
+def zh_tw_site(handbook_zh_tw):
+    """The real handbook, built once as `make html LANGUAGE=zh_TW` builds it (conftest.py)."""
+    return handbook_zh_tw.out, handbook_zh_tw
 
 
 def test_zh_tw_site_builds_without_warnings(zh_tw_site):

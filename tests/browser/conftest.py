@@ -5,12 +5,13 @@ Playwright; no browser is downloaded.  Where Chromium is missing every
 browser test is skipped, with the reason in pytest's summary (``make test``
 passes ``-rs``); ``make browser-deps`` installs it, and CI does.
 
-The site: ``$HANDBOOK_SITE`` (``make test`` passes the ``$(BUILDDIR)/html`` it
-has just built), or else a fresh build of the handbook into a temporary
-folder.  It is served by a small HTTP server on a free port of 127.0.0.1;
-every request that is not for it is refused, so no test uses the network.
-Screenshots go to ``$HANDBOOK_SCREENSHOTS`` (``make test``:
-``$(BUILDDIR)/browser-screenshots``), else next to the temporary site.
+The site: the real handbook as the suite builds it once for every test
+(``handbook_build``, tests/conftest.py), or ``$HANDBOOK_SITE``, a site built
+before (``make html``; ``HANDBOOK_SITE=_build/html``).  It is served by a small
+HTTP server on a free port of 127.0.0.1; every request that is not for it is
+refused, so no test uses the network.  Screenshots go to
+``$HANDBOOK_SCREENSHOTS`` (``make test``: ``$(BUILDDIR)/browser-screenshots``),
+else to the test run's temporary folder.
 
 Fixtures, for new tests of new pages:
 
@@ -35,14 +36,16 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import SCREENSHOTS, once, run_folder
+
+# the same as tests/conftest.py's: once this folder is collected, the test modules'
+# `from conftest import ROOT` finds this conftest (both are modules named conftest)
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get('HANDBOOK_CHROMIUM', '/usr/bin/chromium'))
 CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -50,7 +53,6 @@ CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backg
 DESKTOP = {'viewport': {'width': 1280, 'height': 900}}
 PHONE = {'viewport': {'width': 375, 'height': 812}, 'device_scale_factor': 2,
          'is_mobile': True, 'has_touch': True}
-SCREENSHOTS = pytest.StashKey[Path]()
 
 
 def require_chromium() -> None:
@@ -86,28 +88,23 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def _build(outdir: Path) -> Path:
-    """Build the handbook as make html does, into *outdir*."""
-    result = subprocess.run(
-        [sys.executable, '-m', 'sphinx', '-b', 'html', '-W', '--keep-going', '-q', '-j', 'auto',
-         '-c', str(ROOT), str(ROOT / 'source'), str(outdir)],
-        capture_output=True, text=True, cwd=ROOT)
-    if result.returncode:
-        pytest.fail(f'the site does not build:\n{result.stderr}', pytrace=False)
-    return outdir
+def _clear(folder: Path) -> dict:
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return {}
 
 
 @pytest.fixture(scope='session')
 def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Site:
     require_chromium()
-    tmp = tmp_path_factory.mktemp('site')
     if os.environ.get('HANDBOOK_SITE'):
         root = Path(os.environ['HANDBOOK_SITE']).resolve()
     else:
-        root = _build(tmp / 'html')
-    shots = Path(os.environ.get('HANDBOOK_SCREENSHOTS') or tmp / 'browser-screenshots')
-    shutil.rmtree(shots, ignore_errors=True)
-    shots.mkdir(parents=True)
+        root = request.getfixturevalue('handbook_build').html
+    # one folder for the run, emptied once (each pytest-xdist worker has a site)
+    shots = Path(os.environ.get('HANDBOOK_SCREENSHOTS')
+                 or run_folder(tmp_path_factory) / 'browser-screenshots')
+    once(tmp_path_factory, 'browser-screenshots-cleared', lambda _: _clear(shots))
     request.config.stash[SCREENSHOTS] = shots
     server = http.server.ThreadingHTTPServer(
         ('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(root)))
@@ -175,8 +172,3 @@ def screenshot(request: pytest.FixtureRequest, site: Site):
         return path
 
     return save
-
-
-def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
-    if SCREENSHOTS in config.stash:
-        terminalreporter.write_line(f'browser screenshots: {config.stash[SCREENSHOTS]}')
