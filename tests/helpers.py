@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
+import functools
+import http.server
 import json
 import os
 import re
 import subprocess
-from collections.abc import Callable
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +115,30 @@ def build_once(tmp_path_factory: pytest.TempPathFactory, name: str,
 def make_command(*args: str) -> list[str]:
     """``make`` in the repository, as a reader types it (silent)."""
     return ['make', '-s', '-C', str(ROOT), *args]
+
+
+# -- a site served on localhost (the browser tests) ------------------------------------
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # no line per request
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return  # the browser went on before a file was sent whole: not an error
+        super().handle_error(request, client_address)
+
+
+@contextlib.contextmanager
+def serve(root: Path) -> Iterator[str]:
+    """Serve the folder *root* on 127.0.0.1 while the block runs: its base URL."""
+    server = _QuietServer(('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f'http://127.0.0.1:{server.server_address[1]}/'
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -31,18 +31,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import http.server
 import json
 import os
 import re
 import shutil
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from helpers import SCREENSHOTS, once, run_folder
+from helpers import SCREENSHOTS, once, run_folder, serve
 
 # the same as tests/conftest.py's: once this folder is collected, the test modules'
 # `from conftest import ROOT` finds this conftest (both are modules named conftest)
@@ -83,11 +81,6 @@ class Site:
         return (self.root / f'{docname}.html').read_text(encoding='utf-8')
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 def _clear(folder: Path) -> dict:
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -106,13 +99,8 @@ def site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
                  or run_folder(tmp_path_factory) / 'browser-screenshots')
     once(tmp_path_factory, 'browser-screenshots-cleared', lambda _: _clear(shots))
     request.config.stash[SCREENSHOTS] = shots
-    server = http.server.ThreadingHTTPServer(
-        ('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield Site(root, f'http://127.0.0.1:{server.server_address[1]}/')
-    server.shutdown()
-    server.server_close()
+    with serve(root) as url:
+        yield Site(root, url)
 
 
 @pytest.fixture(scope='session')

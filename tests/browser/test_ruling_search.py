@@ -10,18 +10,15 @@ real handbook built with ``LANGUAGE=zh_TW`` (once per run), or
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
-import threading
 from pathlib import Path
 from urllib.parse import quote, unquote
 
 import pytest
 
 from handbook.core.names import fold
-from helpers import build_once, make_command
+from helpers import build_once, make_command, serve
 
 #: the rulings a query returns, newest first
 PHRASE = ('伤害步骤', [  # jieba cuts it in two: 伤害 + 步骤
@@ -276,11 +273,6 @@ def test_only_the_search_page_loads_the_index(site):
 # -- the zh_TW edition ---------------------------------------------------------------------
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):
-        pass
-
-
 @pytest.fixture(scope='module')
 def zh_tw(site, tmp_path_factory):
     """The zh_TW site, served (its address)."""
@@ -291,12 +283,8 @@ def zh_tw(site, tmp_path_factory):
             'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
         assert run.returncode == 0, run.stderr
         root = run.html / 'zh_TW'
-    server = http.server.ThreadingHTTPServer(
-        ('127.0.0.1', 0), functools.partial(_Quiet, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f'http://127.0.0.1:{server.server_address[1]}/'
-    server.shutdown()
-    server.server_close()
+    with serve(root) as url:
+        yield url
 
 
 @pytest.mark.parametrize('query', ['伤害步骤', '傷害步驟'], ids=['simplified', 'traditional'])

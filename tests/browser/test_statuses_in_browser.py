@@ -10,17 +10,15 @@ itself."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
+from helpers import serve
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,11 +41,6 @@ document.addEventListener("copy", (event) => {
 '''
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args) -> None:
-        pass
-
-
 @pytest.fixture(scope='module')
 def statuses_site(site, tmp_path_factory):
     """test-statuses built as HTML and served on localhost: its base URL."""
@@ -58,13 +51,8 @@ def statuses_site(site, tmp_path_factory):
          str(ROOT / 'tests/roots/test-statuses'), str(out / 'html'),
          '-d', str(out / 'doctrees')], capture_output=True, text=True, env=env)
     assert build.returncode == 0, build.stderr
-    server = http.server.ThreadingHTTPServer(
-        ('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(out / 'html')))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f'http://127.0.0.1:{server.server_address[1]}/'
-    server.shutdown()
-    server.server_close()
+    with serve(out / 'html') as url:
+        yield url
 
 
 @pytest.fixture(params=list(WIDTHS))
@@ -159,6 +147,8 @@ def test_copy_link_without_the_clipboard_api(browser, statuses_site, screenshot)
     page.goto(statuses_site + 'other.html')
     press(page, 'desktop', page.locator('#ruling-2020-02-02-旋风 > button.ruling-copy'))
     page.wait_for_function('window.copiedText !== undefined')
+    # the live region speaks a moment later (so that a screen reader notices)
+    page.wait_for_function('document.getElementById("ruling-copy-status")?.textContent')
     assert page.evaluate('window.copiedText') == \
         f'{BASEURL}other.html#{quote("ruling-2020-02-02-旋风")}'
     assert page.locator('#ruling-copy-status').text_content() == '已复制此裁定的链接'
