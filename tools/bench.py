@@ -763,8 +763,11 @@ TARGETS = {  # key: (target as the issue writes it, relative to, limit)
     'check': ('≤ 0.5 ×', 'baseline', 0.5),
     'preview': ('≤ 2 s on the benchmark corpus', 'seconds', 2.0),
     'suggest': ('≤ 5 ms (rapidfuzz, or an index)', 'ms', 5.0),
+    'card-pages': ('add ≤ 15 % to our clean build', 'share', 0.15),
+    'search': ('index ≤ 1.5 MB gzipped per 5,000 rulings; results ≤ 300 ms', 'search', None),
 }
-MEASURES = ['clean', 'no-change', 'ruling', 'registry', 'check', 'preview', 'suggest']
+MEASURES = ['clean', 'no-change', 'ruling', 'registry', 'check', 'preview', 'suggest',
+            'card-pages', 'search']
 
 
 class Bench:
@@ -1006,6 +1009,47 @@ class Bench:
         if wanted('suggest'):
             self.say('did-you-mean')
             self.suggest()
+        if wanted('card-pages'):
+            self.say('card pages (issue 13): our clean build without them')
+            self.card_pages()
+        if wanted('search'):
+            self.say('ruling search (issue 13): index size, time to results')
+            self.search()
+
+    def card_pages(self) -> None:
+        """What the card pages add: our clean ``-j 1`` build without them
+        (``handbook_card_pages = False``) against the one with them."""
+        samples = []
+        for i in range(self.runs):
+            out = self.work / 'no-card-pages'
+            shutil.rmtree(out, ignore_errors=True)
+            r = run(make('html', self.corpus, out, 'JOBS=1',
+                         'SPHINXOPTS=-D handbook_card_pages=0'), self.log(f'no-card-pages-{i}'))
+            samples.append(r)
+            self.say(f'  without card pages: {r.seconds:.1f} s, {r.peak_mb:.0f} MB')
+        self.results['card-pages'] = Result('card-pages', 'card pages (`cards/*.html`), added '
+                                            'to a clean `-j 1` build', median_run(samples))
+
+    def search(self) -> None:
+        """The ruling search's budget on the corpus's site (tools/search_budget.py)."""
+        site = self.work / 'clean-1' / 'html'
+        if not (site / '_static' / 'rulings-index.js').is_file():
+            run(make('html', self.corpus, self.work / 'clean-1', 'JOBS=auto'), self.log('search-build'))
+        r = run([self.python, str(ROOT / 'tools' / 'search_budget.py'), str(site)],
+                self.log('search'))
+        self.say('  ' + r.output.strip().replace('\n', '\n  '))
+        gzipped = re.search(r'gzip -6 ([\d,]+)', r.output)
+        times = [int(ms) for ms in re.findall(r'median (\d+) ms', r.output)]
+        index_mb = int(gzipped[1].replace(',', '')) / 1e6 if gzipped else None
+        per_5000 = index_mb * 5000 / self.corpus.dated if index_mb is not None else None
+        slowest = max(times, default=None)
+        met = per_5000 is not None and slowest is not None and per_5000 <= 1.5 and slowest <= 300
+        self.results['search'] = Result(
+            'search', 'ruling search: index gzipped, last keystroke to results (CPU 4× slower)',
+            note=(f'index {index_mb:.2f} MB gzipped for {self.corpus.dated:,} rulings '
+                  f'({per_5000:.2f} MB per 5,000); slowest median {slowest} ms'
+                  if per_5000 is not None and slowest is not None else 'not measured: see logs/search.log'),
+            extra={'met': met if per_5000 is not None else None})
 
 
 def stop(server: subprocess.Popen) -> None:
@@ -1039,7 +1083,7 @@ def table(bench: Bench) -> str:
         rows.append([base.name, fmt(base.run.seconds, 1), '1.00', fmt(base.run.peak_mb, 0), '1.00',
                      '', '', f'{bench.runs} run(s)'])
     order = ['clean-1', 'clean-auto', 'memory', 'no-change', 'ruling', 'registry', 'check',
-             'preview', 'suggest']
+             'preview', 'suggest', 'card-pages', 'search']
     if 'clean-1' in res and base:
         peak = max(res[k].run.peak_mb for k in ('clean-1', 'clean-auto') if k in res)
         res['memory'] = Result('memory', 'peak memory (largest process, our clean builds)',
@@ -1064,6 +1108,15 @@ def table(bench: Bench) -> str:
         elif relative == 'ms':
             x = r.extra['ms']
             shown = ''
+        elif relative == 'share':  # the share of our clean build the card pages take
+            without = seconds
+            x = 1 - without / ours.run.seconds if ours and without else None
+            shown = f'+{x:.0%} of ours' if x is not None else ''
+        elif relative == 'search':
+            met = r.extra.get('met')
+            rows.append([r.name, '', '', '', '', target,
+                         '' if met is None else ('met' if met else '**missed**'), r.note])
+            continue
         else:
             x = seconds
             shown = ''
