@@ -83,15 +83,14 @@ from sphinx import addnodes
 from sphinx.errors import NoUri
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import clean_astext
 
 from handbook.cards import links as card_links
 from handbook.rulings import lines as ruling_lines
 from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
-from handbook.generated.timeline import anchor_link, last_in_section, page_title
+from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
+from handbook.generated.timeline import anchor_link, page_title
 from handbook.sections.ids import slug
 from handbook.store import PAGE_READ, Contribution, card_key, changes, store
 
@@ -100,7 +99,6 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.writers.html5 import HTML5Translator
 
-logger = logging.getLogger(__name__)
 _ = get_translation('handbook')
 
 #: the group of names that start with neither a Latin letter nor a Chinese character
@@ -127,13 +125,11 @@ class card_index_marker(nodes.Inline, nodes.Element):
     """The link from a card link to the card's index entry (HTML only)."""
 
 
-class CardIndexDirective(SphinxDirective):
+class CardIndexDirective(PlaceholderDirective):
     """``.. card-index::`` (no arguments, no content)."""
 
-    def run(self) -> list[nodes.Node]:
-        node = card_index(handbook_generated=INDEX)
-        self.set_source_info(node)
-        return [node]
+    node_class = card_index
+    kind = INDEX
 
 
 # -- the record: which sections link which cards --------------------------------------
@@ -198,12 +194,8 @@ def read_sections(app: Sphinx, page: Contribution) -> None:
                            section['ids'][0] if section['ids'] else '', title,
                            isinstance(section.parent, nodes.document), tuple(cards.items())))
     page.sections = tuple(sorted(out, key=lambda s: s.index))
-    for node in page.nodes.placeholders:
-        if node.get('handbook_generated') == INDEX and not last_in_section(node):
-            logger.warning('the card index adds one section per initial, so it must be '
-                           'the last content of a section; move the card-index directive '
-                           'to the end of the page', location=node,
-                           type='handbook', subtype='card-index')
+    warn_unless_last(page, INDEX, 'the card index adds one section per initial, so it must be',
+                     'card-index', 'card-index')
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:

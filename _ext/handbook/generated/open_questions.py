@@ -46,10 +46,9 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.locale import get_translation
-from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
 
-from handbook.generated.timeline import FillTimeline, last_in_section, page_title
+from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
+from handbook.generated.timeline import FillTimeline, page_title
 from handbook.rulings import lines as ruling_lines
 from handbook.store import PAGE_READ, Contribution, changes, store
 
@@ -59,7 +58,6 @@ if TYPE_CHECKING:
 
     from handbook.rulings.lines import Ruling
 
-logger = logging.getLogger(__name__)
 _ = get_translation('handbook')
 #: what the store records of a page that holds the list
 OPEN_QUESTIONS = 'open-questions'
@@ -69,23 +67,17 @@ class open_questions(nodes.General, nodes.Element):
     """Placeholder for the list, filled at write time."""
 
 
-class OpenQuestionsDirective(SphinxDirective):
+class OpenQuestionsDirective(PlaceholderDirective):
     """``.. open-questions::`` (no arguments, no content)."""
 
-    def run(self) -> list[nodes.Node]:
-        node = open_questions(handbook_generated=OPEN_QUESTIONS)
-        self.set_source_info(node)
-        return [node]
+    node_class = open_questions
+    kind = OPEN_QUESTIONS
 
 
 def check_placement(app: Sphinx, page: Contribution) -> None:
     """The list must be the last content of its section (``handbook-page-read``)."""
-    for node in page.nodes.placeholders:
-        if node.get('handbook_generated') == OPEN_QUESTIONS and not last_in_section(node):
-            logger.warning('the open questions add one section per page, so they must be the '
-                           'last content of a section; move the open-questions directive to '
-                           'the end of the page', location=node,
-                           type='handbook', subtype='open-questions')
+    warn_unless_last(page, OPEN_QUESTIONS, 'the open questions add one section per page, so '
+                     'they must be', 'open-questions', 'open-questions')
 
 
 def first_card(ruling: Ruling) -> str | None:

@@ -87,12 +87,11 @@ from xml.sax.saxutils import escape, quoteattr
 from babel.dates import get_timezone
 from docutils import nodes
 from sphinx.locale import get_translation
-from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
 from sphinx.util.osutil import relative_uri
 
 from handbook.core.source_lines import locate
-from handbook.generated.timeline import FillTimeline, last_in_section, page_title
+from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
+from handbook.generated.timeline import FillTimeline, page_title
 from handbook.publishing.editions import doctree_edition
 from handbook.publishing.page_dates import git_state
 from handbook.publishing.site_urls import SITE_BUILDERS
@@ -106,7 +105,6 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.writers.html5 import HTML5Translator
 
-logger = logging.getLogger(__name__)
 _ = get_translation('handbook')
 
 #: what the store records of a page that holds the list, and the key of its record's extra
@@ -130,13 +128,11 @@ class feed_link(nodes.Inline, nodes.TextElement):
     it is written in (html and dirhtml only)."""
 
 
-class RecentRulingsDirective(SphinxDirective):
+class RecentRulingsDirective(PlaceholderDirective):
     """``.. recent-rulings::`` (no arguments, no content)."""
 
-    def run(self) -> list[nodes.Node]:
-        node = recent_rulings(handbook_generated=RECENT)
-        self.set_source_info(node)
-        return [node]
+    node_class = recent_rulings
+    kind = RECENT
 
 
 # -- when each ruling last changed ----------------------------------------------------------
@@ -229,12 +225,8 @@ def read_dates(app: Sphinx, page: Contribution) -> None:
 
 def check_placement(app: Sphinx, page: Contribution) -> None:
     """The list must be the last content of its section (``handbook-page-read``)."""
-    for node in page.nodes.placeholders:
-        if node.get('handbook_generated') == RECENT and not last_in_section(node):
-            logger.warning('the list of recent rulings adds one section per date, so it must '
-                           'be the last content of a section; move the recent-rulings '
-                           'directive to the end of the page', location=node,
-                           type='handbook', subtype='recent')
+    warn_unless_last(page, RECENT, 'the list of recent rulings adds one section per date, so '
+                     'it must be', 'recent-rulings', 'recent')
 
 
 # -- the newest rulings ---------------------------------------------------------------------

@@ -35,9 +35,8 @@ from sphinx import addnodes
 from sphinx.domains import Domain
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util import logging
-from sphinx.util.docutils import SphinxDirective
 
+from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
 from handbook.store import PAGE_READ, Contribution, store
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
-logger = logging.getLogger(__name__)
 _ = get_translation('handbook')
 #: what the store records of a page that holds the timeline
 TIMELINE = 'ruling-timeline'
@@ -57,30 +55,17 @@ class ruling_timeline(nodes.General, nodes.Element):
     """Placeholder for the timeline, filled at write time."""
 
 
-class RulingTimelineDirective(SphinxDirective):
+class RulingTimelineDirective(PlaceholderDirective):
     """``.. ruling-timeline::`` (no arguments, no content)."""
 
-    def run(self) -> list[nodes.Node]:
-        node = ruling_timeline(handbook_generated=TIMELINE)
-        self.set_source_info(node)
-        return [node]
-
-
-def last_in_section(node: nodes.Element) -> bool:
-    """Whether *node* is a section's last content (only subsections after it)."""
-    parent = node.parent
-    return isinstance(parent, nodes.section) and all(
-        isinstance(n, nodes.section) for n in parent[parent.index(node) + 1:])
+    node_class = ruling_timeline
+    kind = TIMELINE
 
 
 def check_placement(app: Sphinx, page: Contribution) -> None:
     """A timeline must be the last content of its section (``handbook-page-read``)."""
-    for node in page.nodes.placeholders:
-        if node.get('handbook_generated') == TIMELINE and not last_in_section(node):
-            logger.warning('the ruling timeline adds one section per year, so it must be '
-                           'the last content of a section; move the ruling-timeline '
-                           'directive to the end of the page', location=node,
-                           type='handbook', subtype='timeline')
+    warn_unless_last(page, TIMELINE, 'the ruling timeline adds one section per year, so it '
+                     'must be', 'ruling-timeline', 'timeline')
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:

@@ -1,0 +1,52 @@
+"""Placeholders of the generated pages: each generated list (the timeline, the
+card index, the open questions, the recent rulings) is a directive with no
+arguments and no content that leaves a node, filled at write time from the
+store.  The node carries ``handbook_generated`` (its kind), so that the store
+records which pages hold which list (``PageRecord.holds``).  A list adds
+sections, so its directive must be the last content of its section: anywhere
+else is a warning ``handbook.<subtype>`` at the directive's line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from docutils import nodes
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+if TYPE_CHECKING:
+    from handbook.store import Contribution
+
+logger = logging.getLogger(__name__)
+
+
+class PlaceholderDirective(SphinxDirective):
+    """A generated list's directive: its node class and kind are class attributes."""
+
+    node_class: ClassVar[type[nodes.Element]]
+    kind: ClassVar[str]
+
+    def run(self) -> list[nodes.Node]:
+        node = self.node_class(handbook_generated=self.kind)
+        self.set_source_info(node)
+        return [node]
+
+
+def last_in_section(node: nodes.Element) -> bool:
+    """Whether *node* is a section's last content (only subsections after it)."""
+    parent = node.parent
+    return isinstance(parent, nodes.section) and all(
+        isinstance(n, nodes.section) for n in parent[parent.index(node) + 1:])
+
+
+def warn_unless_last(page: Contribution, kind: str, reason: str, directive: str,
+                     subtype: str) -> None:
+    """Warn about each placeholder of *kind* on the page that is not its
+    section's last content; *reason* says why it must be (``'the card index
+    adds one section per initial, so it must be'``)."""
+    for node in page.nodes.placeholders:
+        if node.get('handbook_generated') == kind and not last_in_section(node):
+            logger.warning(f'{reason} the last content of a section; move the {directive} '
+                           'directive to the end of the page', location=node,
+                           type='handbook', subtype=subtype)
