@@ -95,7 +95,7 @@ from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.generated import card_index
 from handbook.generated.card_index import CARD_PAGES, Entry
 from handbook.generated.timeline import anchor_link, page_title
-from handbook.publishing.editions import edition, overturned
+from handbook.publishing.editions import doctree_edition, edition, overturned
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
 from handbook.store import PAGE_READ, Contribution, store
@@ -181,7 +181,7 @@ def card_pages(env: BuildEnvironment) -> list[CardPage]:
 def _card_pages(env: BuildEnvironment) -> list[CardPage]:
     order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
     struck = overturned_anchors(env)
-    current = getattr(env, 'handbook_edition', 'full') == 'current'
+    current = doctree_edition(env) == 'current'
     spellings: dict[str, dict[str, None]] = {}
     for record in store(env).pages.values():
         for key, written in record.cards:
