@@ -17,7 +17,11 @@
 ``handbook.translations``  translated builds
 =========================  ==================================================
 
-``handbook.core`` holds what every concern shares (exact source lines).
+``handbook.store`` is the one store of what each page contributes (cards,
+rulings, sections, labels, …), filled from one walk of each page and read by
+every concern; ``handbook.core`` holds what every concern shares: the folding
+of names, the three severities of reports, the handbook's own settings, the
+guard against hostile input, exact source lines.
 Each module's docstring is its manual; each module is also an extension of
 its own (the test roots load just the ones they need).
 """
