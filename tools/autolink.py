@@ -138,15 +138,19 @@ def registry_path(confdir: Path, srcdir: Path) -> Path:
     return confdir / values.get('handbook_cards', 'cards.tsv')
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog='tools/autolink.py',
-                                     description=__doc__.split('\n\n')[0])
+def arguments(prog: str, description: str, argv: list[str] | None) -> argparse.Namespace:
+    """The command line of make autolink and make fix: pages, folders, registry."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument('files', nargs='*', type=Path)
     parser.add_argument('--srcdir', type=Path, default=Path('source'),
                         help='the pages, when no file is given (default: source)')
     parser.add_argument('--confdir', type=Path, default=Path('.'))
     parser.add_argument('--cards', type=Path, help="the registry (default: conf.py's)")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments('tools/autolink.py', __doc__.split('\n\n')[0], argv)
 
     registry = load(args.cards or registry_path(args.confdir, args.srcdir))
     for problem in registry.problems:

@@ -50,7 +50,6 @@ or the registry cannot be read.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import re
 import sys
@@ -61,7 +60,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 sys.path.insert(0, str(ROOT / 'tools'))
 
-from autolink import autolink, prose_lines  # noqa: E402
+from autolink import arguments, autolink, prose_lines  # noqa: E402
 from docutils.utils import punctuation_chars  # noqa: E402
 from handbook.cards.markup import split_emphasis  # noqa: E402
 from handbook.cards.registry import Registry, load, redundant_rows  # noqa: E402
@@ -220,13 +219,7 @@ def write(path: Path, text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog='tools/fix.py', description=__doc__.split('\n\n')[0])
-    parser.add_argument('files', nargs='*', type=Path)
-    parser.add_argument('--srcdir', type=Path, default=Path('source'),
-                        help='the pages, when no file is given (default: source)')
-    parser.add_argument('--confdir', type=Path, default=Path('.'))
-    parser.add_argument('--cards', type=Path, help="the registry (default: conf.py's)")
-    args = parser.parse_args(argv)
+    args = arguments('tools/fix.py', __doc__.split('\n\n')[0], argv)
 
     try:
         settings = read_settings(args.confdir, args.srcdir, args.cards)

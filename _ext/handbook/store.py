@@ -248,6 +248,15 @@ def card_key(env: BuildEnvironment, xref: addnodes.pending_xref) -> str:
     return xref['reftarget']
 
 
+def carry(page: Contribution, name: str) -> None:
+    """Move what a read-time transform left on the page's document, as the
+    attribute *name*, into the page's record (``extra[name]``): a transform
+    runs before the record exists (``handbook-page-read``)."""
+    value = page.doctree.attributes.pop(name, None) if page.doctree is not None else None
+    if value:
+        page.extra[name] = value
+
+
 def walk(doctree: nodes.document) -> PageNodes:
     """The nodes the concerns read, in one walk of *doctree*."""
     from handbook.rulings.lines import ruling_line  # the store is loaded before the concerns

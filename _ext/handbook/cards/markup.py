@@ -79,7 +79,7 @@ from handbook.cards.links import changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
 from handbook.core.source_lines import locate
-from handbook.store import PAGE_READ, Contribution, store
+from handbook.store import PAGE_READ, Contribution, carry, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -596,9 +596,7 @@ class CardMarkup(SphinxTransform):
 
 def read_quotes(app: Sphinx, page: Contribution) -> None:
     """The page's plain 「…」, folded, for the store (``handbook-page-read``)."""
-    quotes = page.doctree.attributes.pop(QUOTES, None) if page.doctree is not None else None
-    if quotes:
-        page.extra[QUOTES] = quotes
+    carry(page, QUOTES)
 
 
 def pages_quoting_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,

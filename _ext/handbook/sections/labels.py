@@ -39,7 +39,7 @@ from sphinx.transforms import SphinxTransform
 
 from handbook.core import reports
 from handbook.core.source_lines import locate
-from handbook.store import PAGE_READ, Contribution, store
+from handbook.store import PAGE_READ, Contribution, carry, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -119,9 +119,7 @@ class DropDuplicateLabels(SphinxTransform):
 
 def read_labels(app: Sphinx, page: Contribution) -> None:
     """The page's labels, for the store (``handbook-page-read``)."""
-    labels = page.doctree.attributes.pop(LABELS, None) if page.doctree is not None else None
-    if labels:
-        page.extra[LABELS] = labels
+    carry(page, LABELS)
 
 
 def page_labels(env: BuildEnvironment, docname: str) -> dict[str, tuple[str, int]]:
