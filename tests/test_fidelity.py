@@ -18,6 +18,7 @@ from docutils import nodes
 from sphinx import addnodes
 
 import seeds
+from handbook.cards.links import is_card_link
 
 pytestmark = pytest.mark.skipif(seeds.ABSENT is not None, reason=seeds.ABSENT or '')
 
@@ -37,15 +38,14 @@ SEEDS = sorted(seeds.PAGES)
 
 
 def doctree(handbook, seed) -> nodes.document:
-    """The page's doctree as read (card and :ref: references not yet resolved)."""
+    """The page's doctree as read (:ref: references not yet resolved)."""
     path = handbook.doctrees / f'{seeds.load(seed).docname}.doctree'
     return pickle.loads(path.read_bytes())
 
 
 @pytest.mark.parametrize('seed', SEEDS)
 def test_card_names(handbook, seed):
-    page = Counter(n['cardname'] for n in doctree(handbook, seed).findall(addnodes.pending_xref)
-                   if n['refdomain'] == 'card')
+    page = Counter(n['cardname'] for n in doctree(handbook, seed).findall(is_card_link))
     assert page == seeds.load(seed).cards
 
 

@@ -59,11 +59,15 @@ def test_sitemap_lists_every_page(app):
                     srcdir='publishing-incremental')
 def test_incremental_build_keeps_the_sitemap_complete(app):
     app.build()
+    files = [app.outdir / 'sitemap.xml', app.outdir / 'robots.txt']
+    dates = [(path.stat().st_ino, path.stat().st_mtime_ns) for path in files]
     page = app.srcdir / 'english.rst'
     page.write_text(page.read_text(encoding='utf-8') + '\nThird paragraph.\n', encoding='utf-8')
     app.build()  # rewrites english.html only
     assert 'Third paragraph.' in html(app, 'english')
     assert sitemap(app.outdir) == [f'{BASE}{page}.html' for page in PAGES]
+    # the same pages, the same address: neither file is written again
+    assert [(path.stat().st_ino, path.stat().st_mtime_ns) for path in files] == dates
     assert_no_warnings(app)
 
 

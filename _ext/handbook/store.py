@@ -36,6 +36,7 @@ changed, a related-sections block when its own content changed.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from sphinx.application import Sphinx
+    from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
 #: the event the concerns fill a page's contribution in: (app, Contribution)
@@ -118,13 +120,16 @@ class HandbookStore(Domain):
     data_version = 3
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord
-        'ruling_nodes': {},  # docname -> {anchor: [node, …]}: each ruling as read
+        'ruling_nodes': {},  # docname -> {anchor: [node, …]} pickled: each ruling as read
         'before': {},        # docname -> PageRecord | None, for the pages of this build
         'registry_changed': frozenset(),  # registry keys whose row changed in this build
         'registry': None,  # the card registry of the build (handbook.cards.links)
     }
     _changes: Changes | None = None  # computed once per build (not pickled: not data)
     _derived: dict[str, Any] | None = None  # what :meth:`derived` computed since a change
+    builder: Builder | None = None
+    """The builder of this build (set at ``builder-inited``; not pickled): for
+    the post-transforms that make links at once (:mod:`handbook.generated.anchors`)."""
 
     @property
     def pages(self) -> dict[str, PageRecord]:
@@ -133,9 +138,13 @@ class HandbookStore(Domain):
     def record(self, docname: str) -> PageRecord | None:
         return self.pages.get(docname)
 
-    def ruling_nodes(self, docname: str, anchor: str) -> list[nodes.Node] | None:
-        """The nodes of the ruling *anchor* of *docname*, as read (do not modify)."""
-        return self.data['ruling_nodes'].get(docname, {}).get(anchor)
+    def ruling_nodes(self, docname: str) -> dict[str, list[nodes.Node]]:
+        """The nodes of each ruling of *docname*, as read: ``{anchor: [node, …]}``,
+        a new copy at each call (the caller may change it).  Kept pickled:
+        bytes take a tenth of the memory of the nodes, and the garbage
+        collector does not walk them at every collection of the build."""
+        packed = self.data['ruling_nodes'].get(docname)
+        return pickle.loads(packed) if packed else {}
 
     def clear_doc(self, docname: str) -> None:
         old = self.pages.pop(docname, None)
@@ -187,7 +196,8 @@ class HandbookStore(Domain):
 
     def add(self, contribution: Contribution, record: PageRecord) -> None:
         self.pages[contribution.docname] = record
-        self.data['ruling_nodes'][contribution.docname] = contribution.ruling_nodes
+        self.data['ruling_nodes'][contribution.docname] = pickle.dumps(
+            contribution.ruling_nodes, pickle.HIGHEST_PROTOCOL)
         self._changes = None
 
     def derived(self, name: str, compute: Callable[[], Any]) -> Any:
@@ -299,6 +309,7 @@ def read_page(app: Sphinx, doctree: nodes.document) -> None:
 
 def start_build(app: Sphinx) -> None:
     store(app.env).start_build()
+    store(app.env).builder = app.builder
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -14,9 +14,13 @@ link to the card's page in the card database:
   registry (folded: width, case, spacing and middle-dot variants match, see
   :mod:`handbook.core.names`) and the xref's ``reftarget`` is the card's
   registry key, which the store, the rulings and the card index read.
-* At write time, :meth:`CardDomain.resolve_xref` turns the key into the link:
-  it renders ``<a class="card-link card-card">`` (or
-  ``card-series``) to the card database.  An unknown name is an error
+* Once the page is read (``handbook-page-read``, after every concern has
+  read the xrefs), each xref whose key the registry knows becomes the link
+  itself, a :class:`card_reference` (:func:`card_link`, made once per card
+  and build): ``<a class="card-link card-card">`` (or ``card-series``) to
+  the card database.  Nothing is left to resolve at write time but the
+  unknown names, and the copies of rulings other pages show
+  (:class:`CardLinks`).  An unknown name is an error
   ``handbook.card`` at its file and line (readers lose the link)::
 
       unknown card name 「王宫铁壁」: did you mean 「王宫的铁壁」? If it is a new card, add a row to links.rst.
@@ -60,12 +64,13 @@ from sphinx.domains import Domain
 from sphinx.errors import ConfigError
 from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from handbook.cards import registry as card_registry
 from handbook.cards.registry import DEFAULT_URLS, Registry, RegistryError, UrlTemplates, fold
 from handbook.core import reports
 from handbook.core.source_lines import set_location
-from handbook.store import store
+from handbook.store import PAGE_READ, store
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -73,6 +78,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
+
+    from handbook.store import Contribution
 
 _ = get_translation('handbook')  # texts shown in pages (translations.py)
 
@@ -94,6 +101,79 @@ class CardReferences(SphinxTransform):
             ref.replace_self(xref)
 
 
+class card_reference(nodes.reference):
+    """A resolved card link: a reference to the card database that carries
+    the card's registry key, ``card_key``, and the name as written,
+    ``cardname``.  Builders render it as any reference; the HTML builders
+    follow it with the card's § (:mod:`handbook.generated.card_index`)."""
+
+
+def resolve_page_cards(app: Sphinx, page: Contribution) -> None:
+    """Once every concern has read the page's card xrefs
+    (``handbook-page-read``, last), each one that names a registry card
+    becomes its link, in the doctree: nothing is left to resolve at write
+    time.  An unknown name stays an xref, reported when the page is written
+    (:func:`warn_unknown_card`)."""
+    env = app.env
+    for xref in page.nodes.cards:
+        if in_title(xref):
+            continue  # Sphinx copies titles into tables of contents, which take xrefs only
+        link = card_link(env, xref['reftarget'], xref[0], xref['cardname'])
+        if link is not None:
+            set_location(link, xref)
+            xref.replace_self(link)
+
+
+def is_card_link(node: nodes.Node) -> bool:
+    """A card link of a doctree: resolved (:class:`card_reference`), or an
+    xref (an unknown name; a name in a title; any before ``handbook-page-read``)."""
+    return isinstance(node, card_reference) or (
+        isinstance(node, addnodes.pending_xref) and node.get('refdomain') == 'card')
+
+
+def in_title(node: nodes.Node) -> bool:
+    while node is not None and not isinstance(node, nodes.Structural):
+        if isinstance(node, nodes.title):
+            return True
+        node = node.parent
+    return False
+
+
+class CardLinks(SphinxPostTransform):
+    """Resolve the card xrefs left at write time (in titles, and in the
+    rulings copied from the store, which keep their xrefs as read) in one
+    walk, before Sphinx's ReferencesResolver (10), which then only sees the
+    unknown names."""
+
+    default_priority = 9
+
+    def run(self, **kwargs: Any) -> None:
+        env = self.env
+        for xref in list(self.document.findall(addnodes.pending_xref)):
+            if xref.get('refdomain') == 'card':
+                link = card_link(env, xref['reftarget'], xref[0], xref['cardname'])
+                if link is not None:
+                    xref.replace_self(link)
+
+
+def card_link(env: BuildEnvironment, key: str, content: nodes.Node,
+              name: str) -> card_reference | None:
+    """The link of the card *key* to the card database, around *content*
+    (*name* as written); None for a key the registry does not know."""
+    made = store(env).derived('card_links', dict)  # key -> (uri, title, classes, key)
+    if key not in made:
+        card = registry(env).get(key)
+        made[key] = None if card is None else (
+            url_templates(env).url(card),
+            _('在卡片数据库中查看「{name}」').format(name=card.name_in(env.config.language)),
+            ('card-link', f'card-{card.kind}'), card.key)
+    if made[key] is None:
+        return None
+    uri, title, classes, card_key = made[key]
+    return card_reference('', '', content, internal=False, refuri=uri, reftitle=title,
+                          classes=list(classes), card_key=card_key, cardname=name)
+
+
 class CardDomain(Domain):
     """Resolves card xrefs (what each page links is in :mod:`handbook.store`)."""
 
@@ -111,16 +191,7 @@ class CardDomain(Domain):
     def resolve_xref(self, env: BuildEnvironment, fromdocname: str, builder: Builder,
                      typ: str, target: str, node: addnodes.pending_xref,
                      contnode: nodes.Element) -> nodes.reference | None:
-        card = registry(env).get(target)
-        if card is None:
-            return None
-        title = _('在卡片数据库中查看「{name}」').format(name=card.name_in(env.config.language))
-        link = nodes.reference('', '', internal=False, refuri=url_templates(env).url(card),
-                               reftitle=title,
-                               classes=['card-link', f'card-{card.kind}'])
-        link['card_key'] = card.key
-        link += contnode
-        return link
+        return card_link(env, target, contnode, node['cardname'])
 
     def resolve_any_xref(self, *args: Any) -> list:
         return []  # card names take part in :any: lookups only as card xrefs
@@ -231,6 +302,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     app.add_domain(CardDomain)
     app.add_transform(CardReferences)
+    app.add_node(card_reference)  # rendered as a reference (its base class)
+    app.add_post_transform(CardLinks)
+    app.connect(PAGE_READ, resolve_page_cards, priority=900)  # after the concerns read them
     app.connect('config-inited', exclude_registry)
     app.connect('builder-inited', load_registry)
     app.connect('env-get-outdated', pages_using_changed_cards)

@@ -33,8 +33,8 @@ order): ``页面 › 小节`` linking to the section (the page alone for its
 top section), followed by the dates of the section's rulings that name the
 card (see :mod:`handbook.rulings.lines`), each linking to the ruling's permalink.  In
 HTML and EPUB an entry's sections are a list; for other builders (LaTeX: the
-PDF) one paragraph, separated by ；.  The links are the timeline's ``anchor``
-cross-references (:mod:`handbook.generated.timeline`), resolved for any builder.  Names
+PDF) one paragraph, separated by ；.  The links are made by
+:func:`handbook.generated.anchors.link` (resolved at once in HTML).  Names
 are ordered by their Simplified Chinese registry name in every language.
 
 **Entry ids** are stable and readable: ``card-`` and the card's registry key
@@ -52,8 +52,9 @@ linking to the card's entry, ``§``, titled (and ``aria-label``) 卡片索引：
 the card link itself still opens the card database.  Where the build writes
 card pages (:mod:`handbook.generated.card_pages`, HTML), the marker leads to
 the card's page instead, titled 卡片页面：卡名, and each entry of the index
-gets the same marker after its name.  The marker is added at write time (a
-post-transform), so the doctrees keep the pages' text as written.  The
+gets the same marker after its name.  The marker is written with the link
+(the HTML translator's handler of :class:`handbook.cards.links.card_reference`),
+so the doctrees keep the pages' text as written.  The
 target is the first page (by name) that holds the directive; without one,
 no marker.  LaTeX gets no markers (the PDF has the index as a chapter).
 
@@ -79,18 +80,19 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from pypinyin import Style, lazy_pinyin
-from sphinx import addnodes
 from sphinx.errors import NoUri
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import clean_astext
 
 from handbook.cards import links as card_links
+from handbook.cards.links import card_reference
 from handbook.rulings import lines as ruling_lines
 from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
 from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
-from handbook.generated.timeline import anchor_link, page_title
+from handbook.generated.anchors import link, page_title
+from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.sections.ids import slug
 from handbook.store import PAGE_READ, Contribution, card_key, changes, store
 
@@ -374,7 +376,6 @@ class FillCardIndex(SphinxPostTransform):
     # as links of the index page
     default_priority = 5
     formats = ('html',)
-    compact = False
 
     def run(self, **kwargs: Any) -> None:
         for placeholder in list(self.document.findall(card_index)):
@@ -398,21 +399,20 @@ class FillCardIndex(SphinxPostTransform):
         for letter, group in groups.items():
             section = nodes.section(ids=[group_id(letter)], classes=['card-index-group'])
             section += nodes.title('', letter)
-            listing = nodes.definition_list(classes=['card-index'])
-            listing.extend(self.entry(entry) for entry in group)
-            section += listing
+            section += self.listing(group)
             out.append(section)
         return out
+
+    def listing(self, group: list[Entry]) -> nodes.Element:
+        """The entries of a group: written at once to HTML (:class:`HtmlEntries`)."""
+        return nodes.raw('', HtmlEntries(self.env).listing(group), format='html')
 
     def entry(self, entry: Entry) -> nodes.definition_list_item:
         card = entry.card
         name = card.name_in(self.env.config.language)
         term = nodes.term('', '', ids=[entry.id], classes=[f'card-index-{card.kind}'])
-        xref = addnodes.pending_xref('', nodes.inline('', name, classes=['card-name']),
-                                     refdomain='card', reftype='card', reftarget=card.key,
-                                     refexplicit=True, refwarn=True, cardname=name,
-                                     refdoc=self.env.docname)
-        term += xref
+        content = nodes.inline('', name, classes=['card-name'])
+        term += card_links.card_link(self.env, card.key, content, name) or content
         page = card_page(self.env, card.key)
         if page is not None:
             term += card_index_marker(docname=page, anchor='',
@@ -420,16 +420,11 @@ class FillCardIndex(SphinxPostTransform):
         if card.kind == 'series':
             term += nodes.Text(' ')
             term += nodes.inline('', _('系列'), classes=['card-index-kind'])
-        if self.compact:  # the sections in one paragraph
-            places: nodes.Element = nodes.paragraph(classes=['card-index-places'])
-            for i, place in enumerate(entry.places):
-                if i:
-                    places += nodes.Text('；')
-                places.extend(self.place(place))
-        else:
-            places = nodes.bullet_list(classes=['card-index-places'])
-            places.extend(nodes.list_item('', nodes.paragraph('', '', *self.place(place)))
-                          for place in entry.places)
+        places = nodes.paragraph(classes=['card-index-places'])  # in one paragraph
+        for i, place in enumerate(entry.places):
+            if i:
+                places += nodes.Text('；')
+            places.extend(self.place(place))
         return nodes.definition_list_item('', term, nodes.definition('', places))
 
     def place(self, place: Place) -> list[nodes.Node]:
@@ -451,70 +446,138 @@ class FillCardIndex(SphinxPostTransform):
         return out
 
     def link(self, docname: str, anchor: str, content: nodes.Node,
-             classes: list[str] | None = None) -> addnodes.pending_xref:
+             classes: list[str] | None = None) -> nodes.Element:
         """A link to *anchor* (an id, or '' for the top) of page *docname*
-        (resolved by the timeline's ``anchor`` domain, for any builder)."""
-        return anchor_link(self.env.docname, docname, anchor,
-                           nodes.inline('', '', content, classes=classes or []))
+        (:func:`handbook.generated.anchors.link`)."""
+        return link(store(self.env).builder, self.env.docname, docname, anchor,
+                    nodes.inline('', '', content, classes=classes or []))
 
 
 class FillCompactCardIndex(FillCardIndex):
-    """The same for other builders (LaTeX: the PDF), an entry's sections in
-    one paragraph, separated by ；."""
-
-    compact = True
+    """The same for other builders (LaTeX: the PDF), as nodes, an entry's
+    sections in one paragraph, separated by ；."""
 
     def is_supported(self) -> bool:
         return not super().is_supported()  # every builder FillCardIndex leaves
+
+    def listing(self, group: list[Entry]) -> nodes.Element:
+        listing = nodes.definition_list(classes=['card-index'])
+        listing.extend(self.entry(entry) for entry in group)
+        return listing
+
+
+class HtmlEntries:
+    """The entries of the index written to HTML at once, as the HTML builders'
+    translator writes the nodes of :meth:`FillCompactCardIndex.entry` (with
+    the sections in a list): 5,000 entries of 20,000 sections are a hundred
+    thousand nodes, which the translator would take seconds to write."""
+
+    def __init__(self, env: BuildEnvironment) -> None:
+        self.env = env
+        self.links = HtmlLinks(env, env.docname)
+        self.link = self.links.link
+
+    def listing(self, group: list[Entry]) -> str:
+        return ''.join(['<dl class="simple card-index">\n', *map(self.entry, group), '</dl>\n'])
+
+    def entry(self, entry: Entry) -> str:
+        card = entry.card
+        name = card.name_in(self.env.config.language)
+        term = [f'<dt class="card-index-{card.kind}" id="{escape(entry.id)}">']
+        link = card_links.card_link(self.env, card.key, nodes.Text(''), name)
+        name_html = f'<span class="card-name">{escape(name)}</span>'
+        if link is None:
+            term.append(name_html)
+        else:
+            term.append(f'<a class="{" ".join(link["classes"])} reference external" '
+                        f'href="{escape(link["refuri"])}" title="{escape(link["reftitle"])}">'
+                        f'{name_html}</a>')
+        page = card_page(self.env, card.key)
+        href = self.links.page_uri(page) if page is not None else None
+        if href is not None:
+            title = escape(_('卡片页面：{name}').format(name=name))
+            term.append(f'<a class="card-index-marker" href="{escape(href)}" '
+                        f'title="{title}" aria-label="{title}"></a>')
+        if card.kind == 'series':
+            term.append(f' <span class="card-index-kind">{escape(_("系列"))}</span>')
+        places = ''.join(f'<li><p>{self.place(place)}</p></li>\n' for place in entry.places)
+        return (f'{"".join(term)}</dt><dd><ul class="card-index-places simple">\n'
+                f'{places}</ul>\n</dd>\n')
+
+    def place(self, place: Place) -> str:
+        text = place.page_title if not place.section_title else \
+            f'{place.page_title} › {place.section_title}'
+        out = [self.link(place.docname, place.section_id, f'<span>{escape(text)}</span>')]
+        if place.rulings:
+            out.append(f'<span class="card-index-rulings"> <span class="card-index-label">'
+                       f'{escape(_("裁定："))}</span>')
+            for i, ruling in enumerate(place.rulings):
+                label = ' '.join(dict.fromkeys(r.text for r in ruling.references))
+                out.append((' ' if i else '') + self.link(
+                    ruling.docname, ruling.anchor, f'<span class="ruling">{escape(label)}</span>'))
+            out.append('</span>')
+        return ''.join(out)
 
 
 # -- the markers ----------------------------------------------------------------------------
 
 
-class CardIndexMarkers(SphinxPostTransform):
-    """After each resolved card link, a marker linking to the card's entry."""
-
-    default_priority = 15  # after ReferencesResolver (10) has made the card links
-    formats = ('html',)  # HTML and EPUB
-
-    def run(self, **kwargs: Any) -> None:
-        env = self.env
+def marker_target(env: BuildEnvironment, key: str) -> tuple[str, str, str] | None:
+    """Where the § after a link to the card *key* leads, ``(docname, anchor,
+    title)``: its card page where the build writes one, else its entry of
+    the index, else nowhere (None).  Computed once per card and build."""
+    made = store(env).derived('card_markers', dict)
+    if key not in made:
         target, ids, indexed = store(env).data.get(MARKERS, (None, {}, frozenset()))
-        record = store(env).record(env.docname)
-        if record is None or INDEX in record.holds:
-            return
-        links = [ref for ref in self.document.findall(nodes.reference) if 'card_key' in ref]
-        registry = card_links.registry(env)
-        for ref in links:
-            key = ref['card_key']
-            name = registry[key].name_in(env.config.language)
-            page = card_page(env, key)
-            if page is not None:
-                marker = card_index_marker(docname=page, anchor='',
-                                           title=_('卡片页面：{name}').format(name=name))
-            elif target is not None and key in indexed:
-                marker = card_index_marker(docname=target, anchor=ids[key],
-                                           title=_('卡片索引：{name}').format(name=name))
-            else:
-                continue
-            ref.parent.insert(ref.parent.index(ref) + 1, marker)
+        page = card_page(env, key)
+        card = card_links.registry(env).get(key)
+        if card is None or (page is None and (target is None or key not in indexed)):
+            made[key] = None
+        elif page is not None:
+            made[key] = (page, '', _('卡片页面：{name}').format(
+                name=card.name_in(env.config.language)))
+        else:
+            made[key] = (target, ids[key], _('卡片索引：{name}').format(
+                name=card.name_in(env.config.language)))
+    return made[key]
+
+
+def visit_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
+    self.visit_reference(node)
+
+
+def depart_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
+    """A card link, then its § (none on a page that holds the index)."""
+    self.depart_reference(node)
+    env = self.builder.env
+    record = store(env).record(self.builder.current_docname)
+    if record is not None and INDEX in record.holds:
+        return
+    target = marker_target(env, node['card_key'])
+    if target is not None:
+        docname, anchor, title = target
+        self.body.append(marker_html(self, docname, anchor, title))
 
 
 def visit_marker_html(self: HTML5Translator, node: card_index_marker) -> None:
+    self.body.append(marker_html(self, node['docname'], node['anchor'], node['title']))
+    raise nodes.SkipNode
+
+
+def marker_html(self: HTML5Translator, docname: str, anchor: str, title: str) -> str:
+    """The § leading to *anchor* ('' for the top) of page *docname*."""
     builder = self.builder
     try:
-        uri = builder.get_relative_uri(builder.current_docname, node['docname'])
+        uri = builder.get_relative_uri(builder.current_docname, docname)
     except NoUri:
-        raise nodes.SkipNode from None
-    anchor = node['anchor']
+        return ''
     if not anchor:  # a page
         href = uri
     else:
         href = f'#{anchor}' if uri.startswith('#') else f'{uri}#{anchor}'
-    title = self.attval(node['title'])
-    self.body.append(f'<a class="card-index-marker" href="{self.attval(href)}" '
-                     f'title="{title}" aria-label="{title}"></a>')
-    raise nodes.SkipNode
+    title = self.attval(title)
+    return (f'<a class="card-index-marker" href="{self.attval(href)}" '
+            f'title="{title}" aria-label="{title}"></a>')
 
 
 def skip(self: Any, node: nodes.Node) -> None:
@@ -524,14 +587,15 @@ def skip(self: Any, node: nodes.Node) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.cards.links')
     app.setup_extension('handbook.rulings.lines')
-    app.setup_extension('handbook.generated.timeline')  # the anchor domain: links to docname#id
+    app.setup_extension('handbook.generated.anchors')  # links to docname#id
     app.add_node(card_index)
     app.add_node(card_index_marker, html=(visit_marker_html, None),
                  latex=(skip, None), text=(skip, None), man=(skip, None), texinfo=(skip, None))
     app.add_directive('card-index', CardIndexDirective)
     app.add_post_transform(FillCardIndex)
     app.add_post_transform(FillCompactCardIndex)
-    app.add_post_transform(CardIndexMarkers)
+    app.add_node(card_reference, override=True,
+                 html=(visit_card_reference_html, depart_card_reference_html))
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_sections)
     app.connect('env-get-updated', pages_to_rewrite)

@@ -49,9 +49,8 @@ at each build: empty for builders that write no card pages).
 
 **Cheap and never stale.**  The pages are made at the end of the build
 (``html-collect-pages``) from the store, with no doctree: each shown
-ruling's nodes are copied into one document, its references resolved as a
-card page's (the post-transforms) and rendered once with the builder's
-translator, then shared by every page that lists it.  The theme's frame of
+ruling is rendered once per build (:mod:`handbook.generated.ruling_html`,
+shared with the timeline) and its HTML shared by every page that lists it.  The theme's frame of
 the pages (header, sidebars, footer: the same for every page of ``cards/``
 but for its title and address) is rendered once by the builder, with every
 ``html-page-context`` listener, for a page whose title, address and content
@@ -74,7 +73,6 @@ Configuration (``conf.py``)::
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import gc
 import hashlib
@@ -84,17 +82,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from docutils import nodes
-from sphinx import addnodes
 from sphinx.locale import get_translation
 from sphinx.util import logging
-from sphinx.util.docutils import new_document
 
 from handbook.cards import links as card_links
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.generated import card_index
 from handbook.generated.card_index import CARD_PAGES, Entry
-from handbook.generated.timeline import anchor_link, page_title
+from handbook.generated.anchors import page_title
+from handbook.generated.ruling_html import ruling_html
 from handbook.publishing.editions import doctree_edition, edition, overturned
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
@@ -307,11 +303,10 @@ def write_pages(app: Sphinx, pages: list[CardPage]) -> None:
     (``templates/handbook-card.html``), escaped."""
     env = app.env
     builder = app.builder
-    names = store(env).data[CARD_PAGES]
     frame_name = f'{FOLDER}/{PAGE_TOKEN}'
     rulings = {(r.docname, r.anchor): r for page in pages
                for r in (*page.rulings, *page.overturned)}
-    fragments = Renderer(app, frame_name, names).render(list(rulings.values()))
+    fragments = ruling_html(env, rulings.values(), frame_name)
     outdir = Path(app.outdir)
     frame_file = outdir / FOLDER / f'{PAGE_TOKEN}.html'
     builder.handle_page(frame_name, {'title': TITLE_TOKEN, 'body': BODY_TOKEN, 'toc': '',
@@ -339,87 +334,6 @@ def copy_script(app: Sphinx) -> None:
     if not target.is_file() or target.read_text(encoding='utf-8') != text:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding='utf-8')
-
-
-class Renderer:
-    """Renders rulings as parts of a card page: their stored nodes copied into
-    one document, resolved as a page of ``cards/`` and written to HTML by the
-    builder's translator, once per ruling."""
-
-    def __init__(self, app: Sphinx, fromdocname: str, names: dict[str, str]) -> None:
-        self.app = app
-        self.env = app.env
-        self.fromdocname = fromdocname
-        self.names = names
-
-    def render(self, rulings: list[Ruling]) -> dict[tuple[str, str], str]:
-        builder = self.app.builder
-        document = new_document(f'<{FOLDER}>', copy.copy(builder.docsettings))
-        document.settings.env = self.env
-        holders = []
-        for ruling in rulings:
-            holder = nodes.paragraph()
-            holder.extend(self.copy_of(ruling))
-            document += holder
-            holders.append(holder)
-        self.env.apply_post_transforms(document, self.fromdocname)
-        self.add_markers(document)
-        saved = {attr: getattr(builder, attr, None) for attr in (
-            'current_docname', 'secnumbers', 'fignumbers', 'imgpath', 'dlpath')}
-        try:
-            builder.current_docname = self.fromdocname
-            builder.secnumbers, builder.fignumbers = {}, {}
-            builder.imgpath = '../_images'
-            builder.dlpath = '../_downloads'
-            translator = builder.create_translator(document, builder)
-            out = {}
-            for ruling, holder in zip(rulings, holders):
-                translator.body = []
-                for child in holder.children:
-                    child.walkabout(translator)
-                out[ruling.docname, ruling.anchor] = ''.join(translator.body).strip()
-            return out
-        finally:
-            for attr, value in saved.items():
-                setattr(builder, attr, value)
-
-    def copy_of(self, ruling: Ruling) -> list[nodes.Node]:
-        """The ruling's nodes from its page, made to work on a card page (as
-        the timeline copies them); reported problems stay on the page."""
-        stored = ruling_lines.ruling_nodes(self.env, ruling.docname, ruling.anchor)
-        if stored is None:  # cannot happen while the record and the nodes agree
-            return [nodes.Text(ruling.text)]
-        holder = nodes.inline('', '', *(child.deepcopy() for child in stored))
-        for node in list(holder.findall(nodes.Element)):
-            node['ids'] = []  # the ids belong to the ruling's page
-            if isinstance(node, addnodes.pending_xref):
-                node['refdoc'] = self.fromdocname
-                node['refwarn'] = False  # its own page reports a broken reference
-            elif 'refid' in node:  # a same-page link of the ruling's page
-                node.replace_self(anchor_link(
-                    self.fromdocname, ruling.docname, node['refid'],
-                    nodes.inline('', '', *node.children)))
-        children = list(holder.children)
-        if children and isinstance(children[0], nodes.Text):  # the space after a date
-            children[0] = nodes.Text(str(children[0]).lstrip(' \t\n\x00'))
-        return children
-
-    def add_markers(self, document: nodes.document) -> None:
-        """After each card link, the § leading to that card's page (the
-        marker of :mod:`handbook.generated.card_index`, made once per card)."""
-        registry = card_links.registry(self.env)
-        language = self.env.config.language
-        made: dict[str, str] = {}
-        for ref in list(document.findall(nodes.reference)):
-            key = ref.get('card_key')
-            if key not in self.names:
-                continue
-            if key not in made:
-                title = html.escape(_('卡片页面：{name}').format(name=registry[key].name_in(language)))
-                href = html.escape(quote(self.names[key].removeprefix(f'{FOLDER}/')) + '.html')
-                made[key] = (f'<a class="card-index-marker" href="{href}" title="{title}" '
-                             f'aria-label="{title}"></a>')
-            ref.parent.insert(ref.parent.index(ref) + 1, nodes.raw('', made[key], format='html'))
 
 
 class Contexts:

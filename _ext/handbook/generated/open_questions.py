@@ -48,7 +48,8 @@ from docutils import nodes
 from sphinx.locale import get_translation
 
 from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
-from handbook.generated.timeline import FillTimeline, page_title
+from handbook.generated.anchors import page_title
+from handbook.generated.timeline import FillTimeline
 from handbook.rulings import lines as ruling_lines
 from handbook.store import PAGE_READ, Contribution, changes, store
 
@@ -171,7 +172,7 @@ class FillOpenQuestions(FillTimeline):
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('handbook.generated.timeline')  # the anchor domain, FillTimeline
+    app.setup_extension('handbook.generated.timeline')  # FillTimeline, and its links
     app.add_node(open_questions)
     app.add_directive('open-questions', OpenQuestionsDirective)
     app.add_post_transform(FillOpenQuestions)

@@ -5,6 +5,12 @@ store.  The node carries ``handbook_generated`` (its kind), so that the store
 records which pages hold which list (``PageRecord.holds``).  A list adds
 sections, so its directive must be the last content of its section: anywhere
 else is a warning ``handbook.<subtype>`` at the directive's line.
+
+A page that holds a list is left out of Sphinx's page search (its metadata
+gets ``nosearch``, as a ``:nosearch:`` field would): the list repeats the
+rulings and names of the other pages, so it would be a result of nearly any
+query, and indexing it cost a tenth of the build.  The handbook's own search
+finds the rulings and the cards (:mod:`handbook.search`).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ class PlaceholderDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         node = self.node_class(handbook_generated=self.kind)
         self.set_source_info(node)
+        self.env.metadata[self.env.docname]['nosearch'] = ''  # see the module docstring
         return [node]
 
 

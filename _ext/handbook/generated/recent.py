@@ -91,7 +91,8 @@ from sphinx.util.osutil import relative_uri
 
 from handbook.core.source_lines import locate
 from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
-from handbook.generated.timeline import FillTimeline, page_title
+from handbook.generated.anchors import page_title
+from handbook.generated.timeline import FillTimeline
 from handbook.publishing.editions import doctree_edition
 from handbook.publishing.page_dates import git_state
 from handbook.publishing.site_urls import SITE_BUILDERS

@@ -42,7 +42,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from handbook.generated import card_index
 from handbook.cards import links as card_links
 from handbook.generated.card_index import Section
-from handbook.generated.timeline import anchor_link, page_title
+from handbook.generated.anchors import anchor_link, page_title
 from handbook.store import changes, store
 
 if TYPE_CHECKING:

@@ -31,11 +31,12 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx import addnodes
-from sphinx.domains import Domain
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from handbook.generated import ruling_html
+from handbook.generated.html_parts import HtmlLinks, escape
+from handbook.generated.anchors import link, page_title
 from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
@@ -43,7 +44,6 @@ from handbook.store import PAGE_READ, Contribution, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
 _ = get_translation('handbook')
@@ -97,6 +97,11 @@ class FillTimeline(SphinxPostTransform):
     # resolved as links of the timeline page
     default_priority = 5
 
+    _html: dict[tuple[str, str], str] | None = None
+    _copies: ruling_html.Copies | None = None
+    _links: HtmlLinks | None = None
+    _texts: dict[str, str]
+
     def run(self, **kwargs: Any) -> None:
         for placeholder in list(self.document.findall(ruling_timeline)):
             placeholder.replace_self(self.timeline())
@@ -120,10 +125,7 @@ class FillTimeline(SphinxPostTransform):
             for month, items in itertools.groupby(group, key=lambda e: e[0][5:7]):
                 month_section = nodes.section(ids=[f'y{year}-{month}'])
                 month_section += nodes.title('', _('{month} 月').format(month=int(month)))
-                listing = nodes.bullet_list(classes=['ruling-timeline'])
-                for _date, ruling in items:
-                    listing += self.entry(ruling)
-                month_section += listing
+                month_section += self.listing([ruling for _date, ruling in items])
                 year_section += month_section
             out.append(year_section)
         return out
@@ -149,73 +151,69 @@ class FillTimeline(SphinxPostTransform):
         item += where
         return item
 
-    def link(self, docname: str, anchor: str, content: nodes.Node) -> addnodes.pending_xref:
+    def link(self, docname: str, anchor: str, content: nodes.Node) -> nodes.Element:
         """A link to *anchor* (an id, or '' for the top) of page *docname*."""
-        return anchor_link(self.env.docname, docname, anchor, content)
+        return link(store(self.env).builder, self.env.docname, docname, anchor, content)
 
     def copy_of(self, ruling: Ruling) -> list[nodes.Node]:
-        """The ruling's nodes from its page, made to work on this page."""
-        children = ruling_lines.ruling_nodes(self.env, ruling.docname, ruling.anchor)
-        if children is None:  # cannot happen while the record and nodes agree
-            return [nodes.Text(ruling.text)]
-        copy = nodes.inline('', '', *(child.deepcopy() for child in children))
-        for node in list(copy.findall(nodes.Element)):
-            node['ids'] = []  # the ids belong to the ruling's page
-            if isinstance(node, addnodes.pending_xref):
-                node['refdoc'] = self.env.docname
-            elif 'refid' in node:  # a same-page link of the ruling's page
-                node.replace_self(self.link(ruling.docname, node['refid'],
-                                            nodes.inline('', '', *node.children)))
-        children = list(copy.children)
-        if children and isinstance(children[0], nodes.Text):  # the space after a date
-            children[0] = nodes.Text(str(children[0]).lstrip(' \t\n\x00'))
-        return children
+        """The ruling as on its page, made to work on this page: for HTML
+        builders its HTML, rendered once per build
+        (:mod:`handbook.generated.ruling_html`), else a copy of its nodes."""
+        if store(self.env).builder.format != 'html':
+            if self._copies is None:
+                self._copies = ruling_html.Copies(self.env, self.env.docname)
+            return self._copies.of(ruling)
+        return [nodes.raw('', self.html_of(ruling), format='html')]
 
+    def html_of(self, ruling: Ruling) -> str:
+        """The ruling's HTML for this page (rendered with every ruling the page shows)."""
+        if self._html is None:
+            self._html = ruling_html.ruling_html(self.env, self.shown(), self.env.docname)
+        text = self._html.get((ruling.docname, ruling.anchor))
+        if text is None:
+            text = ruling_html.ruling_html(self.env, [ruling], self.env.docname)[
+                ruling.docname, ruling.anchor]
+        return text
 
-class AnchorDomain(Domain):
-    """Resolves the timeline's links to ``docname#id`` for any builder."""
+    def listing(self, rulings: list[Ruling]) -> nodes.Element:
+        """The entries of a month: for HTML builders written at once
+        (:mod:`handbook.generated.html_parts`), as the translator writes the
+        nodes of :meth:`entry`."""
+        if store(self.env).builder.format != 'html':
+            listing = nodes.bullet_list(classes=['ruling-timeline'])
+            listing.extend(self.entry(ruling) for ruling in rulings)
+            return listing
+        if self._links is None:
+            self._links = HtmlLinks(self.env, self.env.docname)
+            self._texts = {'flag': escape(_('裁定已变更')), 'permalink': escape(_('固定链接'))}
+        return nodes.raw('', ''.join(['<ul class="ruling-timeline">\n',
+                                      *map(self.entry_html, rulings), '</ul>\n']), format='html')
 
-    name = 'anchor'
-    label = 'Anchor'
+    def entry_html(self, ruling: Ruling) -> str:
+        link, texts = self._links.link, self._texts
+        title = page_title(self.env, ruling.docname)
+        flag = f'<span class="ruling-flag">{texts["flag"]}</span> ' if ruling.changed else ''
+        where = [link(ruling.docname, '', escape(title))]
+        if ruling.section_title and ruling.section_title != title:
+            where.append(' › ' + link(ruling.docname, ruling.section_id,
+                                       escape(ruling.section_title)))
+        where.append(' · ' + link(ruling.docname, ruling.anchor,
+                                   f'<span class="ruling-entry-permalink">{texts["permalink"]}'
+                                   '</span>'))
+        text = self.html_of(ruling)
+        return (f'<li class="ruling-entry{" ruling-changed" if ruling.changed else ""}">'
+                f'<p class="ruling-entry-text">{flag}{text}</p>\n'
+                f'<p class="ruling-entry-source">{"".join(where)}</p>\n</li>\n')
 
-    def resolve_xref(self, env: BuildEnvironment, fromdocname: str, builder: Builder,
-                     typ: str, target: str, node: addnodes.pending_xref,
-                     contnode: nodes.Element) -> nodes.reference | None:
-        docname, _sep, anchor = target.partition('#')
-        if docname not in env.all_docs:
-            return None
-        uri = builder.get_relative_uri(fromdocname, docname) + (f'#{anchor}' if anchor else '')
-        return nodes.reference('', '', contnode, internal=True, refuri=uri)
-
-    def resolve_any_xref(self, *args: Any) -> list:
-        return []
-
-    def merge_domaindata(self, docnames: Any, otherdata: dict[str, Any]) -> None:
-        pass  # no data
-
-
-def anchor_link(fromdocname: str, docname: str, anchor: str,
-                content: nodes.Node) -> addnodes.pending_xref:
-    """A link from page *fromdocname* to *anchor* (an id, or '' for the top)
-    of page *docname*, resolved by the ``anchor`` domain for any builder."""
-    return addnodes.pending_xref('', content, refdomain='anchor', reftype='anchor',
-                                 reftarget=f'{docname}#{anchor}', refexplicit=True,
-                                 refdoc=fromdocname)
-
-
-def page_title(env: BuildEnvironment, docname: str) -> str:
-    """The page's title as text (kept in the store when the page was read)."""
-    record = store(env).record(docname)
-    if record is not None and record.title:
-        return record.title
-    title = env.titles.get(docname)
-    return title.astext() if title is not None else docname
+    def shown(self) -> list[Ruling]:
+        """The rulings this page shows (rendered together: one document)."""
+        return [ruling for _date, ruling in entries(self.env)]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.rulings.lines')
     app.add_node(ruling_timeline)
-    app.add_domain(AnchorDomain)
+    app.setup_extension('handbook.generated.anchors')
     app.add_directive('ruling-timeline', RulingTimelineDirective)
     app.add_post_transform(FillTimeline)
     app.connect(PAGE_READ, check_placement)

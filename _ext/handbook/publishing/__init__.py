@@ -1,4 +1,5 @@
-"""Publishing: editions, the site's address, link previews, page dates, linkcheck's policy."""
+"""Publishing: editions, the site's address, link previews, page dates, linkcheck's policy,
+files of the site written only when they change."""
 
 from handbook import setup_concern
 
@@ -6,4 +7,5 @@ from handbook import setup_concern
 def setup(app):
     return setup_concern(app, 'handbook.publishing.editions', 'handbook.publishing.site_urls',
                          'handbook.publishing.link_previews', 'handbook.publishing.page_dates',
-                         'handbook.publishing.linkcheck_policy')
+                         'handbook.publishing.linkcheck_policy',
+                         'handbook.publishing.unchanged_files')

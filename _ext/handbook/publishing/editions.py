@@ -76,12 +76,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx import addnodes
 from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.osutil import relative_uri
 
+from handbook.cards.links import is_card_link
 from handbook.rulings.lines import is_reference, ruling_line
 from handbook.store import store
 
@@ -118,8 +118,6 @@ def is_struck(node: nodes.Node) -> bool:
     return isinstance(node, nodes.Element) and 'strike' in node['classes']
 
 
-def is_card(node: nodes.Node) -> bool:
-    return isinstance(node, addnodes.pending_xref) and node.get('refdomain') == 'card'
 
 
 def overturned(line: ruling_line) -> bool:
@@ -133,7 +131,7 @@ def overturned(line: ruling_line) -> bool:
         elif isinstance(node, nodes.Text):
             if WORD.search(node.astext()):
                 return False
-        elif not (is_reference(node) or is_card(node)
+        elif not (is_reference(node) or is_card_link(node)
                   or isinstance(node, nodes.footnote_reference)):
             stack.extend(node.children)
     return struck

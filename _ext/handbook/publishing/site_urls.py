@@ -8,7 +8,8 @@ BASEURL=https://…/``; on Read the Docs its canonical URL).  From it come:
   every card page, in order of its URL, whether or not this build rewrote
   it), and
   ``robots.txt`` pointing search engines at it, both written by this
-  extension for the html and dirhtml builders (not beside an EPUB);
+  extension for the html and dirhtml builders (not beside an EPUB), and
+  only when their content changed (:mod:`handbook.publishing.unchanged_files`);
 * the absolute ``og:url`` of the link previews (sphinxext-opengraph's
   ``ogp_site_url`` is set to ``html_baseurl``);
 * the links of the 404 page (sphinx-notfound-page): the host serves that
@@ -50,6 +51,7 @@ from sphinx.errors import ConfigError
 from sphinx.util import logging
 
 from handbook.generated.card_index import CARD_PAGES
+from handbook.publishing.unchanged_files import write_if_changed
 from handbook.store import store
 
 if TYPE_CHECKING:
@@ -138,7 +140,7 @@ def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
              *(f'  <url><loc>{escape(url)}</loc></url>' for url in urls),
              '</urlset>', '']
-    Path(app.outdir, SITEMAP).write_text('\n'.join(lines), encoding='utf-8')
+    write_if_changed(Path(app.outdir, SITEMAP), '\n'.join(lines))
 
 
 def generated_pages(env: BuildEnvironment) -> list[str]:
@@ -153,8 +155,8 @@ def write_robots_txt(app: Sphinx, exception: Exception | None) -> None:
     if exception or app.builder.name not in SITE_BUILDERS:
         return
     sitemap = app.config.html_baseurl + SITEMAP
-    Path(app.outdir, 'robots.txt').write_text(
-        f'User-agent: *\nAllow: /\n\nSitemap: {sitemap}\n', encoding='utf-8')
+    write_if_changed(Path(app.outdir, 'robots.txt'),
+                     f'User-agent: *\nAllow: /\n\nSitemap: {sitemap}\n')
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
