@@ -178,3 +178,41 @@ def test_misplaced_timeline_warns_at_its_line(app):
                'of a section; move the ruling-timeline directive to the end of the page '
                '[handbook.timeline]')
     assert warnings(app) == [f'index.rst:4: WARNING: {message}', f'index.rst:8: WARNING: {message}']
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-kept')
+def test_rulings_rendered_once_are_kept_until_their_page_changes(app, make_app, monkeypatch):
+    """The rulings' HTML is kept from build to build (generated/ruling_html.py): an
+    edit renders again the rulings of the page read again, and those with a
+    :ref:, whose text is another page's; never one whose page is as it was."""
+    from handbook.generated import ruling_html
+
+    app.build()
+    rendered: list[tuple[str, str]] = []
+    render = ruling_html.render
+
+    def counting(env, rulings):
+        rendered.extend((r.docname, r.anchor) for r in rulings)
+        return render(env, rulings)
+
+    monkeypatch.setattr(ruling_html, 'render', counting)
+    index = app.srcdir / 'index.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace('第二节\n------', '第二节改\n--------')
+                     .replace('`第二节`_', '`第二节改`_'), encoding='utf-8')
+    again = make_app('html', srcdir=app.srcdir)
+    again.build()
+    assert rendered and {doc for doc, _anchor in rendered} == {'index', 'other'}
+    # other.rst was not read again: of its rulings, only the one with a :ref: is rendered
+    assert [a for doc, a in rendered if doc == 'other'] == ['ruling-2017-12-22']
+    assert '详见<a class="reference internal" href="index.html#标签"><span class="std std-ref">' \
+        '第二节改</span></a>' in entry(again, 'other.html#ruling-2017-12-22')
+
+    rendered.clear()
+    other = app.srcdir / 'other.rst'
+    other.write_text(other.read_text(encoding='utf-8').replace('| 另一页', '| 另一页，改'),
+                     encoding='utf-8')
+    third = make_app('html', srcdir=app.srcdir)
+    third.build()
+    assert {doc for doc, _anchor in rendered} == {'other'}
+    assert '另一页，改' in entry(third, 'other.html#ruling-2017-12-22')
+    assert [w for w in warnings(third) if '[app.' not in w] == []

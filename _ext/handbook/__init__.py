@@ -10,10 +10,12 @@
 ``handbook.sections``      section ids, labels, planned sections
 ``handbook.generated``     pages generated from what pages contribute: the
                            timeline, the card index, related sections,
-                           rulings.json
+                           card pages, rulings.json (each ruling rendered
+                           once, lists written to HTML at once)
 ``handbook.search``        the search: card names as words
 ``handbook.publishing``    editions, the published address, link previews,
-                           page dates, linkcheck's policy
+                           page dates, linkcheck's policy, files written
+                           only when they change
 ``handbook.translations``  translated builds
 =========================  ==================================================
 
@@ -21,9 +23,11 @@
 rulings, sections, labels, …), filled from one walk of each page and read by
 every concern; ``handbook.core`` holds what every concern shares: the folding
 of names, the three severities of reports, the handbook's own settings, the
-guard against hostile input, exact source lines.
+guard against hostile input, exact source lines, files written only when
+they change.
 Each module's docstring is its manual; each module is also an extension of
-its own (the test roots load just the ones they need).
+its own (the test roots load just the ones they need), but for the helpers
+``handbook.generated.html_parts`` and ``handbook.core.files``.
 """
 
 from __future__ import annotations

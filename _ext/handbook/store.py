@@ -210,6 +210,15 @@ class HandbookStore(Domain):
             self._derived[name] = compute()
         return self._derived[name]
 
+    def unchanged(self) -> bool:
+        """Nothing that pages contribute changed in this build: no page read
+        again or removed, no registry row changed."""
+        return not self.changes().pages and not self.registry_changed
+
+    def made(self, name: str) -> Any:
+        """The value :meth:`derived` computed under *name* in this build, if it did."""
+        return (self._derived or {}).get(name)
+
     def changes(self) -> Changes:
         if self._changes is None:
             self._changes = self._compare()

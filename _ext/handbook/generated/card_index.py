@@ -79,7 +79,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from pypinyin import Style, lazy_pinyin
 from sphinx.errors import NoUri
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -90,7 +89,7 @@ from handbook.cards.links import card_reference
 from handbook.rulings import lines as ruling_lines
 from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
-from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
+from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last, unfilled
 from handbook.generated.anchors import link, page_title
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.sections.ids import slug
@@ -112,6 +111,8 @@ MARKERS = 'card_index_markers'
 #: the store's entry the card pages (handbook.generated.card_pages) set at each
 #: build: {registry key: page name}, empty where the build writes none
 CARD_PAGES = 'card_pages'
+#: the store's entry: {registry key: (initial, pinyin sort key)} (pinyin_order)
+PINYIN = 'card_index_pinyin'
 
 
 def card_page(env: BuildEnvironment, key: str) -> str | None:
@@ -214,7 +215,9 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
             updated |= pages
         store(env).data['card_index_shown'] = shown
     # the markers: their target page and the entry ids they use, computed
-    # once per build for every page's markers (CardIndexMarkers)
+    # once per build for every page's markers (marker_target)
+    if store(env).unchanged() and MARKERS in store(env).data:
+        return sorted(updated & env.found_docs)  # the same pages, the same registry
     registry = card_links.registry(env)
     target = index_page(env)
     ids = entry_ids(registry.cards())
@@ -238,7 +241,12 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 def _syllables(key: str) -> list[str]:
     """One item per character of *key*: its pinyin with tone number
-    (``xuan2``), else the character itself."""
+    (``xuan2``), else the character itself.  pypinyin is imported when first
+    needed: its dictionaries are 200,000 objects that each collection of the
+    garbage collector would walk, and a build whose names are all known
+    (:func:`pinyin_order`) does not need them."""
+    from pypinyin import Style, lazy_pinyin
+
     return lazy_pinyin(key, style=Style.TONE3, neutral_tone_with_five=True,
                        errors=lambda text: list(text))
 
@@ -262,6 +270,16 @@ def sort_key(key: str) -> tuple:
     if len(items) != len(key):  # cannot happen: one item per character
         return (tuple(items), key)
     return tuple(zip(items, key))
+
+
+def pinyin_order(env: BuildEnvironment, key: str) -> tuple[str, tuple]:
+    """``(initial(key), sort_key(key))``, kept in the store from build to
+    build: a key's pinyin never changes, and finding it takes pypinyin a
+    fifth of a millisecond, a second for a registry's worth of names."""
+    known = store(env).data.setdefault(PINYIN, {})
+    if key not in known:
+        known[key] = (initial(key), sort_key(key))
+    return known[key]
 
 
 def entry_ids(cards: Iterable[Card]) -> dict[str, str]:
@@ -363,8 +381,9 @@ def _entries(env: BuildEnvironment) -> list[Entry]:
             section_title = '' if top and title in ('', page) else title
             listed.append(Place(docname, '' if not section_title else section_id, page,
                                 section_title, tuple(rulings)))
-        out.append(Entry(card, ids[key], initial(key), tuple(listed)))
-    out.sort(key=lambda e: (e.initial == OTHER, e.initial, sort_key(e.card.key), e.card.key))
+        out.append(Entry(card, ids[key], pinyin_order(env, key)[0], tuple(listed)))
+    out.sort(key=lambda e: (e.initial == OTHER, e.initial, pinyin_order(env, e.card.key)[1],
+                            e.card.key))
     return out
 
 
@@ -378,6 +397,8 @@ class FillCardIndex(SphinxPostTransform):
     formats = ('html',)
 
     def run(self, **kwargs: Any) -> None:
+        if unfilled(self.env, self.document, card_index):
+            return
         for placeholder in list(self.document.findall(card_index)):
             placeholder.replace_self(self.index())
 

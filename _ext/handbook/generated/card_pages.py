@@ -248,14 +248,19 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if not enabled(app):
         data[CARD_PAGES] = {}
         return []
+    before = data.get(STATE) or {}
+    base = build_base(app)
+    outdir = Path(app.outdir)
+    if store(env).unchanged() and before.get('base') == base and data.get(CARD_PAGES):
+        # nothing a card page shows changed: write only the missing ones
+        data[STATE] = {**before, 'gone': [], 'todo': [
+            name for name in before['digests'] if not (outdir / f'{name}.html').is_file()]}
+        return []
     pages = card_pages(env)
     names = {page.entry.card.key: page.name for page in pages}
     data[CARD_PAGES] = names
-    before = data.get(STATE) or {}
-    base = build_base(app)
     old = before.get('digests', {}) if before.get('base') == base else {}
     digests = {page.name: shown_of(env, page, names) for page in pages}
-    outdir = Path(app.outdir)
     todo = [name for name, digest in digests.items()
             if old.get(name) != digest or not (outdir / f'{name}.html').is_file()]
     gone = sorted(set(before.get('digests', {})) - set(digests))
@@ -278,7 +283,7 @@ def collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
         (outdir / f'{name}.html').unlink(missing_ok=True)
     copy_script(app)
     todo = set(state.get('todo', ()))
-    pages = [page for page in card_pages(env) if page.name in todo]
+    pages = [page for page in card_pages(env) if page.name in todo] if todo else []
     if not pages:
         return []
     # the pages make many short-lived nodes and strings; with the whole
@@ -449,6 +454,7 @@ def add_templates(app: Sphinx, config: Any) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('handbook.generated.ruling_html')  # rulings rendered once
     app.setup_extension('handbook.generated.card_index')
     app.setup_extension('handbook.publishing.editions')
     app.add_config_value('handbook_card_pages', True, 'html', types=frozenset({bool}),

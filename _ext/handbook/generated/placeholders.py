@@ -21,7 +21,11 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from handbook.store import store
+
 if TYPE_CHECKING:
+    from sphinx.environment import BuildEnvironment
+
     from handbook.store import Contribution
 
 logger = logging.getLogger(__name__)
@@ -38,6 +42,19 @@ class PlaceholderDirective(SphinxDirective):
         self.set_source_info(node)
         self.env.metadata[self.env.docname]['nosearch'] = ''  # see the module docstring
         return [node]
+
+
+def unfilled(env: BuildEnvironment, document: nodes.document,
+             node_class: type[nodes.Element]) -> bool:
+    """Whether the build writes nothing (the ``dummy`` builder of ``make
+    check``): then the lists are not filled, their placeholders are removed
+    (filling them reports nothing: their entries' problems are reported on
+    the pages the entries come from)."""
+    if store(env).builder is None or store(env).builder.name != 'dummy':
+        return False
+    for placeholder in list(document.findall(node_class)):
+        placeholder.parent.remove(placeholder)
+    return True
 
 
 def last_in_section(node: nodes.Element) -> bool:

@@ -18,18 +18,23 @@ build.  Instead each ruling is rendered here once per build:
 
 A page elsewhere than the root gets the HTML with its relative links rebased
 (:func:`rebase`); the timeline, at the root, gets it as it is.  What was
-rendered is kept in the store's derived values (:meth:`HandbookStore.derived
-<handbook.store.HandbookStore.derived>`), so it is never stale: a page read
-again empties it.  HTML builders only (EPUB included); other builders copy
-the nodes (:class:`Copies`).
+rendered is kept from build to build (:class:`Rendered`, a file in the
+doctree folder), so that an edit renders again only the rulings of the pages
+read again: never stale, since a page read again, another registry or
+configuration, or a § that leads elsewhere renders them anew.  HTML builders
+only (EPUB included); other builders copy the nodes (:class:`Copies`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import hashlib
+import pickle
 import posixpath
 import re
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from docutils import nodes
@@ -37,6 +42,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import new_document
 from sphinx.util.osutil import relative_uri
 
+from handbook.generated import card_index
 from handbook.generated.html_parts import Writer
 from handbook.generated.anchors import anchor_link
 from handbook.rulings import lines as ruling_lines
@@ -45,6 +51,7 @@ from handbook.store import store
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+    from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
@@ -52,6 +59,13 @@ if TYPE_CHECKING:
 
 #: the page, at the site's root, the rulings are rendered for
 ROOT = 'handbook-ruling-html'
+#: the file, in the doctree folder, that keeps the rulings' HTML (:class:`Rendered`)
+CACHE = 'handbook-ruling-html.pickle'
+#: changes whenever what :func:`render` writes does
+VERSION = 1
+#: the cross-references whose links depend on nothing but the registry and
+#: the ruling's own page: a ruling with other ones is rendered at every build
+LASTING = ('card', 'anchor')
 #: a relative link or image of the rendered HTML
 LINK = re.compile(r' (href|src)="([^"]*)"')
 
@@ -92,17 +106,95 @@ class Copies:
 def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
                 docname: str) -> dict[tuple[str, str], str]:
     """The HTML of each of *rulings* for page *docname*: ``{(docname, anchor): html}``."""
-    rendered: dict[tuple[str, str], str] = store(env).derived('ruling_html', dict)
+    kept = Rendered.of(env)
     rulings = list(rulings)
-    missing = {(r.docname, r.anchor): r for r in rulings if (r.docname, r.anchor) not in rendered}
+    missing = [r for r in rulings if kept.get(r) is None]
     if missing:
-        rendered.update(render(env, list(missing.values())))
+        for ruling, (text, lasting) in render(env, missing).items():
+            kept.add(ruling, text, lasting)
     move = rebase(store(env).builder, ROOT, docname)
-    return {(r.docname, r.anchor): move(rendered[r.docname, r.anchor]) for r in rulings}
+    return {(r.docname, r.anchor): move(kept.get(r)) for r in rulings}
 
 
-def render(env: BuildEnvironment, rulings: list[Ruling]) -> dict[tuple[str, str], str]:
-    """Render *rulings* for the page :data:`ROOT` (see the module docstring)."""
+class Rendered:
+    """The rulings' HTML, kept from build to build in the doctree folder
+    (:data:`CACHE`).  A page's rulings are kept while the page is not read
+    again (its reading time in the environment is the one they were
+    rendered after) and while what every ruling's HTML depends on is the
+    same (:meth:`base`: the configuration, the registry, where each card's §
+    leads).  A ruling that holds another cross-reference (a ``:ref:``, whose
+    text is another page's title) is rendered again at every build."""
+
+    def __init__(self, env: BuildEnvironment) -> None:
+        self.env = env
+        self.path = Path(env.doctreedir) / CACHE
+        self.base = self.digest()
+        self.pages: dict[str, tuple[int, dict[str, str]]] = {}  # docname -> (read, {anchor: html})
+        self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
+        self.dirty = False
+        try:
+            with self.path.open('rb') as f:
+                base, pages = pickle.load(f)
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+            return  # none yet, or unreadable: rendered anew
+        if base == self.base:
+            self.pages = {doc: kept for doc, kept in pages.items()
+                          if env.all_docs.get(doc) == kept[0]}
+            self.dirty = len(self.pages) != len(pages)
+
+    @classmethod
+    def of(cls, env: BuildEnvironment) -> Rendered:
+        """This build's (made once per build)."""
+        return store(env).derived('ruling_html', lambda: cls(env))
+
+    def digest(self) -> str:
+        """What every ruling's HTML depends on besides its own page."""
+        env = self.env
+        data = store(env).data
+        target, ids, indexed = data.get(card_index.MARKERS, (None, {}, frozenset()))
+        info = getattr(store(env).builder, 'build_info', None)
+        registry = store(env).registry  # none without handbook.cards
+        parts = (VERSION, store(env).builder.name, getattr(info, 'config_hash', ''),
+                 env.config.language,
+                 tuple(registry.fingerprint().items()) if registry is not None else (),
+                 target, tuple(ids.items()), tuple(sorted(indexed)),
+                 tuple((data.get(card_index.CARD_PAGES) or {}).items()))
+        return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+    def get(self, ruling: Ruling) -> str | None:
+        kept = self.pages.get(ruling.docname)
+        found = kept[1].get(ruling.anchor) if kept is not None else None
+        return found if found is not None else self.once.get((ruling.docname, ruling.anchor))
+
+    def add(self, ruling: Ruling, text: str, lasting: bool) -> None:
+        if not lasting:
+            self.once[ruling.docname, ruling.anchor] = text
+            return
+        read = self.env.all_docs.get(ruling.docname)
+        kept = self.pages.get(ruling.docname)
+        if kept is None or kept[0] != read:
+            kept = self.pages[ruling.docname] = (read, {})
+        kept[1][ruling.anchor] = text
+        self.dirty = True
+
+    def save(self) -> None:
+        if self.dirty:
+            with contextlib.suppress(OSError):
+                self.path.write_bytes(pickle.dumps((self.base, self.pages),
+                                                   pickle.HIGHEST_PROTOCOL))
+            self.dirty = False
+
+
+def save(app: Sphinx, exception: BaseException | None) -> None:
+    """Keep what this build rendered (``build-finished``)."""
+    rendered = store(app.env).made('ruling_html')
+    if exception is None and rendered is not None:
+        rendered.save()
+
+
+def render(env: BuildEnvironment, rulings: list[Ruling]) -> dict[Ruling, tuple[str, bool]]:
+    """Render *rulings* for the page :data:`ROOT` (see the module docstring):
+    each one's HTML, and whether it may be kept from build to build."""
     document = new_document(f'<{ROOT}>', copy.copy(store(env).builder.docsettings))
     document.settings.env = env
     holders = []
@@ -111,13 +203,15 @@ def render(env: BuildEnvironment, rulings: list[Ruling]) -> dict[tuple[str, str]
         holder = nodes.paragraph()
         holder.extend(copies.of(ruling))
         document += holder
-        holders.append((ruling, holder))
+        lasting = all(xref.get('refdomain') in LASTING for xref in
+                      holder.findall(addnodes.pending_xref))
+        holders.append((ruling, holder, lasting))
         if len(copies.pages) > 1:
             copies.pages = {ruling.docname: copies.pages[ruling.docname]}
     env.apply_post_transforms(document, ROOT)
     with Writer(env, ROOT, document) as write:
-        return {(ruling.docname, ruling.anchor): write(*holder.children).strip()
-                for ruling, holder in holders}
+        return {ruling: (write(*holder.children).strip(), lasting)
+                for ruling, holder, lasting in holders}
 
 
 def rebase(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], str]:
@@ -138,3 +232,10 @@ def rebase(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], 
         return f' {match[1]}="{path}{"#" + parts.fragment if parts.fragment else ""}"'
 
     return lambda text: LINK.sub(move, text)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('handbook.store')
+    app.connect('build-finished', save)
+    return {'version': '1', 'env_version': 1,
+            'parallel_read_safe': True, 'parallel_write_safe': True}

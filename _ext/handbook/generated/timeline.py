@@ -37,7 +37,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from handbook.generated import ruling_html
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.generated.anchors import link, page_title
-from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last
+from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last, unfilled
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
 from handbook.store import PAGE_READ, Contribution, store
@@ -103,6 +103,8 @@ class FillTimeline(SphinxPostTransform):
     _texts: dict[str, str]
 
     def run(self, **kwargs: Any) -> None:
+        if unfilled(self.env, self.document, ruling_timeline):
+            return
         for placeholder in list(self.document.findall(ruling_timeline)):
             placeholder.replace_self(self.timeline())
 
@@ -125,7 +127,7 @@ class FillTimeline(SphinxPostTransform):
             for month, items in itertools.groupby(group, key=lambda e: e[0][5:7]):
                 month_section = nodes.section(ids=[f'y{year}-{month}'])
                 month_section += nodes.title('', _('{month} 月').format(month=int(month)))
-                month_section += self.listing([ruling for _date, ruling in items])
+                month_section += self.month([ruling for _date, ruling in items])
                 year_section += month_section
             out.append(year_section)
         return out
@@ -175,7 +177,7 @@ class FillTimeline(SphinxPostTransform):
                 ruling.docname, ruling.anchor]
         return text
 
-    def listing(self, rulings: list[Ruling]) -> nodes.Element:
+    def month(self, rulings: list[Ruling]) -> nodes.Element:
         """The entries of a month: for HTML builders written at once
         (:mod:`handbook.generated.html_parts`), as the translator writes the
         nodes of :meth:`entry`."""
@@ -211,6 +213,7 @@ class FillTimeline(SphinxPostTransform):
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('handbook.generated.ruling_html')  # rulings rendered once
     app.setup_extension('handbook.rulings.lines')
     app.add_node(ruling_timeline)
     app.setup_extension('handbook.generated.anchors')

@@ -51,7 +51,7 @@ from sphinx.errors import ConfigError
 from sphinx.util import logging
 
 from handbook.generated.card_index import CARD_PAGES
-from handbook.publishing.unchanged_files import write_if_changed
+from handbook.core.files import write_if_changed
 from handbook.store import store
 
 if TYPE_CHECKING:

@@ -51,8 +51,8 @@ dates) is therefore not rewritten but gets a new modification time (and so
 does ``.buildinfo`` after a template changed without an effect), else
 Sphinx would find it out of date, and render it again, at every later build.
 
-:func:`write_if_changed` is the same rule for the files extensions write
-themselves (``sitemap.xml`` and ``robots.txt``: :mod:`handbook.publishing.site_urls`).
+:func:`handbook.core.files.write_if_changed` is the same rule for the files
+extensions write themselves (``sitemap.xml`` and ``robots.txt``: :mod:`handbook.publishing.site_urls`).
 
 The builder replaces Sphinx's ``html`` builder (``app.add_builder(…,
 override=True)``); ``dirhtml``, ``singlehtml`` and ``epub`` are Sphinx's
@@ -80,6 +80,8 @@ from sphinx.util.inventory import InventoryFile
 from sphinx.util.matching import DOTFILES, Matcher
 from sphinx.util.osutil import copyfile
 
+from handbook.core.files import write_if_changed
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Set
 
@@ -92,18 +94,6 @@ STATIC = '_static'
 #: themes that overwrite ``_static/pygments.css`` at every ``build-finished``:
 #: (module, name of that handler, function giving the theme's stylesheet)
 THEME_STYLESHEETS = (('furo', '_overwrite_pygments_css', 'get_pygments_stylesheet'),)
-
-
-def write_if_changed(path: Path, content: str | bytes) -> bool:
-    """Write *content* (text as UTF-8) to *path* unless the file holds it
-    already; whether it wrote."""
-    data = content.encode('utf-8') if isinstance(content, str) else content
-    with contextlib.suppress(OSError):
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return True
 
 
 def _same_bytes(a: Path, b: Path) -> bool:

@@ -289,11 +289,16 @@ def record(env: BuildEnvironment, index: int, line: ruling_line) -> Ruling:
 
 
 def plain_text(line: ruling_line) -> str:
-    """The ruling's text as the reader sees it, without its dates."""
-    copy = line.deepcopy()
-    for ref in list(copy.findall(is_reference)):
-        ref.parent.remove(ref)
-    return re.sub(r'\s+', ' ', copy.astext()).strip()
+    """The ruling's text as the reader sees it, without its dates (the
+    line's ``astext()`` as if its date references were removed)."""
+    return re.sub(r'\s+', ' ', _text_without_dates(line)).strip()
+
+
+def _text_without_dates(node: nodes.Node) -> str:
+    if not isinstance(node, nodes.Element) or type(node).astext is not nodes.Element.astext:
+        return node.astext()  # text, or a node of its own text
+    return node.child_text_separator.join(
+        _text_without_dates(child) for child in node.children if not is_reference(child))
 
 
 def read_rulings(app: Sphinx, page: Contribution) -> None:

@@ -165,13 +165,22 @@ class CardAwareChinese(SearchChinese):
         self.js_splitter_code = (f'const CARD_KEYS = {keys};\n'
                                  f'const CARD_NAME_SEPARATORS = {separators};\n'
                                  f'{SCRIPT.read_text(encoding="utf-8")}')
-        self.tokenizer = jieba.Tokenizer()
-        with _quiet_jieba():
-            self.tokenizer.initialize()
-            for word in dictionary_words(self.card_names):
-                self.tokenizer.add_word(word)
-            if options.get('dict'):
-                self.tokenizer.load_userdict(options['dict'])
+        self._tokenizer: jieba.Tokenizer | None = None
+
+    @property
+    def tokenizer(self) -> jieba.Tokenizer:
+        """jieba with the card names, loaded when a page is first indexed
+        (a build that indexes no page does not wait for its dictionary)."""
+        if self._tokenizer is None:
+            tokenizer = jieba.Tokenizer()
+            with _quiet_jieba():
+                tokenizer.initialize()
+                for word in dictionary_words(self.card_names):
+                    tokenizer.add_word(word)
+                if self.options.get('dict'):
+                    tokenizer.load_userdict(self.options['dict'])
+            self._tokenizer = tokenizer
+        return self._tokenizer
 
     def split(self, input: str) -> list[str]:
         words = [*self.tokenizer.cut_for_search(input), *_LATIN.findall(input)]
