@@ -62,7 +62,7 @@ ROOT = 'handbook-ruling-html'
 #: the file, in the doctree folder, that keeps the rulings' HTML (:class:`Rendered`)
 CACHE = 'handbook-ruling-html.pickle'
 #: changes whenever what :func:`render` writes does
-VERSION = 1
+VERSION = 2
 #: the cross-references whose links depend on nothing but the registry and
 #: the ruling's own page: a ruling with other ones is rendered at every build
 LASTING = ('card', 'anchor')
@@ -118,18 +118,22 @@ def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
 
 class Rendered:
     """The rulings' HTML, kept from build to build in the doctree folder
-    (:data:`CACHE`).  A page's rulings are kept while the page is not read
-    again (its reading time in the environment is the one they were
-    rendered after) and while what every ruling's HTML depends on is the
-    same (:meth:`base`: the configuration, the registry, where each card's §
-    leads).  A ruling that holds another cross-reference (a ``:ref:``, whose
-    text is another page's title) is rendered again at every build."""
+    (:data:`CACHE`).  A ruling's HTML is kept while its page is not read
+    again (the page's reading time in the environment is the one it was
+    rendered after), the configuration is the same (:meth:`digest`), and
+    so is every card it links: the card's registry row (its link) and where
+    its § leads (:meth:`cards_of`).  A ruling that holds another
+    cross-reference (a ``:ref:``, whose text is another page's title) is
+    rendered again at every build."""
 
     def __init__(self, env: BuildEnvironment) -> None:
         self.env = env
         self.path = Path(env.doctreedir) / CACHE
         self.base = self.digest()
-        self.pages: dict[str, tuple[int, dict[str, str]]] = {}  # docname -> (read, {anchor: html})
+        registry = store(env).registry  # none without handbook.cards
+        self.registry = registry if registry is not None else {}
+        # docname -> (read, {anchor: (html, cards_of)})
+        self.pages: dict[str, tuple[int, dict[str, tuple[str, tuple]]]] = {}
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
         self.dirty = False
         try:
@@ -148,23 +152,29 @@ class Rendered:
         return store(env).derived('ruling_html', lambda: cls(env))
 
     def digest(self) -> str:
-        """What every ruling's HTML depends on besides its own page."""
-        env = self.env
-        data = store(env).data
-        target, ids, indexed = data.get(card_index.MARKERS, (None, {}, frozenset()))
-        info = getattr(store(env).builder, 'build_info', None)
-        registry = store(env).registry  # none without handbook.cards
-        parts = (VERSION, store(env).builder.name, getattr(info, 'config_hash', ''),
-                 env.config.language,
-                 tuple(registry.fingerprint().items()) if registry is not None else (),
-                 target, tuple(ids.items()), tuple(sorted(indexed)),
-                 tuple((data.get(card_index.CARD_PAGES) or {}).items()))
+        """What every ruling's HTML depends on besides its page and its cards."""
+        info = getattr(store(self.env).builder, 'build_info', None)
+        parts = (VERSION, store(self.env).builder.name, getattr(info, 'config_hash', ''),
+                 self.env.config.language)
         return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+    def cards_of(self, ruling: Ruling) -> tuple:
+        """What the ruling's HTML shows of its cards: each one's row, and
+        where its § leads."""
+        out = []
+        for key, _written in ruling.cards:
+            card = self.registry.get(key)
+            row = None if card is None else (card.name, card.kind, card.id, card.url,
+                                             card.aliases)
+            out.append((key, row, card_index.marker_target(self.env, key) if card else None))
+        return tuple(out)
 
     def get(self, ruling: Ruling) -> str | None:
         kept = self.pages.get(ruling.docname)
         found = kept[1].get(ruling.anchor) if kept is not None else None
-        return found if found is not None else self.once.get((ruling.docname, ruling.anchor))
+        if found is not None and found[1] == self.cards_of(ruling):
+            return found[0]
+        return self.once.get((ruling.docname, ruling.anchor))
 
     def add(self, ruling: Ruling, text: str, lasting: bool) -> None:
         if not lasting:
@@ -174,7 +184,7 @@ class Rendered:
         kept = self.pages.get(ruling.docname)
         if kept is None or kept[0] != read:
             kept = self.pages[ruling.docname] = (read, {})
-        kept[1][ruling.anchor] = text
+        kept[1][ruling.anchor] = (text, self.cards_of(ruling))
         self.dirty = True
 
     def save(self) -> None:
