@@ -187,7 +187,7 @@ class HandbookStore(Domain):
     def set_registry(self, registry: Any) -> None:
         """Keep this build's registry; note which keys changed since the last."""
         old = self.data.get('registry')
-        if old is not None:
+        if old is not None and old is not registry:
             before, after = old.fingerprint(), registry.fingerprint()
             self.data['registry_changed'] = frozenset(
                 k for k in before.keys() | after.keys() if before.get(k) != after.get(k))

@@ -82,6 +82,8 @@ if TYPE_CHECKING:
     from handbook.store import Contribution
 
 _ = get_translation('handbook')  # texts shown in pages (translations.py)
+#: the store's entry: the registry file it holds, as (path, mtime, size, URL templates)
+REGISTRY_STAMP = 'registry_stamp'
 
 
 class CardReferences(SphinxTransform):
@@ -132,6 +134,7 @@ def is_card_link(node: nodes.Node) -> bool:
 
 
 def in_title(node: nodes.Node) -> bool:
+    """Whether *node* is part of a section's title."""
     while node is not None and not isinstance(node, nodes.Structural):
         if isinstance(node, nodes.title):
             return True
@@ -230,14 +233,24 @@ def exclude_registry(app: Sphinx, config: Any) -> None:
 
 
 def load_registry(app: Sphinx) -> None:
-    """Read the registry; report bad rows; note which names changed."""
+    """Read the registry; report bad rows; note which names changed.  A
+    registry file as it was at the last build (the same path, size and
+    modification time, the same URL templates) is not parsed again: the
+    store keeps it, and its problems are reported again."""
     path = registry_path(app)
+    kept = store(app.env)
     try:
-        new = card_registry.load(path, url_templates(app))
+        stat = path.stat()
+        stamp = (str(path), stat.st_mtime_ns, stat.st_size, url_templates(app))
+        if kept.registry is not None and kept.data.get(REGISTRY_STAMP) == stamp:
+            new = kept.registry
+        else:
+            new = card_registry.load(path, url_templates(app))
     except (OSError, RegistryError) as err:
         raise ConfigError(
             f'cannot read the card registry {path}: {err}; '
             'set handbook_cards in conf.py or pass -D handbook_cards=PATH') from None
+    kept.data[REGISTRY_STAMP] = stamp
     report = {'error': reports.error, 'warning': reports.warning}
     for problem in new.problems:
         location = f'{path}:{problem.line}'

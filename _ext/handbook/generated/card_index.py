@@ -428,6 +428,18 @@ class FillCardIndex(SphinxPostTransform):
         """The entries of a group: written at once to HTML (:class:`HtmlEntries`)."""
         return nodes.raw('', HtmlEntries(self.env).listing(group), format='html')
 
+class FillCompactCardIndex(FillCardIndex):
+    """The same for other builders (LaTeX: the PDF), as nodes, an entry's
+    sections in one paragraph, separated by ；."""
+
+    def is_supported(self) -> bool:
+        return not super().is_supported()  # every builder FillCardIndex leaves
+
+    def listing(self, group: list[Entry]) -> nodes.Element:
+        listing = nodes.definition_list(classes=['card-index'])
+        listing.extend(self.entry(entry) for entry in group)
+        return listing
+
     def entry(self, entry: Entry) -> nodes.definition_list_item:
         card = entry.card
         name = card.name_in(self.env.config.language)
@@ -472,19 +484,6 @@ class FillCardIndex(SphinxPostTransform):
         (:func:`handbook.generated.anchors.link`)."""
         return link(store(self.env).builder, self.env.docname, docname, anchor,
                     nodes.inline('', '', content, classes=classes or []))
-
-
-class FillCompactCardIndex(FillCardIndex):
-    """The same for other builders (LaTeX: the PDF), as nodes, an entry's
-    sections in one paragraph, separated by ；."""
-
-    def is_supported(self) -> bool:
-        return not super().is_supported()  # every builder FillCardIndex leaves
-
-    def listing(self, group: list[Entry]) -> nodes.Element:
-        listing = nodes.definition_list(classes=['card-index'])
-        listing.extend(self.entry(entry) for entry in group)
-        return listing
 
 
 class HtmlEntries:

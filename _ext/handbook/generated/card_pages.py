@@ -61,7 +61,10 @@ read (``env-get-updated``), a digest of what each card page shows (the card,
 its rulings' records, page titles, the names and links of the cards they
 name, the sections) is compared with the one kept in the store
 (``store(env).data``); only the pages whose digest changed, or whose file is
-missing, are written -- so a one-page edit rewrites the card pages of the
+missing, are written.  Where neither the registry, nor the reading order,
+nor the set of card pages changed, only the digests of the cards that the
+pages read again link (before or after) are computed again: another card's
+page shows nothing of those pages -- so a one-page edit rewrites the card pages of the
 cards whose rulings or sections on that page changed.  A change of the
 configuration, the tags or the templates writes them all; the page of a card
 no page links any more is removed.
@@ -94,7 +97,7 @@ from handbook.generated.ruling_html import ruling_html
 from handbook.publishing.editions import doctree_edition, edition, overturned
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
-from handbook.store import PAGE_READ, Contribution, store
+from handbook.store import PAGE_READ, Contribution, changes, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -258,13 +261,24 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []
     pages = card_pages(env)
     names = {page.entry.card.key: page.name for page in pages}
+    same_names = data.get(CARD_PAGES) == names
     data[CARD_PAGES] = names
+    order = ruling_lines.page_order(env)
     old = before.get('digests', {}) if before.get('base') == base else {}
-    digests = {page.name: shown_of(env, page, names) for page in pages}
+    if old and same_names and not store(env).registry_changed and before.get('order') == order:
+        # only the pages of the cards that the pages read again link, before
+        # or after, can show something else (see the module docstring)
+        keys = changes(env).keys
+        digests = {page.name: shown_of(env, page, names)
+                   if page.entry.card.key in keys or page.name not in old else old[page.name]
+                   for page in pages}
+    else:
+        digests = {page.name: shown_of(env, page, names) for page in pages}
     todo = [name for name, digest in digests.items()
             if old.get(name) != digest or not (outdir / f'{name}.html').is_file()]
     gone = sorted(set(before.get('digests', {})) - set(digests))
-    data[STATE] = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone}
+    data[STATE] = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone,
+                   'order': order}
     return []
 
 

@@ -18,6 +18,10 @@ and dates kept, resolved for the timeline page), its page and section
 (linked), and a link to its permalink; a ruling flagged as changed (see
 :mod:`handbook.rulings.lines`) carries the class ``ruling-changed`` and a marker.  A
 line above the years gives the total and links each year with its count.
+For HTML builders a month's entries are written to HTML at once
+(:mod:`handbook.generated.html_parts`), each ruling's text being its HTML
+rendered once and kept (:mod:`handbook.generated.ruling_html`); other
+builders (LaTeX) get the entries as nodes, the rulings' nodes copied.
 
 Nothing is hand-written and nothing goes stale: the timeline page is
 rewritten whenever a page's rulings are read again (``env-get-updated``), in
