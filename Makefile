@@ -32,6 +32,8 @@ LOCALEDIR   ?= locale
 BASEURL     ?=
 # make preview's port; make bench's options (tools/bench.py --help)
 PORT        ?= 8000
+# make preview's -j: an edit re-reads a page or two, which two processes only slow down
+PREVIEW_JOBS ?= 1
 BENCH_ARGS  ?=
 # make linkcheck-changed: the revision whose changes are checked (tools/linkcheck_changed.py)
 BASE        ?= origin/main
@@ -42,7 +44,8 @@ BIN         := $(VENV)/bin
 SPHINXBUILD := $(BIN)/sphinx-build
 STAMP       := $(VENV)/.installed
 EDITION_DIR  = $(if $(filter current,$(TAGS)),current)
-ALLOPTS      = -c $(CONFDIR) -j $(JOBS) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS))) \
+ALLOPTS      = -j $(JOBS) $(BUILDOPTS)
+BUILDOPTS    = -c $(CONFDIR) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS))) \
                $(if $(LANGUAGE),-D language=$(LANGUAGE)) $(foreach tag,$(TAGS),-t $(tag)) \
                $(if $(BASEURL),-D html_baseurl=$(patsubst %/,%,$(BASEURL))/$(if $(EDITION_DIR),$(EDITION_DIR)/)$(if $(LANGUAGE),$(LANGUAGE)/)) \
                $(SPHINXOPTS)
@@ -203,7 +206,7 @@ check-ci: $(STAMP)
 # (timeline, card index); a registry edit re-reads the pages using a changed
 # name.  Warnings are shown, not fatal.  Its own build folder.
 preview: $(STAMP)
-	$(BIN)/sphinx-autobuild $(ALLOPTS) -d $(BUILDDIR)/doctrees-preview --port $(PORT) \
+	$(BIN)/sphinx-autobuild -j $(PREVIEW_JOBS) $(BUILDOPTS) -d $(BUILDDIR)/doctrees-preview --port $(PORT) \
 		--watch $(CONFDIR)/conf.py --watch $(or $(CARDS),cards.tsv) --watch $(LOCALEDIR) \
 		--watch _ext --watch _static $(SOURCEDIR) $(BUILDDIR)/preview
 
