@@ -81,13 +81,20 @@ def test_a_build_with_nothing_changed_writes_no_file(make_app, rootdir, tmp_path
     assert written(first, second) == []
 
 
-def test_an_edit_rewrites_what_it_changes(make_app, rootdir, tmp_path):
+def edited(make_app, rootdir, tmp_path, name: str, old: str, new: str):
+    """Build the root, replace *old* with *new* in page *name*, build again:
+    the files before and after, what was rendered, the page's path."""
     srcdir = copy(rootdir, 'unchanged-files', tmp_path / 'site')
     before, _ = build(make_app, srcdir)
-    page = srcdir / 'other.rst'
-    page.write_text(page.read_text(encoding='utf-8').replace('second', 'last'),
-                    encoding='utf-8')
+    page = srcdir / name
+    page.write_text(page.read_text(encoding='utf-8').replace(old, new), encoding='utf-8')
     after, rendered = build(make_app, srcdir)
+    return before, after, rendered, page
+
+
+def test_an_edit_rewrites_what_it_changes(make_app, rootdir, tmp_path):
+    before, after, rendered, _page = edited(make_app, rootdir, tmp_path, 'other.rst',
+                                            'second', 'last')
     # Sphinx renders the page and its parent in the toctree again; the parent,
     # the index and the search page come out the same and are left alone
     assert rendered == ['genindex', 'index', 'other', 'search']
@@ -95,12 +102,8 @@ def test_an_edit_rewrites_what_it_changes(make_app, rootdir, tmp_path):
 
 
 def test_a_page_saved_without_a_change_is_not_rewritten(make_app, rootdir, tmp_path):
-    srcdir = copy(rootdir, 'unchanged-files', tmp_path / 'site')
-    before, _ = build(make_app, srcdir)
-    page = srcdir / 'index.rst'
-    page.write_text(page.read_text(encoding='utf-8').replace('A comment', 'A reworded comment'),
-                    encoding='utf-8')
-    after, rendered = build(make_app, srcdir)
+    before, after, rendered, page = edited(make_app, rootdir, tmp_path, 'index.rst',
+                                           'A comment', 'A reworded comment')
     assert 'index' in rendered
     assert changed(before, after) == []
     # the same file, with a new date: else Sphinx, which compares the page's date
@@ -109,7 +112,7 @@ def test_a_page_saved_without_a_change_is_not_rewritten(make_app, rootdir, tmp_p
     assert after['index.html'][0] == before['index.html'][0]
     assert after['index.html'][1] >= page.stat().st_mtime_ns
 
-    again, rendered = build(make_app, srcdir)
+    again, rendered = build(make_app, page.parent)
     assert rendered == ['genindex', 'search']
     assert written(after, again) == []
 
