@@ -1,24 +1,21 @@
-"""Parts of a page written to HTML at once, with the builder's translator.
+"""Parts of a page written to HTML at once.
 
 A generated list (the card index, the timeline) is made of tens of
 thousands of nodes that nothing transforms any more once they are made.
 Left in the page's doctree, Sphinx's post-transforms, the search indexer and
 the garbage collector would walk them again and again, and the translator
 would take seconds to write them.  For HTML builders they are written at
-once and the doctree gets one ``raw`` node: the lists of thousands of
-entries as text (:class:`HtmlLinks` and :func:`escape` write links and text
-as the HTML translator does), smaller parts with the translator itself
-(:func:`as_html`, :class:`Writer`, also used by
-:mod:`handbook.generated.ruling_html`).
+once, as text, and the doctree gets one ``raw`` node: :class:`HtmlLinks`
+and :func:`escape` write links and text as the HTML translator does.
+:class:`Writer` is the builder's translator, writing nodes as a part of a
+page (:mod:`handbook.generated.ruling_html`).
 """
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx.util.docutils import new_document
 from sphinx.errors import NoUri
 from sphinx.util.osutil import relative_uri
 from sphinx.writers.html5 import HTML5Translator
@@ -29,15 +26,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from sphinx.environment import BuildEnvironment
-
-
-def as_html(env: BuildEnvironment, docname: str, node: nodes.Element) -> nodes.raw:
-    """*node*, resolved, written to HTML as a part of page *docname*: a ``raw`` node."""
-    document = new_document(f'<{docname}>', copy.copy(store(env).builder.docsettings))
-    document.settings.env = env
-    document += node
-    with Writer(env, docname, document) as write:
-        return nodes.raw('', write(node), format='html')
 
 
 class Writer:

@@ -1,11 +1,11 @@
-"""Rulings as HTML, rendered once per build for the pages that show the rulings of other pages.
+"""Rulings as HTML, rendered once for the pages that show the rulings of other pages.
 
 The timeline (:mod:`handbook.generated.timeline`) and the card pages
 (:mod:`handbook.generated.card_pages`) show rulings of every page, a ruling
 often on several of them.  Copying each ruling's nodes into every doctree
 that shows it would have Sphinx resolve, walk and translate the same nodes
 again for each page: on a handbook of 9,000 rulings that was most of the
-build.  Instead each ruling is rendered here once per build:
+build.  Instead each ruling is rendered here once:
 
 * its nodes as the store keeps them (:meth:`handbook.store.HandbookStore.ruling_nodes`)
   are copied into one document (ids dropped: they belong to the ruling's
@@ -14,7 +14,8 @@ build.  Instead each ruling is rendered here once per build:
 * the document's references are resolved as links of a page at the site's
   root (the post-transforms: card links, dates, ``:ref:``; each card link
   is followed by its §, :mod:`handbook.generated.card_index`);
-* the builder's translator writes each ruling's HTML (:class:`handbook.generated.html_parts.Writer`).
+* the builder's translator writes each ruling's HTML
+  (:class:`handbook.generated.html_parts.Writer`).
 
 A page elsewhere than the root gets the HTML with its relative links rebased
 (:func:`rebase`); the timeline, at the root, gets it as it is.  What was

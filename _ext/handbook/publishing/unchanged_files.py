@@ -52,7 +52,8 @@ does ``.buildinfo`` after a template changed without an effect), else
 Sphinx would find it out of date, and render it again, at every later build.
 
 :func:`handbook.core.files.write_if_changed` is the same rule for the files
-extensions write themselves (``sitemap.xml`` and ``robots.txt``: :mod:`handbook.publishing.site_urls`).
+extensions write themselves (``sitemap.xml`` and ``robots.txt``:
+:mod:`handbook.publishing.site_urls`; ``rulings.json``).
 
 The builder replaces Sphinx's ``html`` builder (``app.add_builder(…,
 override=True)``); ``dirhtml``, ``singlehtml`` and ``epub`` are Sphinx's
