@@ -216,3 +216,23 @@ def test_rulings_rendered_once_are_kept_until_their_page_changes(app, make_app, 
     assert {doc for doc, _anchor in rendered} == {'other'}
     assert '另一页，改' in entry(third, 'other.html#ruling-2017-12-22')
     assert [w for w in warnings(third) if '[app.' not in w] == []
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+def test_the_timeline_is_left_out_of_the_page_search(app):
+    """A page that holds a generated list repeats the other pages' words: no
+    word of the page search leads to it (generated/placeholders.py)."""
+    import json
+
+    app.build()
+    text = (app.outdir / 'searchindex.js').read_text(encoding='utf-8')
+    index = json.loads(text[text.index('(') + 1:text.rindex(')')])
+    timeline_page = index['docnames'].index('timeline')
+    other_page = index['docnames'].index('other')
+
+    def pages(found) -> set[int]:
+        return {found} if isinstance(found, int) else set(found)
+
+    found = [pages(docs) for docs in index['terms'].values()]
+    assert not any(timeline_page in docs for docs in found)
+    assert any(other_page in docs for docs in found)  # the other pages are indexed

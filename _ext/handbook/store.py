@@ -117,7 +117,7 @@ class HandbookStore(Domain):
 
     name = 'handbook'
     label = 'Handbook'
-    data_version = 3
+    data_version = 4  # 4: ruling nodes kept pickled
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord
         'ruling_nodes': {},  # docname -> {anchor: [node, …]} pickled: each ruling as read

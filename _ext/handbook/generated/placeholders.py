@@ -9,8 +9,8 @@ else is a warning ``handbook.<subtype>`` at the directive's line.
 A page that holds a list is left out of Sphinx's page search (its metadata
 gets ``nosearch``, as a ``:nosearch:`` field would): the list repeats the
 rulings and names of the other pages, so it would be a result of nearly any
-query, and indexing it cost a tenth of the build.  The handbook's own search
-finds the rulings and the cards (:mod:`handbook.search`).
+query.  The handbook's own search finds the rulings and the cards
+(:mod:`handbook.search`).
 """
 
 from __future__ import annotations
