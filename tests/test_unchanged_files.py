@@ -10,14 +10,11 @@ bytes differ.
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
-import pytest
-
 from helpers import assert_no_warnings
-from handbook.publishing.unchanged_files import write_if_changed
+from handbook.core.files import write_if_changed
 
 Snapshot = dict[str, tuple[int, int, bytes]]
 
