@@ -181,10 +181,10 @@ def test_misplaced_timeline_warns_at_its_line(app):
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-kept')
-def test_rulings_rendered_once_are_kept_until_their_page_changes(app, make_app, monkeypatch):
+def test_rulings_rendered_once_are_kept_until_they_change(app, make_app, monkeypatch):
     """The rulings' HTML is kept from build to build (generated/ruling_html.py): an
-    edit renders again the rulings of the page read again, and those with a
-    :ref:, whose text is another page's; never one whose page is as it was."""
+    edit renders again the rulings whose nodes it changed, and those with a
+    :ref:, whose text is another page's; never one that is as it was."""
     from handbook.generated import ruling_html
 
     app.build()
@@ -198,10 +198,16 @@ def test_rulings_rendered_once_are_kept_until_their_page_changes(app, make_app, 
     monkeypatch.setattr(ruling_html, 'render', counting)
     index = app.srcdir / 'index.rst'
     index.write_text(index.read_text(encoding='utf-8').replace('第二节\n------', '第二节改\n--------')
-                     .replace('`第二节`_', '`第二节改`_'), encoding='utf-8')
+                     .replace('`第二节`_', '`第二节改`_').replace('Rulings\n=======\n',
+                                                                   'Rulings\n=======\n\n'),
+                     encoding='utf-8')
     again = make_app('html', srcdir=app.srcdir)
     again.build()
     assert rendered and {doc for doc, _anchor in rendered} == {'index', 'other'}
+    # of index.rst, only the ruling whose link text changed (a line inserted
+    # above the others, moving them, changes nothing of them)
+    [changed] = [a for doc, a in rendered if doc == 'index']
+    assert changed.startswith('ruling-2017-03-24-旋风-')  # a new text, a new hash
     # other.rst was not read again: of its rulings, only the one with a :ref: is rendered
     assert [a for doc, a in rendered if doc == 'other'] == ['ruling-2017-12-22']
     assert '详见<a class="reference internal" href="index.html#标签"><span class="std std-ref">' \

@@ -36,6 +36,7 @@ changed, a related-sections block when its own content changed.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import pickle
 from typing import TYPE_CHECKING, Any
 
@@ -117,10 +118,10 @@ class HandbookStore(Domain):
 
     name = 'handbook'
     label = 'Handbook'
-    data_version = 4  # 4: ruling nodes kept pickled
+    data_version = 5  # 5: ruling nodes kept pickled, a ruling at a time
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord
-        'ruling_nodes': {},  # docname -> {anchor: [node, …]} pickled: each ruling as read
+        'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: each ruling as read
         'before': {},        # docname -> PageRecord | None, for the pages of this build
         'registry_changed': frozenset(),  # registry keys whose row changed in this build
         'registry': None,  # the card registry of the build (handbook.cards.links)
@@ -138,13 +139,19 @@ class HandbookStore(Domain):
     def record(self, docname: str) -> PageRecord | None:
         return self.pages.get(docname)
 
-    def ruling_nodes(self, docname: str) -> dict[str, list[nodes.Node]]:
-        """The nodes of each ruling of *docname*, as read: ``{anchor: [node, …]}``,
-        a new copy at each call (the caller may change it).  Kept pickled:
-        bytes take a tenth of the memory of the nodes, and the garbage
-        collector does not walk them at every collection of the build."""
-        packed = self.data['ruling_nodes'].get(docname)
-        return pickle.loads(packed) if packed else {}
+    def ruling_nodes(self, docname: str, anchor: str) -> list[nodes.Node] | None:
+        """The nodes of the ruling *anchor* of *docname*, as read, a new copy
+        at each call (the caller may change it).  Kept pickled, a ruling at a
+        time: bytes take a tenth of the memory of the nodes, and the garbage
+        collector does not walk them at every collection."""
+        packed = self.data['ruling_nodes'].get(docname, {}).get(anchor)
+        return pickle.loads(packed) if packed is not None else None
+
+    def ruling_digests(self, docname: str) -> dict[str, str]:
+        """A digest of each ruling's nodes (:meth:`ruling_nodes`): equal
+        digests, equal nodes."""
+        return {anchor: hashlib.sha256(packed).hexdigest()
+                for anchor, packed in self.data['ruling_nodes'].get(docname, {}).items()}
 
     def clear_doc(self, docname: str) -> None:
         old = self.pages.pop(docname, None)
@@ -196,8 +203,9 @@ class HandbookStore(Domain):
 
     def add(self, contribution: Contribution, record: PageRecord) -> None:
         self.pages[contribution.docname] = record
-        self.data['ruling_nodes'][contribution.docname] = pickle.dumps(
-            contribution.ruling_nodes, pickle.HIGHEST_PROTOCOL)
+        self.data['ruling_nodes'][contribution.docname] = {
+            anchor: pickle.dumps(children, pickle.HIGHEST_PROTOCOL)
+            for anchor, children in contribution.ruling_nodes.items()}
         self._changes = None
 
     def derived(self, name: str, compute: Callable[[], Any]) -> Any:

@@ -19,10 +19,10 @@ build.  Instead each ruling is rendered here once:
 
 A page elsewhere than the root gets the HTML with its relative links rebased
 (:func:`rebase`); the timeline, at the root, gets it as it is.  What was
-rendered is kept from build to build (:class:`Rendered`, a file in the
-doctree folder), so that an edit renders again only the rulings of the pages
-read again: never stale, since a page read again, another registry or
-configuration, or a § that leads elsewhere renders them anew.  HTML builders
+rendered is kept from build to build (:class:`Rendered`, in the doctree
+folder), so that an edit renders again only the rulings it changed: never
+stale, since a ruling whose nodes changed, another configuration, or a card
+whose row or § changed renders them anew.  HTML builders
 only (EPUB included); other builders copy the nodes (:class:`Copies`).
 """
 
@@ -60,10 +60,10 @@ if TYPE_CHECKING:
 
 #: the page, at the site's root, the rulings are rendered for
 ROOT = 'handbook-ruling-html'
-#: the file, in the doctree folder, that keeps the rulings' HTML (:class:`Rendered`)
-CACHE = 'handbook-ruling-html.pickle'
+#: the folder, in the doctree folder, that keeps the rulings' HTML (:class:`Rendered`)
+CACHE = 'handbook-ruling-html'
 #: changes whenever what :func:`render` writes does
-VERSION = 2
+VERSION = 3
 #: the cross-references whose links depend on nothing but the registry and
 #: the ruling's own page: a ruling with other ones is rendered at every build
 LASTING = ('card', 'anchor')
@@ -73,20 +73,14 @@ LINK = re.compile(r' (href|src)="([^"]*)"')
 
 class Copies:
     """The rulings' nodes from their pages, made to work on page
-    *fromdocname*: :meth:`of` gives each ruling's, once (unpickled from the
-    store a page at a time)."""
+    *fromdocname* (:meth:`of`; unpickled from the store a ruling at a time)."""
 
     def __init__(self, env: BuildEnvironment, fromdocname: str) -> None:
         self.env = env
         self.fromdocname = fromdocname
-        self.pages: dict[str, dict[str, list[nodes.Node]]] = {}
 
     def of(self, ruling: Ruling) -> list[nodes.Node]:
-        page = self.pages.get(ruling.docname)
-        if page is None or ruling.anchor not in page:  # not unpickled, or given already
-            page = self.pages[ruling.docname] = ruling_lines.ruling_nodes(self.env,
-                                                                           ruling.docname)
-        stored = page.pop(ruling.anchor, None)
+        stored = ruling_lines.ruling_nodes(self.env, ruling.docname, ruling.anchor)
         if stored is None:  # cannot happen while the record and the nodes agree
             return [nodes.Text(ruling.text)]
         holder = nodes.inline('', '', *stored)
@@ -119,33 +113,34 @@ def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
 
 class Rendered:
     """The rulings' HTML, kept from build to build in the doctree folder
-    (:data:`CACHE`).  A ruling's HTML is kept while its page is not read
-    again (the page's reading time in the environment is the one it was
-    rendered after), the configuration is the same (:meth:`digest`), and
-    so is every card it links: the card's registry row (its link) and where
-    its § leads (:meth:`cards_of`).  A ruling that holds another
-    cross-reference (a ``:ref:``, whose text is another page's title) is
-    rendered again at every build."""
+    (:data:`CACHE`, a file per page).  A ruling's HTML is kept while its
+    nodes are the same (a digest of them: an edit elsewhere on its page, or
+    a line inserted above it, keeps it), the configuration is the same
+    (:meth:`digest`), and so is every card it links: the card's registry row
+    (its link) and where its § leads (:meth:`cards_of`).  A ruling that holds
+    another cross-reference (a ``:ref:``, whose text is another page's
+    title) is rendered again at every build."""
 
     def __init__(self, env: BuildEnvironment) -> None:
         self.env = env
-        self.path = Path(env.doctreedir) / CACHE
+        self.folder = Path(env.doctreedir) / CACHE
         self.base = self.digest()
         registry = store(env).registry  # none without handbook.cards
         self.registry = registry if registry is not None else {}
-        # docname -> (read, {anchor: (html, cards_of)})
-        self.pages: dict[str, tuple[int, dict[str, tuple[str, tuple]]]] = {}
+        # docname -> {anchor: (digest of the nodes, cards_of, html)}
+        self.pages: dict[str, dict[str, tuple[str, tuple, str]]] = {}
+        self.files: dict[str, Path] = {}  # docname -> its file, as found
+        self.digests: dict[str, dict[str, str]] = {}  # docname -> this build's digests
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
-        self.dirty = False
-        try:
-            with self.path.open('rb') as f:
-                base, pages = pickle.load(f)
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
-            return  # none yet, or unreadable: rendered anew
-        if base == self.base:
-            self.pages = {doc: kept for doc, kept in pages.items()
-                          if env.all_docs.get(doc) == kept[0]}
-            self.dirty = len(self.pages) != len(pages)
+        self.dirty: set[str] = set()
+        for path in sorted(self.folder.glob('*.pickle')):
+            try:
+                base, docname, kept = pickle.loads(path.read_bytes())
+            except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+                continue  # unreadable: rendered anew
+            self.files[docname] = path
+            if base == self.base:
+                self.pages[docname] = kept
 
     @classmethod
     def of(cls, env: BuildEnvironment) -> Rendered:
@@ -153,7 +148,7 @@ class Rendered:
         return store(env).derived('ruling_html', lambda: cls(env))
 
     def digest(self) -> str:
-        """What every ruling's HTML depends on besides its page and its cards."""
+        """What every ruling's HTML depends on besides its nodes and its cards."""
         info = getattr(store(self.env).builder, 'build_info', None)
         parts = (VERSION, store(self.env).builder.name, getattr(info, 'config_hash', ''),
                  self.env.config.language)
@@ -170,30 +165,44 @@ class Rendered:
             out.append((key, row, card_index.marker_target(self.env, key) if card else None))
         return tuple(out)
 
+    def nodes_digest(self, ruling: Ruling) -> str | None:
+        if ruling.docname not in self.digests:
+            self.digests[ruling.docname] = store(self.env).ruling_digests(ruling.docname)
+        return self.digests[ruling.docname].get(ruling.anchor)
+
     def get(self, ruling: Ruling) -> str | None:
-        kept = self.pages.get(ruling.docname)
-        found = kept[1].get(ruling.anchor) if kept is not None else None
-        if found is not None and found[1] == self.cards_of(ruling):
-            return found[0]
+        found = self.pages.get(ruling.docname, {}).get(ruling.anchor)
+        if found is not None and found[0] == self.nodes_digest(ruling) \
+                and found[1] == self.cards_of(ruling):
+            return found[2]
         return self.once.get((ruling.docname, ruling.anchor))
 
     def add(self, ruling: Ruling, text: str, lasting: bool) -> None:
         if not lasting:
             self.once[ruling.docname, ruling.anchor] = text
             return
-        read = self.env.all_docs.get(ruling.docname)
-        kept = self.pages.get(ruling.docname)
-        if kept is None or kept[0] != read:
-            kept = self.pages[ruling.docname] = (read, {})
-        kept[1][ruling.anchor] = (text, self.cards_of(ruling))
-        self.dirty = True
+        self.pages.setdefault(ruling.docname, {})[ruling.anchor] = (
+            self.nodes_digest(ruling), self.cards_of(ruling), text)
+        self.dirty.add(ruling.docname)
 
     def save(self) -> None:
-        if self.dirty:
-            with contextlib.suppress(OSError):
-                self.path.write_bytes(pickle.dumps((self.base, self.pages),
-                                                   pickle.HIGHEST_PROTOCOL))
-            self.dirty = False
+        """Write the files of the pages whose rulings were rendered (only
+        their rulings of this build kept); remove those of removed pages."""
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            for docname in sorted(self.dirty):
+                anchors = set(store(self.env).ruling_digests(docname))
+                kept = {a: v for a, v in self.pages[docname].items() if a in anchors}
+                path = self.files.get(docname) or self.folder / (
+                    hashlib.sha256(docname.encode()).hexdigest()[:24] + '.pickle')
+                path.write_bytes(pickle.dumps((self.base, docname, kept),
+                                              pickle.HIGHEST_PROTOCOL))
+                self.files[docname] = path
+            for docname, path in list(self.files.items()):
+                if docname not in self.env.all_docs:
+                    path.unlink(missing_ok=True)
+                    del self.files[docname]
+        self.dirty.clear()
 
 
 def save(app: Sphinx, exception: BaseException | None) -> None:
@@ -210,15 +219,13 @@ def render(env: BuildEnvironment, rulings: list[Ruling]) -> dict[Ruling, tuple[s
     document.settings.env = env
     holders = []
     copies = Copies(env, ROOT)
-    for ruling in sorted(rulings, key=lambda r: r.docname):  # a page unpickled at a time
+    for ruling in rulings:
         holder = nodes.paragraph()
         holder.extend(copies.of(ruling))
         document += holder
         lasting = all(xref.get('refdomain') in LASTING for xref in
                       holder.findall(addnodes.pending_xref))
         holders.append((ruling, holder, lasting))
-        if len(copies.pages) > 1:
-            copies.pages = {ruling.docname: copies.pages[ruling.docname]}
     env.apply_post_transforms(document, ROOT)
     with Writer(env, ROOT, document) as write:
         return {ruling: (write(*holder.children).strip(), lasting)

@@ -53,8 +53,8 @@ reads: ``status`` (codes ``changed``, ``open``, ``confirmed``,
 ``overturned``), ``replaces`` / ``replaced_by`` (anchors of the overturned
 rulings of its line it replaced, of the ruling that replaced it) and
 ``sources`` (``(kind, FAQ id)``); ``block`` numbers its line on the page
-(rulings of one line share it).  :func:`ruling_nodes` gives a page's rulings'
-nodes as read.  :func:`changed_pages` tells which pages' rulings were added,
+(rulings of one line share it).  :func:`ruling_nodes` gives a ruling's nodes
+as read.  :func:`changed_pages` tells which pages' rulings were added,
 removed or changed in this build -- a page read again with the same rulings
 does not count, unless a registry edit changed one of their card links --
 (the timeline uses it).
@@ -324,10 +324,13 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
 
 def detached(node: nodes.Node) -> nodes.Node:
     """A copy of *node* that keeps no reference to its document (a copied
-    Text node would, and pickling it would pickle the whole page)."""
+    Text node would, and pickling it would pickle the whole page), nor its
+    place in the page's source: a ruling that moved is the same ruling (the
+    kept HTML of :mod:`handbook.generated.ruling_html` compares the copies)."""
     copy = node.deepcopy()
     for n in copy.findall():
         n.document = None
+        n.source = n.line = None
     return copy
 
 
@@ -337,10 +340,10 @@ def rulings(env: BuildEnvironment) -> dict[str, list[Ruling]]:
             if page.rulings}
 
 
-def ruling_nodes(env: BuildEnvironment, docname: str) -> dict[str, list[nodes.Node]]:
-    """The nodes of each ruling of *docname*, as read, ``{anchor: [node, …]}``
-    (a new copy at each call: :meth:`handbook.store.HandbookStore.ruling_nodes`)."""
-    return store(env).ruling_nodes(docname)
+def ruling_nodes(env: BuildEnvironment, docname: str, anchor: str) -> list[nodes.Node] | None:
+    """The nodes of the ruling *anchor* of *docname*, as read (a new copy at
+    each call: :meth:`handbook.store.HandbookStore.ruling_nodes`)."""
+    return store(env).ruling_nodes(docname, anchor)
 
 
 def page_order(env: BuildEnvironment) -> list[str]:
