@@ -21,8 +21,17 @@ frozen :class:`PageRecord`.
 
 **A card's identity** is resolved once, when its reference is read
 (:mod:`handbook.cards.links` sets the node's ``reftarget`` to the card's
-registry key); the record keeps ``(key, name as written)`` for each card the
+registry key, and once the concerns have read the page, makes the link
+itself); the record keeps ``(key, name as written)`` for each card the
 page links, and every consumer reads that.
+
+**Besides the records** the store keeps each ruling's nodes, pickled one
+ruling at a time (:meth:`HandbookStore.ruling_nodes`: a tenth of the
+memory of live nodes, and nothing for the garbage collector to walk), the
+registry of the build (parsed again only when its file changed), and what
+the concerns keep from build to build under their own names in
+``data`` (the pinyin order of names, the card pages' digests, …).
+``derived`` values are computed once per build from the records.
 
 **What changed** is computed once per build, after reading (:func:`changes`):
 the pages read again or removed, those whose rulings changed (their record,
