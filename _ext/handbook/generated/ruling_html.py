@@ -151,7 +151,7 @@ class Rendered:
         """What every ruling's HTML depends on besides its nodes and its cards."""
         info = getattr(store(self.env).builder, 'build_info', None)
         parts = (VERSION, store(self.env).builder.name, getattr(info, 'config_hash', ''),
-                 self.env.config.language)
+                 getattr(info, 'tags_hash', ''), self.env.config.language)
         return hashlib.sha256(repr(parts).encode()).hexdigest()
 
     def cards_of(self, ruling: Ruling) -> tuple:
