@@ -36,8 +36,8 @@ the concerns keep from build to build under their own names in
 **What changed** is computed once per build, after reading (:func:`changes`):
 the pages read again or removed, those whose rulings changed (their record,
 the page title, or a card link of theirs that a registry edit changed),
-those whose card sections changed, and the registry keys of the cards those
-pages link, before and after.  The generated pages rewrite themselves from
+those whose card sections changed, those whose title changed, and the
+registry keys of the cards those pages link, before and after.  The generated pages rewrite themselves from
 it: the timeline when rulings changed, the card index when what it shows
 changed, a related-sections block when its own content changed.
 """
@@ -119,6 +119,7 @@ class Changes:
     pages: frozenset[str]  # read again or removed
     rulings: frozenset[str]
     sections: frozenset[str]
+    titles: frozenset[str]  # whose title changed (or that were added or removed)
     keys: frozenset[str]  # registry keys linked by those pages, before and after
 
 
@@ -243,19 +244,21 @@ class HandbookStore(Domain):
 
     def _compare(self) -> Changes:
         registry_changed = self.data['registry_changed']
-        rulings, sections, keys = set(), set(), set()
+        rulings, sections, titles, keys = set(), set(), set(), set()
         for docname, old in self.data['before'].items():
             new = self.pages.get(docname)
             for record in (old, new):
                 if record is not None:
                     keys |= record.keys
+            if (old and old.title) != (new and new.title):
+                titles.add(docname)
             if _rulings_shown(old) != _rulings_shown(new) or \
                     (new is not None and new.ruling_keys & registry_changed):
                 rulings.add(docname)
             if _sections_shown(old) != _sections_shown(new):
                 sections.add(docname)
         return Changes(frozenset(self.data['before']), frozenset(rulings),
-                       frozenset(sections), frozenset(keys))
+                       frozenset(sections), frozenset(titles), frozenset(keys))
 
 
 def _rulings_shown(record: PageRecord | None) -> tuple | None:

@@ -162,9 +162,10 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     changed are written again."""
     data = store(env).data
     limit = env.config.handbook_related_sections
+    changed = changes(env)
     if 'related' in data and data.get('related_limit') == limit and \
-            not changes(env).pages and not data['registry_changed']:
-        return []  # no page read again, no registry edit: every block is as it was
+            not changed.sections and not changed.titles and not data['registry_changed']:
+        return []  # no section's cards or title, no page title, no registry row changed
     data['related'] = related_all(env, limit) if limit > 0 else {}
     data['related_limit'] = limit
     before: dict[str, tuple] = data.get('related_shown', {})
