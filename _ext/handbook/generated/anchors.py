@@ -2,11 +2,13 @@
 
 The generated pages (the timeline, the card index, related sections, the
 card pages, …) link sections and rulings of other pages by docname and id.
-:func:`link` makes such a link: for an HTML builder at once, with the
-builder's relative URI (the timeline and the card index hold tens of
-thousands of them, which Sphinx would otherwise resolve one by one); for
-other builders (LaTeX: the PDF) an ``anchor`` cross-reference
-(:func:`anchor_link`) that :class:`AnchorDomain` resolves at write time.
+:func:`link` makes such a link as a node: for an HTML builder at once,
+with the builder's relative URI, so that Sphinx need not resolve them one by
+one (the open questions and the recent rulings); for other builders (LaTeX:
+the PDF, whose timeline and card index are nodes) an ``anchor``
+cross-reference (:func:`anchor_link`) that :class:`AnchorDomain` resolves
+at write time.  The timeline and the card index write their tens of
+thousands of links to HTML as text (:class:`handbook.generated.html_parts.HtmlLinks`).
 """
 
 from __future__ import annotations

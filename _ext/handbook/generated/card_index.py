@@ -34,7 +34,8 @@ top section), followed by the dates of the section's rulings that name the
 card (see :mod:`handbook.rulings.lines`), each linking to the ruling's permalink.  In
 HTML and EPUB an entry's sections are a list; for other builders (LaTeX: the
 PDF) one paragraph, separated by ；.  The links are made by
-:func:`handbook.generated.anchors.link` (resolved at once in HTML).  Names
+:class:`handbook.generated.html_parts.HtmlLinks` in HTML, else by
+:func:`handbook.generated.anchors.link`.  Names
 are ordered by their Simplified Chinese registry name in every language.
 
 **Entry ids** are stable and readable: ``card-`` and the card's registry key
