@@ -90,7 +90,7 @@ from handbook.cards.links import card_reference
 from handbook.rulings import lines as ruling_lines
 from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
-from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last, unfilled
+from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unless_last
 from handbook.generated.anchors import link, page_title
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.sections.ids import slug
@@ -398,10 +398,7 @@ class FillCardIndex(SphinxPostTransform):
     formats = ('html',)
 
     def run(self, **kwargs: Any) -> None:
-        if unfilled(self.env, self.document, card_index):
-            return
-        for placeholder in list(self.document.findall(card_index)):
-            placeholder.replace_self(self.index())
+        fill(self.env, self.document, card_index, self.index)
 
     def index(self) -> list[nodes.Node]:
         found = entries(self.env)

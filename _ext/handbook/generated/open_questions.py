@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.locale import get_translation
 
-from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last, unfilled
+from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unless_last
 from handbook.generated.anchors import page_title
 from handbook.generated.timeline import FillTimeline
 from handbook.rulings import lines as ruling_lines
@@ -129,10 +129,7 @@ class FillOpenQuestions(FillTimeline):
     default_priority = 5  # as the timeline: before the references are resolved
 
     def run(self, **kwargs: Any) -> None:
-        if unfilled(self.env, self.document, open_questions):
-            return
-        for placeholder in list(self.document.findall(open_questions)):
-            placeholder.replace_self(self.listing())
+        fill(self.env, self.document, open_questions, self.listing)
 
     def listing(self) -> list[nodes.Node]:
         found = entries(self.env)

@@ -24,6 +24,8 @@ from sphinx.util.docutils import SphinxDirective
 from handbook.store import store
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sphinx.environment import BuildEnvironment
 
     from handbook.store import Contribution
@@ -44,17 +46,19 @@ class PlaceholderDirective(SphinxDirective):
         return [node]
 
 
-def unfilled(env: BuildEnvironment, document: nodes.document,
-             node_class: type[nodes.Element]) -> bool:
-    """Whether the build writes nothing (the ``dummy`` builder of ``make
-    check``): then the lists are not filled, their placeholders are removed
-    (filling them reports nothing: their entries' problems are reported on
-    the pages the entries come from)."""
-    if store(env).builder is None or store(env).builder.name != 'dummy':
-        return False
+def fill(env: BuildEnvironment, document: nodes.document, node_class: type[nodes.Element],
+         make: Callable[[], list[nodes.Node]]) -> None:
+    """Replace each placeholder of *node_class* in *document* with what
+    *make* gives (the post-transform of a generated list).  A build that
+    writes nothing (the ``dummy`` builder of ``make check``) does not fill
+    the lists: their placeholders are removed (filling them reports nothing:
+    their entries' problems are reported on the pages the entries come from)."""
+    writes = store(env).builder is None or store(env).builder.name != 'dummy'
     for placeholder in list(document.findall(node_class)):
-        placeholder.parent.remove(placeholder)
-    return True
+        if writes:
+            placeholder.replace_self(make())
+        else:
+            placeholder.parent.remove(placeholder)
 
 
 def last_in_section(node: nodes.Element) -> bool:

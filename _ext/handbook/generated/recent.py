@@ -90,7 +90,7 @@ from sphinx.locale import get_translation
 from sphinx.util.osutil import relative_uri
 
 from handbook.core.source_lines import locate
-from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last, unfilled
+from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unless_last
 from handbook.generated.anchors import page_title
 from handbook.generated.timeline import FillTimeline
 from handbook.publishing.editions import doctree_edition
@@ -332,10 +332,7 @@ class FillRecent(FillTimeline):
     def run(self, **kwargs: Any) -> None:
         if not may_hold(self.env, self.env.docname):
             return  # no walk of the doctree
-        if unfilled(self.env, self.document, recent_rulings):
-            return
-        for placeholder in list(self.document.findall(recent_rulings)):
-            placeholder.replace_self(self.recent())
+        fill(self.env, self.document, recent_rulings, self.recent)
 
     def recent(self) -> list[nodes.Node]:
         found = entries(self.env)

@@ -41,7 +41,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from handbook.generated import ruling_html
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.generated.anchors import link, page_title
-from handbook.generated.placeholders import PlaceholderDirective, warn_unless_last, unfilled
+from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unless_last
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
 from handbook.store import PAGE_READ, Contribution, store
@@ -107,10 +107,7 @@ class FillTimeline(SphinxPostTransform):
     _texts: dict[str, str]
 
     def run(self, **kwargs: Any) -> None:
-        if unfilled(self.env, self.document, ruling_timeline):
-            return
-        for placeholder in list(self.document.findall(ruling_timeline)):
-            placeholder.replace_self(self.timeline())
+        fill(self.env, self.document, ruling_timeline, self.timeline)
 
     def timeline(self) -> list[nodes.Node]:
         found = entries(self.env)
