@@ -40,6 +40,16 @@ def html(app, docname: str = 'index') -> str:
     return (app.outdir / f'{docname}.html').read_text(encoding='utf-8')
 
 
+def written_by(make_app, srcdir, **kwargs) -> tuple[Any, set[str]]:
+    """Build *srcdir* again (its previous build kept): the app, and the pages
+    it wrote (``html-page-context``)."""
+    app = make_app('html', srcdir=srcdir, **kwargs)
+    written: list[str] = []
+    app.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
+    app.build()
+    return app, set(written)
+
+
 def links(app, docname: str = 'index') -> list[tuple[str, str, str]]:
     """``(kind, href, text)`` of every card link (class ``card-link``), where
     kind is ``card`` or ``series``."""

@@ -20,7 +20,7 @@ from handbook.cards import registry as card_registry
 import seeds
 from handbook.cards.registry import Card
 from conftest import ROOT
-from helpers import assert_no_warnings, html, warnings
+from helpers import assert_no_warnings, html, warnings, written_by
 
 #: (group id, title, [(entry id, kind, name, [(href, text, [(ruling href, date)])])])
 #: of test-card-index
@@ -257,14 +257,6 @@ def test_entry_ids_are_readable_and_unique():
 
 
 # -- never stale, the same in parallel ------------------------------------------------------
-
-
-def written_by(make_app, srcdir, **kwargs):
-    app = make_app('html', srcdir=srcdir, **kwargs)
-    written: list[str] = []
-    app.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
-    app.build()
-    return app, set(written)
 
 
 def edit(path, old: str, new: str) -> None:

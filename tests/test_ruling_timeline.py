@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from helpers import assert_no_warnings, html, warnings
+from helpers import assert_no_warnings, html, warnings, written_by
 
 I = 'index.html#'
 #: (year title, [(month title, [permalink of each entry])]) of test-ruling-lines
@@ -94,18 +94,10 @@ def test_entries_keep_their_links(app):
 def test_timeline_follows_the_pages(app, make_app):
     app.build()
 
-    def rebuild():
-        """Build again: the app and the pages it wrote."""
-        again = make_app('html', srcdir=app.srcdir)
-        written: list[str] = []
-        again.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
-        again.build()
-        return again, written
-
     other = app.srcdir / 'other.rst'
     other.write_text(other.read_text(encoding='utf-8').replace('17/12/22', '21/6/1'),
                      encoding='utf-8')
-    second, written = rebuild()
+    second, written = written_by(make_app, app.srcdir)
     # other.rst was read again, and the timeline was rewritten
     assert {'other', 'timeline'} <= set(written)
     assert timeline(second)[0] == ('2021 年（1 条）', [('6 月', ['other.html#ruling-2021-06-01'])])
@@ -118,17 +110,17 @@ def test_timeline_follows_the_pages(app, make_app):
     index.write_text(text.replace('   other\n', '   other\n   plain\n'), encoding='utf-8')
     other.write_text(other.read_text(encoding='utf-8').replace('| 另一页', '| 另一页，改'),
                      encoding='utf-8')
-    third, _ = rebuild()
+    third, _ = written_by(make_app, app.srcdir)
     assert '另一页，改，详见' in html(third, 'timeline')
     (app.srcdir / 'plain.rst').write_text('Plain\n=====\n\nStill no ruling.\n', encoding='utf-8')
-    _, written = rebuild()
+    _, written = written_by(make_app, app.srcdir)
     assert 'plain' in written
     assert 'timeline' not in written
 
     # a page with rulings is read again, its rulings unchanged: the timeline is left alone
     other.write_text(other.read_text(encoding='utf-8') + '\nA paragraph without ruling.\n',
                      encoding='utf-8')
-    _, written = rebuild()
+    _, written = written_by(make_app, app.srcdir)
     assert 'other' in written
     assert 'timeline' not in written
 
@@ -136,14 +128,14 @@ def test_timeline_follows_the_pages(app, make_app):
     registry = app.srcdir / 'cards.tsv'
     registry.write_text(registry.read_text(encoding='utf-8').replace(
         'card\t神之宣告\n', 'card\t神之宣告\t\thttps://example.org/solemn\n'), encoding='utf-8')
-    edited, written = rebuild()
+    edited, written = written_by(make_app, app.srcdir)
     assert 'timeline' in written
     assert 'href="https://example.org/solemn"' in html(edited, 'timeline')
 
     # a page with rulings is removed: its rulings leave the timeline
     index.write_text(index.read_text(encoding='utf-8').replace('   other\n', ''), encoding='utf-8')
     other.unlink()
-    fifth, _ = rebuild()
+    fifth, _ = written_by(make_app, app.srcdir)
     assert 'other.html' not in html(fifth, 'timeline')
     assert [w for w in warnings(fifth) if '[app.' not in w] == []
 

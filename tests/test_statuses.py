@@ -10,7 +10,7 @@ import shutil
 import pytest
 from docutils import nodes
 
-from helpers import ROOT, assert_no_warnings, html, warnings
+from helpers import ROOT, assert_no_warnings, html, warnings, written_by
 from handbook.generated.open_questions import answers
 from handbook.rulings import statuses
 from handbook.rulings.dates import ruling_node
@@ -182,25 +182,18 @@ def test_open_questions(app):
 def test_open_questions_follow_the_pages(app, make_app):
     app.build()
 
-    def rebuild():
-        again = make_app('html', srcdir=app.srcdir)
-        written: list[str] = []
-        again.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
-        again.build()
-        return again, written
-
     other = app.srcdir / 'other.rst'
     # the page is read again, its rulings unchanged: the list is not rewritten
     other.write_text(other.read_text(encoding='utf-8') + '\n一段没有裁定的文字。\n',
                      encoding='utf-8')
-    _, written = rebuild()
+    _, written = written_by(make_app, app.srcdir)
     assert 'other' in written
     assert 'open' not in written
     # a confirmation of its first card, later on its page: the page leaves the list
     other.write_text(other.read_text(encoding='utf-8') +
                      '\n| 「`旋风`_」另一页的场合，调整中确认。\\ :ruling:`20/2/2`\n',
                      encoding='utf-8')
-    second, written = rebuild()
+    second, written = written_by(make_app, app.srcdir)
     assert 'open' in written
     assert listed(second) == OPEN[:1]
     # the last open ruling answered: none left
@@ -212,7 +205,7 @@ def test_open_questions_follow_the_pages(app, make_app):
         assert old in text
         text = text.replace(old, new)
     index.write_text(text, encoding='utf-8')
-    third, _ = rebuild()
+    third, _ = written_by(make_app, app.srcdir)
     assert listed(third) == []
     assert '<p class="open-questions-summary">目前没有仍在调整中的裁定。</p>' in html(third, 'open')
     assert [w for w in warnings(third) if '[app.' not in w] == []
