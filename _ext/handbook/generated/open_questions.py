@@ -131,6 +131,9 @@ class FillOpenQuestions(FillTimeline):
     def run(self, **kwargs: Any) -> None:
         fill(self.env, self.document, open_questions, self.listing)
 
+    def shown(self) -> list[Ruling]:
+        return [ruling for _doc, rulings in entries(self.env) for ruling in rulings]
+
     def listing(self) -> list[nodes.Node]:
         found = entries(self.env)
         count = sum(len(rulings) for _doc, rulings in found)

@@ -334,6 +334,9 @@ class FillRecent(FillTimeline):
             return  # no walk of the doctree
         fill(self.env, self.document, recent_rulings, self.recent)
 
+    def shown(self) -> list[Ruling]:
+        return [entry.ruling for entry in entries(self.env)]
+
     def recent(self) -> list[nodes.Node]:
         found = entries(self.env)
         config = self.config

@@ -209,7 +209,8 @@ class FillTimeline(SphinxPostTransform):
                 f'<p class="ruling-entry-source">{"".join(where)}</p>\n</li>\n')
 
     def shown(self) -> list[Ruling]:
-        """The rulings this page shows (rendered together: one document)."""
+        """The rulings this page shows (rendered together: one document);
+        each list that shows rulings as the timeline does says its own."""
         return [ruling for _date, ruling in entries(self.env)]
 
 
