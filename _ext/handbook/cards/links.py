@@ -159,20 +159,28 @@ class CardLinks(SphinxPostTransform):
                     xref.replace_self(link)
 
 
-def card_link(env: BuildEnvironment, key: str, content: nodes.Node,
-              name: str) -> card_reference | None:
-    """The link of the card *key* to the card database, around *content*
-    (*name* as written); None for a key the registry does not know."""
-    made = store(env).derived('card_links', dict)  # key -> (uri, title, classes, key)
+def link_target(env: BuildEnvironment, key: str) -> tuple[str, str, tuple[str, ...], str] | None:
+    """What the link of the card *key* is made of: ``(URL, title, classes,
+    registry key)``, made once per card and build; None for a key the
+    registry does not know."""
+    made = store(env).derived('card_links', dict)
     if key not in made:
         card = registry(env).get(key)
         made[key] = None if card is None else (
             url_templates(env).url(card),
             _('在卡片数据库中查看「{name}」').format(name=card.name_in(env.config.language)),
             ('card-link', f'card-{card.kind}'), card.key)
-    if made[key] is None:
+    return made[key]
+
+
+def card_link(env: BuildEnvironment, key: str, content: nodes.Node,
+              name: str) -> card_reference | None:
+    """The link of the card *key* to the card database, around *content*
+    (*name* as written); None for a key the registry does not know."""
+    target = link_target(env, key)
+    if target is None:
         return None
-    uri, title, classes, card_key = made[key]
+    uri, title, classes, card_key = target
     return card_reference('', '', content, internal=False, refuri=uri, reftitle=title,
                           classes=list(classes), card_key=card_key, cardname=name)
 

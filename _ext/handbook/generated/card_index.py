@@ -502,14 +502,14 @@ class HtmlEntries:
         card = entry.card
         name = card.name_in(self.env.config.language)
         term = [f'<dt class="card-index-{card.kind}" id="{escape(entry.id)}">']
-        link = card_links.card_link(self.env, card.key, nodes.Text(''), name)
+        target = card_links.link_target(self.env, card.key)
         name_html = f'<span class="card-name">{escape(name)}</span>'
-        if link is None:
+        if target is None:
             term.append(name_html)
         else:
-            term.append(f'<a class="{" ".join(link["classes"])} reference external" '
-                        f'href="{escape(link["refuri"])}" title="{escape(link["reftitle"])}">'
-                        f'{name_html}</a>')
+            uri, title, classes, _key = target
+            term.append(f'<a class="{" ".join(classes)} reference external" '
+                        f'href="{escape(uri)}" title="{escape(title)}">{name_html}</a>')
         page = card_page(self.env, card.key)
         href = self.links.page_uri(page) if page is not None else None
         if href is not None:
