@@ -102,13 +102,14 @@ def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
                 docname: str) -> dict[tuple[str, str], str]:
     """The HTML of each of *rulings* for page *docname*: ``{(docname, anchor): html}``."""
     kept = Rendered.of(env)
-    rulings = list(rulings)
-    missing = [r for r in rulings if kept.get(r) is None]
+    found = {ruling: kept.get(ruling) for ruling in rulings}
+    missing = [ruling for ruling, text in found.items() if text is None]
     if missing:
         for ruling, (text, lasting) in render(env, missing).items():
             kept.add(ruling, text, lasting)
+            found[ruling] = text
     move = rebase(store(env).builder, ROOT, docname)
-    return {(r.docname, r.anchor): move(kept.get(r)) for r in rulings}
+    return {(r.docname, r.anchor): move(text) for r, text in found.items()}
 
 
 class Rendered:
@@ -191,7 +192,7 @@ class Rendered:
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
             for docname in sorted(self.dirty):
-                anchors = set(store(self.env).ruling_digests(docname))
+                anchors = self.digests[docname]  # add() found them: the page's rulings now
                 kept = {a: v for a, v in self.pages[docname].items() if a in anchors}
                 path = self.files.get(docname) or self.folder / (
                     hashlib.sha256(docname.encode()).hexdigest()[:24] + '.pickle')
