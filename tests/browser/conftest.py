@@ -8,8 +8,8 @@ passes ``-rs``); ``make browser-deps`` installs it, and CI does.
 The site: the real handbook as the suite builds it once for every test
 (``handbook_build``, tests/conftest.py), or ``$HANDBOOK_SITE``, a site built
 before (``make html``; ``HANDBOOK_SITE=_build/html``).  It is served by a small
-HTTP server on a free port of 127.0.0.1; every request that is not for it is
-refused, so no test uses the network.  Screenshots go to
+HTTP server on a free port of 127.0.0.1; Chromium resolves no other host, so
+no test uses the network.  Screenshots go to
 ``$HANDBOOK_SCREENSHOTS`` (``make test``: ``$(BUILDDIR)/browser-screenshots``),
 else to the test run's temporary folder.
 
@@ -46,11 +46,16 @@ from helpers import SCREENSHOTS, once, run_folder, serve
 # `from conftest import ROOT` finds this conftest (both are modules named conftest)
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get('HANDBOOK_CHROMIUM', '/usr/bin/chromium'))
+# no host but 127.0.0.1 resolves: no test uses the network (a test may still
+# answer a request to another host itself, with page.route)
 CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-                 '--disable-component-update', '--no-first-run']
-DESKTOP = {'viewport': {'width': 1280, 'height': 900}}
+                 '--disable-component-update', '--no-first-run',
+                 '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1']
+# less motion, as a reader may ask: furo's smooth scrolling, which handbook.css
+# turns off then, makes every scroll a test does wait a second and a half
+DESKTOP = {'viewport': {'width': 1280, 'height': 900}, 'reduced_motion': 'reduce'}
 PHONE = {'viewport': {'width': 375, 'height': 812}, 'device_scale_factor': 2,
-         'is_mobile': True, 'has_touch': True}
+         'is_mobile': True, 'has_touch': True, 'reduced_motion': 'reduce'}
 
 
 def require_chromium() -> None:
@@ -113,16 +118,8 @@ def browser(site: Site):
         chromium.close()
 
 
-def _new_page(browser, site: Site, options: dict[str, Any]):
+def _new_page(browser, options: dict[str, Any]):
     context = browser.new_context(**options)
-
-    def local_only(route) -> None:
-        if route.request.url.startswith(site.base):
-            route.continue_()
-        else:
-            route.abort()
-
-    context.route('**/*', local_only)
     page = context.new_page()
     page.errors = []
     page.on('pageerror', lambda error: page.errors.append(str(error)))
@@ -131,7 +128,7 @@ def _new_page(browser, site: Site, options: dict[str, Any]):
 
 @pytest.fixture
 def desktop(browser, site: Site):
-    context, page = _new_page(browser, site, DESKTOP)
+    context, page = _new_page(browser, DESKTOP)
     yield page
     errors = page.errors
     context.close()
@@ -140,7 +137,7 @@ def desktop(browser, site: Site):
 
 @pytest.fixture
 def phone(browser, site: Site):
-    context, page = _new_page(browser, site, PHONE)
+    context, page = _new_page(browser, PHONE)
     yield page
     errors = page.errors
     context.close()
@@ -156,7 +153,8 @@ def screenshot(request: pytest.FixtureRequest, site: Site):
 
     def save(page, what: str, *, full_page: bool = False) -> Path:
         path = folder / f'{test}-{what}.png'
-        page.screenshot(path=str(path), full_page=full_page)
+        # one image pixel per CSS pixel: a phone's shots are a quarter of its device pixels
+        page.screenshot(path=str(path), full_page=full_page, scale='css')
         return path
 
     return save

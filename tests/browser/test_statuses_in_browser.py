@@ -18,15 +18,12 @@ from urllib.parse import quote
 
 import pytest
 
+from conftest import DESKTOP, PHONE
 from helpers import serve
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
 ROOT = Path(__file__).resolve().parents[2]
-WIDTHS = {
-    'desktop': {'viewport': {'width': 1280, 'height': 900}},
-    'phone': {'viewport': {'width': 375, 'height': 812}, 'device_scale_factor': 2,
-              'is_mobile': True, 'has_touch': True},
-}
+WIDTHS = {'desktop': DESKTOP, 'phone': PHONE}
 #: test-statuses' html_baseurl: the permalinks the button copies start with it
 BASEURL = 'https://example.org/handbook/'
 STRUCK = 'ruling-2017-03-24-神之宣告'
@@ -60,12 +57,11 @@ def width(request) -> str:
     return request.param
 
 
-def open_page(browser, base: str, width: str, *, clipboard: bool = True, init: str = ''):
-    """A new page at *width*, loading nothing but *base*; JavaScript errors kept."""
+def open_page(browser, width: str, *, clipboard: bool = True, init: str = ''):
+    """A new page at *width*; JavaScript errors kept.  (The browser resolves
+    no host but 127.0.0.1: conftest.py's CHROMIUM_ARGS.)"""
     permissions = ['clipboard-read', 'clipboard-write'] if clipboard else []
     context = browser.new_context(**WIDTHS[width], permissions=permissions)
-    context.route('**/*', lambda route: route.continue_()
-                  if route.request.url.startswith(base) else route.abort())
     if init:
         context.add_init_script(init)
     page = context.new_page()
@@ -84,7 +80,7 @@ def press(page, width: str, locator) -> None:
 
 
 def test_badges_and_replacement_links(browser, statuses_site, width, screenshot):
-    context, page = open_page(browser, statuses_site, width)
+    context, page = open_page(browser, width)
     page.goto(statuses_site + 'index.html')
     struck, replacement = page.locator(f'#{STRUCK}'), page.locator(f'#{REPLACEMENT}')
     assert struck.locator('.ruling-badge').all_inner_texts() == ['已推翻']
@@ -111,7 +107,7 @@ def test_badges_and_replacement_links(browser, statuses_site, width, screenshot)
 
 def test_copy_link_puts_the_permalink_on_the_clipboard(browser, statuses_site, width,
                                                        screenshot):
-    context, page = open_page(browser, statuses_site, width)
+    context, page = open_page(browser, width)
     page.goto(statuses_site + 'index.html')
     button = page.locator(f'#{REPLACEMENT} > button.ruling-copy')
     # a real button, named for screen readers
@@ -142,8 +138,7 @@ def test_copy_link_puts_the_permalink_on_the_clipboard(browser, statuses_site, w
 
 def test_copy_link_without_the_clipboard_api(browser, statuses_site, screenshot):
     """Where the browser has no navigator.clipboard: a selected text is copied."""
-    context, page = open_page(browser, statuses_site, 'desktop', clipboard=False,
-                              init=RECORD_COPY)
+    context, page = open_page(browser, 'desktop', clipboard=False, init=RECORD_COPY)
     page.goto(statuses_site + 'other.html')
     press(page, 'desktop', page.locator('#ruling-2020-02-02-旋风 > button.ruling-copy'))
     page.wait_for_function('window.copiedText !== undefined')
@@ -158,7 +153,7 @@ def test_copy_link_without_the_clipboard_api(browser, statuses_site, screenshot)
 
 
 def test_open_questions_page(browser, site, width, screenshot):
-    context, page = open_page(browser, site.base, width)
+    context, page = open_page(browser, width)
     page.goto(site.url('open-questions.html'))
     assert page.locator('.open-questions-summary').inner_text() == \
         '共 1 条裁定仍在调整中，分布在 1 个页面：'

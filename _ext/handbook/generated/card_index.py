@@ -76,7 +76,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -94,7 +94,7 @@ from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unl
 from handbook.generated.anchors import link, page_title
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.sections.ids import slug
-from handbook.store import PAGE_READ, Contribution, card_key, changes, store
+from handbook.store import PAGE_READ, Contribution, PageRecord, card_key, changes, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -114,6 +114,8 @@ MARKERS = 'card_index_markers'
 CARD_PAGES = 'card_pages'
 #: the store's entry: {registry key: (initial, pinyin sort key)} (pinyin_order)
 PINYIN = 'card_index_pinyin'
+#: the store's entry: the reading order of the pages at the last build
+ORDER = 'card_index_order'
 
 
 def card_page(env: BuildEnvironment, key: str) -> str | None:
@@ -208,20 +210,22 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     updated: set[str] = set()
     pages = index_pages(env)
     shown_before = store(env).data.get('card_index_shown')
-    if changes(env).pages - pages or shown_before is None:
+    order = tuple(ruling_lines.page_order(env))
+    if (changes(env).pages - pages or shown_before is None) and not _inputs_kept(env, order):
         # a page read again or removed: write the index again if what it
         # shows changed (its entries hold every name, place and ruling)
         shown = hashlib.sha256(repr(shown_of(entries(env))).encode()).hexdigest()
         if shown != shown_before:
             updated |= pages
         store(env).data['card_index_shown'] = shown
+    store(env).data[ORDER] = order
     # the markers: their target page and the entry ids they use, computed
     # once per build for every page's markers (marker_target)
     if store(env).unchanged() and MARKERS in store(env).data:
         return sorted(updated & env.found_docs)  # the same pages, the same registry
     registry = card_links.registry(env)
     target = index_page(env)
-    ids = entry_ids(registry.cards())
+    ids = card_ids(env)
     with_cards = sections(env)
     indexed = frozenset(registry[k].key for secs in with_cards.values() for s in secs
                         for k in s.keys if k in registry)
@@ -298,6 +302,18 @@ def entry_ids(cards: Iterable[Card]) -> dict[str, str]:
     return ids
 
 
+def card_ids(env: BuildEnvironment) -> dict[str, str]:
+    """:func:`entry_ids` of this build's registry, computed once per build
+    (the last build's, while no registry row changed)."""
+    def compute() -> dict[str, str]:
+        kept = store(env).data.get(MARKERS)
+        if kept is not None and not store(env).registry_changed:
+            return kept[1]
+        return entry_ids(card_links.registry(env).cards())
+
+    return store(env).derived('card_index_ids', compute)
+
+
 def group_id(letter: str) -> str:
     return 'initial-other' if letter == OTHER else f'initial-{letter.lower()}'
 
@@ -338,13 +354,40 @@ def shown_of(found: list[Entry]) -> tuple:
         for entry in found)
 
 
-def entries(env: BuildEnvironment) -> list[Entry]:
+def _inputs_kept(env: BuildEnvironment, order: tuple[str, ...]) -> bool:
+    """Whether every input of the index's entries (:func:`_entries`) is as
+    in the last build that computed them: the same registry rows, the same
+    reading order, and each page read again or removed contributing what it
+    did.  Then the index shows what it showed, and its entries need not be
+    computed (a ruling's text edited)."""
+    data = store(env).data
+    if data.get('card_index_shown') is None or data.get(ORDER) != order or \
+            store(env).registry_changed:
+        return False
+    pages, before = store(env).pages, data['before']
+    return all(_inputs_of(before.get(doc)) == _inputs_of(pages.get(doc))
+               for doc in changes(env).pages)
+
+
+def _inputs_of(record: PageRecord | None) -> tuple | None:
+    """What :func:`_entries` reads of a page's record (of a ruling: not its text)."""
+    if record is None:
+        return None
+    return (record.title, record.sections, tuple(
+        (r.index, r.anchor, r.section_id, r.section_title, r.cards,
+         tuple(ref.text for ref in r.references)) for r in record.rulings))
+
+
+def entries(env: BuildEnvironment, keys: Collection[str] | None = None) -> list[Entry]:
     """Every card the pages link, in index order (groups, then pinyin);
-    computed once per build."""
-    return store(env).derived('card_index_entries', lambda: _entries(env))
+    computed once per build.  With *keys* (registry keys), only those of
+    these cards (computed at each call: an incremental build's card pages)."""
+    if keys is not None:
+        return _entries(env, frozenset(keys))
+    return store(env).derived('card_index_entries', lambda: _entries(env, None))
 
 
-def _entries(env: BuildEnvironment) -> list[Entry]:
+def _entries(env: BuildEnvironment, keys: frozenset[str] | None) -> list[Entry]:
     registry = card_links.registry(env)
     order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
     # card key -> (docname, section id) -> [order, section title, top, rulings]
@@ -355,7 +398,7 @@ def _entries(env: BuildEnvironment) -> list[Entry]:
             known[docname, section.section_id] = section
             for key, _name in section.cards:
                 card = registry.get(key)
-                if card is not None:
+                if card is not None and (keys is None or card.key in keys):
                     found.setdefault(card.key, {}).setdefault(
                         (docname, section.section_id),
                         [section.index, section.title, section.top, []])
@@ -363,7 +406,7 @@ def _entries(env: BuildEnvironment) -> list[Entry]:
         for ruling in rulings:
             for key in dict(ruling.cards):
                 card = registry.get(key)
-                if card is None:
+                if card is None or (keys is not None and card.key not in keys):
                     continue
                 where = (docname, ruling.section_id)
                 section = known.get(where)
@@ -371,7 +414,7 @@ def _entries(env: BuildEnvironment) -> list[Entry]:
                     section.index if section else len(known) + ruling.index,
                     ruling.section_title, section.top if section else False, []])
                 place[3].append(ruling)
-    ids = entry_ids(registry.cards())
+    ids = card_ids(env)
     out = []
     for key, places in found.items():
         card = registry[key]

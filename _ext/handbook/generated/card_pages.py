@@ -82,6 +82,7 @@ import hashlib
 import html
 import json
 from pathlib import Path
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -172,12 +173,16 @@ def newest_first(rulings: list[Ruling], order: dict[str, int]) -> list[Ruling]:
     return sorted(rulings, key=lambda r: r.newest or '', reverse=True)  # stable
 
 
-def card_pages(env: BuildEnvironment) -> list[CardPage]:
-    """Every card page, in card index order; computed once per build."""
-    return store(env).derived('card_pages', lambda: _card_pages(env))
+def card_pages(env: BuildEnvironment, keys: Collection[str] | None = None) -> list[CardPage]:
+    """Every card page, in card index order; computed once per build.  With
+    *keys* (registry keys), only the pages of those cards (computed at each
+    call: an incremental build looks at a few)."""
+    if keys is not None:
+        return _card_pages(env, card_index.entries(env, keys))
+    return store(env).derived('card_pages', lambda: _card_pages(env, card_index.entries(env)))
 
 
-def _card_pages(env: BuildEnvironment) -> list[CardPage]:
+def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
     order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
     struck = overturned_anchors(env)
     current = doctree_edition(env) == 'current'
@@ -186,7 +191,7 @@ def _card_pages(env: BuildEnvironment) -> list[CardPage]:
         for key, written in record.cards:
             spellings.setdefault(key, {})[written] = None
     out = []
-    for entry in card_index.entries(env):
+    for entry in entries:
         card = entry.card
         found = {(r.docname, r.anchor): r for place in entry.places for r in place.rulings}
         standing = [r for where, r in found.items() if where not in struck]
@@ -259,20 +264,16 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
         data[STATE] = {**before, 'gone': [], 'todo': [
             name for name in before['digests'] if not (outdir / f'{name}.html').is_file()]}
         return []
-    pages = card_pages(env)
-    names = {page.entry.card.key: page.name for page in pages}
-    same_names = data.get(CARD_PAGES) == names
-    data[CARD_PAGES] = names
     order = ruling_lines.page_order(env)
     old = before.get('digests', {}) if before.get('base') == base else {}
-    if old and same_names and not store(env).registry_changed and before.get('order') == order:
-        # only the pages of the cards that the pages read again link, before
-        # or after, can show something else (see the module docstring)
-        keys = changes(env).keys
-        digests = {page.name: shown_of(env, page, names)
-                   if page.entry.card.key in keys or page.name not in old else old[page.name]
-                   for page in pages}
-    else:
+    digests = None
+    if old and data.get(CARD_PAGES) and not store(env).registry_changed \
+            and before.get('order') == order:
+        digests = _digests_of_changed(env, data[CARD_PAGES], old)
+    if digests is None:
+        pages = card_pages(env)
+        names = {page.entry.card.key: page.name for page in pages}
+        data[CARD_PAGES] = names
         digests = {page.name: shown_of(env, page, names) for page in pages}
     todo = [name for name, digest in digests.items()
             if old.get(name) != digest or not (outdir / f'{name}.html').is_file()]
@@ -280,6 +281,24 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     data[STATE] = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone,
                    'order': order}
     return []
+
+
+def _digests_of_changed(env: BuildEnvironment, names: dict[str, str],
+                        old: dict[str, str]) -> dict[str, str] | None:
+    """The digests of every card page where only the cards that the pages
+    read again link, before or after, can show something else (the same
+    registry and reading order: see the module docstring): those computed
+    again, the others kept.  None where a card gained its first link or lost
+    its last (the set of pages changed: every digest is computed again,
+    since § links of other pages' rulings lead to the pages)."""
+    registry = card_links.registry(env)
+    keys = {registry[k].key for k in changes(env).keys if k in registry}
+    pages = card_pages(env, keys)
+    present = {page.entry.card.key: page.name for page in pages}
+    if present != {k: name for k, name in names.items() if k in keys} or \
+            any(name not in old for name in present.values()):
+        return None
+    return {**old, **{page.name: shown_of(env, page, names) for page in pages}}
 
 
 # -- writing ----------------------------------------------------------------------------
@@ -297,7 +316,12 @@ def collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
         (outdir / f'{name}.html').unlink(missing_ok=True)
     copy_script(app)
     todo = set(state.get('todo', ()))
-    pages = [page for page in card_pages(env) if page.name in todo] if todo else []
+    if not todo:
+        return []
+    # every page, where this build computed them all; else those of the cards to write
+    pages = store(env).made('card_pages') or card_pages(
+        env, {key for key, name in store(env).data[CARD_PAGES].items() if name in todo})
+    pages = [page for page in pages if page.name in todo]
     if not pages:
         return []
     # the pages make many short-lived nodes and strings; with the whole

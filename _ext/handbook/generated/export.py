@@ -61,42 +61,66 @@ from typing import TYPE_CHECKING, Any
 
 from handbook.core.files import write_if_changed
 from handbook.rulings import lines as ruling_lines
+from handbook.store import store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
+    from handbook.rulings.lines import Ruling
+
 #: bump when the shape of the file changes
 FORMAT = 2
+#: the store's entry: {docname: (its record's rulings, title, address, [JSON line, …])}
+KEPT = 'export_lines'
 
 
-def export(env: BuildEnvironment, builder: Builder) -> dict[str, Any]:
-    """The export's content."""
-    rulings = ruling_lines.rulings(env)
-    out = []
+def export_lines(env: BuildEnvironment, builder: Builder) -> list[str]:
+    """Every ruling as one line of JSON, in the export's order.  A page's lines
+    are kept in the store from build to build, and made again only when the
+    page was read again (its record's rulings are other objects), or its
+    title or address changed: editing one ruling re-encodes one page."""
+    kept = store(env).data.setdefault(KEPT, {})
+    lines: list[str] = []
     for docname in ruling_lines.page_order(env):
+        record = store(env).record(docname)
+        if record is None or not record.rulings:
+            kept.pop(docname, None)
+            continue
         title = env.titles[docname].astext() if docname in env.titles else docname
-        for ruling in rulings.get(docname, []):
-            out.append({
-                'page': docname,
-                'page_title': title,
-                'section': {'id': ruling.section_id, 'title': ruling.section_title},
-                'anchor': ruling.anchor,
-                'url': f'{builder.get_target_uri(docname)}#{ruling.anchor}',
-                'dates': list(ruling.dates),
-                'references': [{'written': r.text, 'date': r.date, 'faq': r.faq, 'url': r.url}
-                               for r in ruling.references],
-                'cards': [name for _key, name in ruling.cards],
-                'text': ruling.text,
-                'changed': ruling.changed,
-                'struck': ruling.struck,
-                'status': list(ruling.status),
-                'replaces': list(ruling.replaces),
-                'replaced_by': ruling.replaced_by,
-                'sources': [{'kind': kind, 'faq': faq or None} for kind, faq in ruling.sources],
-            })
-    return {'format': FORMAT, 'rulings': out}
+        uri = builder.get_target_uri(docname)
+        page = kept.get(docname)
+        if page is None or page[0] is not record.rulings or page[1:3] != (title, uri):
+            page = kept[docname] = (record.rulings, title, uri, [
+                json.dumps(ruling_json(docname, title, uri, r), ensure_ascii=False)
+                for r in record.rulings])
+        lines.extend(page[3])
+    for docname in kept.keys() - env.all_docs:
+        del kept[docname]
+    return lines
+
+
+def ruling_json(docname: str, title: str, uri: str, ruling: Ruling) -> dict[str, Any]:
+    """One ruling of the export."""
+    return {
+        'page': docname,
+        'page_title': title,
+        'section': {'id': ruling.section_id, 'title': ruling.section_title},
+        'anchor': ruling.anchor,
+        'url': f'{uri}#{ruling.anchor}',
+        'dates': list(ruling.dates),
+        'references': [{'written': r.text, 'date': r.date, 'faq': r.faq, 'url': r.url}
+                       for r in ruling.references],
+        'cards': [name for _key, name in ruling.cards],
+        'text': ruling.text,
+        'changed': ruling.changed,
+        'struck': ruling.struck,
+        'status': list(ruling.status),
+        'replaces': list(ruling.replaces),
+        'replaced_by': ruling.replaced_by,
+        'sources': [{'kind': kind, 'faq': faq or None} for kind, faq in ruling.sources],
+    }
 
 
 def write_export(app: Sphinx, exception: Exception | None) -> None:
@@ -105,15 +129,15 @@ def write_export(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or not name or builder.format != 'html' \
             or getattr(builder, 'embedded', False):  # epub, htmlhelp: no side files
         return
-    write_if_changed(builder.outdir / name, dumps(export(app.env, builder)))
+    write_if_changed(builder.outdir / name, dumps(export_lines(app.env, builder)))
 
 
-def dumps(found: dict[str, Any]) -> str:
-    """The export as JSON, one ruling per line (json's fast encoder: an
-    indented dump of 9,000 rulings takes it a second)."""
-    rulings = ',\n'.join(json.dumps(r, ensure_ascii=False) for r in found['rulings'])
-    return (f'{{"format": {json.dumps(found["format"])}, "rulings": [\n'
-            f'{rulings}\n]}}\n')
+def dumps(lines: list[str]) -> str:
+    """The export: the rulings' lines in one JSON document, one ruling per
+    line (json's fast encoder: an indented dump of 9,000 rulings takes it a
+    second)."""
+    rulings = ',\n'.join(lines)
+    return f'{{"format": {json.dumps(FORMAT)}, "rulings": [\n{rulings}\n]}}\n'
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
