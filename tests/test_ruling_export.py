@@ -94,3 +94,21 @@ def test_only_html_builds_export(app):
 def test_export_can_be_switched_off(app):
     app.build()
     assert not (app.outdir / 'rulings.json').exists()
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-lines-export-kept')
+def test_an_edit_shows_in_the_export(app, make_app):
+    """Each page's lines are kept from build to build: those of a page read
+    again are made again, the others are not stale either."""
+    app.build()
+    before = load(app)['rulings']
+    other = app.srcdir / 'other.rst'
+    other.write_text(other.read_text(encoding='utf-8').replace('另一页，', '另一页（改），')
+                     .replace('Other\n=====', 'Changed\n======='), encoding='utf-8')
+    make_app('html', srcdir=app.srcdir).build()
+    after = load(app)['rulings']
+    changed = [r for r in before if r['page'] == 'other']
+    assert changed and [r for r in after if r['page'] != 'other'] == \
+        [r for r in before if r['page'] != 'other']
+    assert [(r['text'], r['page_title']) for r in after if r['page'] == 'other'] == \
+        [(r['text'].replace('另一页，', '另一页（改），'), 'Changed') for r in changed]

@@ -4,7 +4,9 @@ Written at the end of every successful HTML build (``html``, ``dirhtml``,
 ``singlehtml``; not epub) from the record of :mod:`handbook.rulings.lines`, so it is
 never stale.  The file is UTF-8 (Chinese as is, not ``\\u`` escapes), its
 order is deterministic (pages in table-of-contents order, rulings in page
-order), and it is rewritten only when its content changes::
+order), and it is rewritten only when its content changes.  Each page's
+rulings are encoded once, after the page is read, and kept in the store
+(:func:`export_lines`)::
 
     {
       "format": 2,
@@ -123,13 +125,27 @@ def ruling_json(docname: str, title: str, uri: str, ruling: Ruling) -> dict[str,
     }
 
 
-def write_export(app: Sphinx, exception: Exception | None) -> None:
+def exported(app: Sphinx) -> bool:
+    """Whether this build writes the export: an HTML build with a file name
+    (epub, htmlhelp: no side files)."""
     builder = app.builder
-    name = app.config.handbook_rulings_export
-    if exception is not None or not name or builder.format != 'html' \
-            or getattr(builder, 'embedded', False):  # epub, htmlhelp: no side files
-        return
-    write_if_changed(builder.outdir / name, dumps(export_lines(app.env, builder)))
+    return bool(app.config.handbook_rulings_export) and builder.format == 'html' \
+        and not getattr(builder, 'embedded', False)
+
+
+def keep_lines(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Encode the lines of the pages read again once they are read
+    (``env-get-updated``), before Sphinx saves the environment: what is kept
+    in the store later in the build is not saved."""
+    if exported(app):
+        export_lines(env, app.builder)
+    return []
+
+
+def write_export(app: Sphinx, exception: Exception | None) -> None:
+    if exception is None and exported(app):
+        write_if_changed(app.builder.outdir / app.config.handbook_rulings_export,
+                         dumps(export_lines(app.env, app.builder)))
 
 
 def dumps(lines: list[str]) -> str:
@@ -145,6 +161,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value('handbook_rulings_export', 'rulings.json', 'html',
                          types=frozenset({str}),
                          description='file name of the JSON export of every ruling')
+    app.connect('env-get-updated', keep_lines)
     app.connect('build-finished', write_export)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}
