@@ -10,6 +10,7 @@ import http.server
 import json
 import os
 import re
+import socketserver
 import subprocess
 import sys
 import threading
@@ -143,12 +144,22 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serve(root: Path) -> Iterator[str]:
-    """Serve the folder *root* on 127.0.0.1 while the block runs: its base URL."""
-    server = _QuietServer(('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+def running(server: socketserver.BaseServer) -> Iterator[socketserver.BaseServer]:
+    """*server* serving in a thread while the block runs, then closed.  It
+    looks for a shutdown request every 10 ms: at Python's default, half a
+    second, every test that starts a server would wait that long to stop it."""
+    threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.01},
+                     daemon=True).start()
     try:
-        yield f'http://127.0.0.1:{server.server_address[1]}/'
+        yield server
     finally:
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def serve(root: Path) -> Iterator[str]:
+    """Serve the folder *root* on 127.0.0.1 while the block runs: its base URL."""
+    server = _QuietServer(('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(root)))
+    with running(server):
+        yield f'http://127.0.0.1:{server.server_address[1]}/'

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import running
+
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / 'tools'
 WORKFLOWS = ROOT / '.github' / 'workflows'
@@ -87,11 +89,8 @@ def server():
     httpd.working = {'/ok', '/busy', '/head-refused', '/faq?fid=19691', '/card/4711',
                      '/series?search=%E6%96%B0%E7%B3%BB%E5%88%97'}
     httpd.url = f'http://127.0.0.1:{httpd.server_address[1]}'
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
+    with running(httpd):
+        yield httpd
 
 
 def git(repo: Path, *args: str) -> None:

@@ -6,10 +6,11 @@ network)."""
 from __future__ import annotations
 
 import json
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+
+from helpers import running
 
 
 class Site(BaseHTTPRequestHandler):
@@ -37,12 +38,9 @@ class Site(BaseHTTPRequestHandler):
 @pytest.fixture
 def site():
     server = ThreadingHTTPServer(('127.0.0.1', 0), Site)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     Site.requests.clear()
-    yield f'http://127.0.0.1:{server.server_address[1]}'
-    server.shutdown()
-    server.server_close()
+    with running(server):
+        yield f'http://127.0.0.1:{server.server_address[1]}'
 
 
 def statuses(app) -> dict[str, str]:
