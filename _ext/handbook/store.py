@@ -275,6 +275,13 @@ def store(env: BuildEnvironment) -> HandbookStore:
     return env.domains['handbook']
 
 
+def writes_pages(env: BuildEnvironment) -> bool:
+    """Whether this build writes pages: not the ``dummy`` builder of ``make
+    check``, which needs no generated list, nor what only they show."""
+    builder = store(env).builder
+    return builder is None or builder.name != 'dummy'
+
+
 def changes(env: BuildEnvironment) -> Changes:
     """What this build changed (computed once, after the pages are read)."""
     return store(env).changes()

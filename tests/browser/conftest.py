@@ -17,8 +17,9 @@ Fixtures, for new tests of new pages:
 
 ``site``        the site: ``site.url('negation.html')``, ``site.pages`` (the
                 searchable pages), ``site.html(docname)``
-``desktop``     a new page, 1280 x 900
-``phone``       a new page as a phone shows it, 375 x 812
+``desktop``     a new tab, 1280 x 900
+``phone``       a new tab as a phone shows it, 375 x 812
+                (each a tab of one browser context per width: see ``contexts``)
 ``screenshot``  ``screenshot(page, 'what')`` saves a PNG for review, in the
                 folder pytest's summary names
 
@@ -29,12 +30,14 @@ new page, such as a card index, is covered by being there.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +59,7 @@ CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backg
 DESKTOP = {'viewport': {'width': 1280, 'height': 900}, 'reduced_motion': 'reduce'}
 PHONE = {'viewport': {'width': 375, 'height': 812}, 'device_scale_factor': 2,
          'is_mobile': True, 'has_touch': True, 'reduced_motion': 'reduce'}
+WIDTHS = {'desktop': DESKTOP, 'phone': PHONE}
 
 
 def require_chromium() -> None:
@@ -118,30 +122,53 @@ def browser(site: Site):
         chromium.close()
 
 
-def _new_page(browser, options: dict[str, Any]):
-    context = browser.new_context(**options)
+@pytest.fixture(scope='session')
+def contexts(browser):
+    """One browser context per width and worker, as a reader's browser: its
+    cache keeps the theme's scripts and the search indexes from test to test
+    (a new context per test loaded and compiled them again each time, a
+    sixth of the browser tests' time).  Each test gets a new tab of it, and
+    the storage of the site it leaves is cleared (furo keeps the dark or
+    light theme there)."""
+    made: dict[str, Any] = {}
+
+    def context(width: str):
+        if width not in made:
+            made[width] = browser.new_context(**WIDTHS[width])
+        return made[width]
+
+    yield context
+    for context in made.values():
+        context.close()
+
+
+@contextlib.contextmanager
+def new_tab(context) -> Iterator[Any]:
+    """A new tab of *context* while the block runs; it fails if a page it
+    opened raised a JavaScript error."""
+    from playwright.sync_api import Error
+
     page = context.new_page()
     page.errors = []
     page.on('pageerror', lambda error: page.errors.append(str(error)))
-    return context, page
-
-
-@pytest.fixture
-def desktop(browser, site: Site):
-    context, page = _new_page(browser, DESKTOP)
     yield page
     errors = page.errors
-    context.close()
+    with contextlib.suppress(Error):  # about:blank has no storage
+        page.evaluate('() => { localStorage.clear(); sessionStorage.clear(); }')
+    page.close()
     assert errors == [], 'JavaScript errors on the page'
 
 
 @pytest.fixture
-def phone(browser, site: Site):
-    context, page = _new_page(browser, PHONE)
-    yield page
-    errors = page.errors
-    context.close()
-    assert errors == [], 'JavaScript errors on the page'
+def desktop(contexts, site: Site):
+    with new_tab(contexts('desktop')) as page:
+        yield page
+
+
+@pytest.fixture
+def phone(contexts, site: Site):
+    with new_tab(contexts('phone')) as page:
+        yield page
 
 
 @pytest.fixture

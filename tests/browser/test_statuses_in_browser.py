@@ -18,12 +18,11 @@ from urllib.parse import quote
 
 import pytest
 
-from conftest import DESKTOP, PHONE
+from conftest import WIDTHS
 from helpers import serve
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
 ROOT = Path(__file__).resolve().parents[2]
-WIDTHS = {'desktop': DESKTOP, 'phone': PHONE}
 #: test-statuses' html_baseurl: the permalinks the button copies start with it
 BASEURL = 'https://example.org/handbook/'
 STRUCK = 'ruling-2017-03-24-神之宣告'

@@ -94,7 +94,8 @@ from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unl
 from handbook.generated.anchors import link, page_title
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.sections.ids import slug
-from handbook.store import PAGE_READ, Contribution, PageRecord, card_key, changes, store
+from handbook.store import (PAGE_READ, Contribution, PageRecord, card_key, changes, store,
+                            writes_pages)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -206,7 +207,11 @@ def read_sections(app: Sphinx, page: Contribution) -> None:
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages to write again (``env-get-updated``): the index page when
-    what it shows changed, the pages whose markers' target changed."""
+    what it shows changed, the pages whose markers' target changed.  None
+    where the build writes no page (``make check``): its entries, the pinyin
+    order of every name, are not computed for nothing."""
+    if not writes_pages(env):
+        return []
     updated: set[str] = set()
     pages = index_pages(env)
     shown_before = store(env).data.get('card_index_shown')
@@ -441,7 +446,7 @@ class FillCardIndex(SphinxPostTransform):
     formats = ('html',)
 
     def run(self, **kwargs: Any) -> None:
-        fill(self.env, self.document, card_index, self.index)
+        fill(self.env, self.document, CardIndexDirective, self.index)
 
     def index(self) -> list[nodes.Node]:
         found = entries(self.env)

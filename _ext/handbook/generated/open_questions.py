@@ -129,7 +129,7 @@ class FillOpenQuestions(FillTimeline):
     default_priority = 5  # as the timeline: before the references are resolved
 
     def run(self, **kwargs: Any) -> None:
-        fill(self.env, self.document, open_questions, self.listing)
+        fill(self.env, self.document, OpenQuestionsDirective, self.listing)
 
     def shown(self) -> list[Ruling]:
         return [ruling for _doc, rulings in entries(self.env) for ruling in rulings]

@@ -21,7 +21,7 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from handbook.store import store
+from handbook.store import writes_pages
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -46,16 +46,16 @@ class PlaceholderDirective(SphinxDirective):
         return [node]
 
 
-def fill(env: BuildEnvironment, document: nodes.document, node_class: type[nodes.Element],
-         make: Callable[[], list[nodes.Node]]) -> None:
-    """Replace each placeholder of *node_class* in *document* with what
-    *make* gives (the post-transform of a generated list).  A build that
+def fill(env: BuildEnvironment, document: nodes.document,
+         directive: type[PlaceholderDirective], make: Callable[[], list[nodes.Node]]) -> None:
+    """Replace each placeholder of *directive* in *document* with what
+    *make* gives (the post-transform of a generated list; *document* may
+    be a page, or all pages in one, as LaTeX builds them).  A build that
     writes nothing (the ``dummy`` builder of ``make check``) does not fill
     the lists: their placeholders are removed (filling them reports nothing:
     their entries' problems are reported on the pages the entries come from)."""
-    writes = store(env).builder is None or store(env).builder.name != 'dummy'
-    for placeholder in list(document.findall(node_class)):
-        if writes:
+    for placeholder in list(document.findall(directive.node_class)):
+        if writes_pages(env):
             placeholder.replace_self(make())
         else:
             placeholder.parent.remove(placeholder)

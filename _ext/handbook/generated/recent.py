@@ -332,7 +332,7 @@ class FillRecent(FillTimeline):
     def run(self, **kwargs: Any) -> None:
         if not may_hold(self.env, self.env.docname):
             return  # no walk of the doctree
-        fill(self.env, self.document, recent_rulings, self.recent)
+        fill(self.env, self.document, RecentRulingsDirective, self.recent)
 
     def shown(self) -> list[Ruling]:
         return [entry.ruling for entry in entries(self.env)]

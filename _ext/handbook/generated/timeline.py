@@ -107,7 +107,7 @@ class FillTimeline(SphinxPostTransform):
     _texts: dict[str, str]
 
     def run(self, **kwargs: Any) -> None:
-        fill(self.env, self.document, ruling_timeline, self.timeline)
+        fill(self.env, self.document, RulingTimelineDirective, self.timeline)
 
     def timeline(self) -> list[nodes.Node]:
         found = entries(self.env)

@@ -99,7 +99,7 @@ from sphinx.util.nodes import clean_astext
 
 from handbook.rulings import statuses
 from handbook.sections.ids import slug
-from handbook.store import PAGE_READ, Contribution, changes, store
+from handbook.store import PAGE_READ, Contribution, changes, store, writes_pages
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -318,8 +318,9 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
         line['ruling_marks'] = (ruling.status, ruling.replaces, ruling.replaced_by,
                                 ruling.sources)
     page.rulings = tuple(found)
-    page.ruling_nodes = {line['ids'][0]: [detached(child) for child in line.children]
-                         for line in lines}
+    if writes_pages(env):  # for the generated pages that show the rulings
+        page.ruling_nodes = {line['ids'][0]: [detached(child) for child in line.children]
+                             for line in lines}
 
 
 def detached(node: nodes.Node) -> nodes.Node:
