@@ -81,8 +81,9 @@ import gc
 import hashlib
 import html
 import json
-from pathlib import Path
+import os
 from collections.abc import Collection
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -98,7 +99,7 @@ from handbook.generated.ruling_html import ruling_html
 from handbook.publishing.editions import doctree_edition, edition, overturned
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
-from handbook.store import PAGE_READ, Contribution, changes, store
+from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -259,10 +260,12 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     before = data.get(STATE) or {}
     base = build_base(app)
     outdir = Path(app.outdir)
+    written = {entry.name[:-len('.html')] for entry in os.scandir(outdir / FOLDER)
+               if entry.name.endswith('.html')} if (outdir / FOLDER).is_dir() else set()
     if store(env).unchanged() and before.get('base') == base and data.get(CARD_PAGES):
         # nothing a card page shows changed: write only the missing ones
         data[STATE] = {**before, 'gone': [], 'todo': [
-            name for name in before['digests'] if not (outdir / f'{name}.html').is_file()]}
+            name for name in before['digests'] if name.split('/')[-1] not in written]}
         return []
     order = ruling_lines.page_order(env)
     old = before.get('digests', {}) if before.get('base') == base else {}
@@ -276,7 +279,7 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
         data[CARD_PAGES] = names
         digests = {page.name: shown_of(env, page, names) for page in pages}
     todo = [name for name, digest in digests.items()
-            if old.get(name) != digest or not (outdir / f'{name}.html').is_file()]
+            if old.get(name) != digest or name.split('/')[-1] not in written]
     gone = sorted(set(before.get('digests', {})) - set(digests))
     data[STATE] = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone,
                    'order': order}
@@ -285,20 +288,40 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 def _digests_of_changed(env: BuildEnvironment, names: dict[str, str],
                         old: dict[str, str]) -> dict[str, str] | None:
-    """The digests of every card page where only the cards that the pages
-    read again link, before or after, can show something else (the same
-    registry and reading order: see the module docstring): those computed
-    again, the others kept.  None where a card gained its first link or lost
-    its last (the set of pages changed: every digest is computed again,
-    since § links of other pages' rulings lead to the pages)."""
+    """The digests of every card page where only the cards whose rulings,
+    sections or spellings on the pages read again changed can show
+    something else (the same registry and reading order: see the module
+    docstring): those computed again, the others kept.  None where a card
+    gained its first link or lost its last (the set of pages changed: every
+    digest is computed again, since § links of other pages' rulings lead to
+    the pages)."""
     registry = card_links.registry(env)
-    keys = {registry[k].key for k in changes(env).keys if k in registry}
+    before, records = store(env).data['before'], store(env).pages
+    keys = {registry[k].key for doc in changes(env).pages
+            for k in shown_keys(before.get(doc), records.get(doc)) if k in registry}
     pages = card_pages(env, keys)
     present = {page.entry.card.key: page.name for page in pages}
     if present != {k: name for k, name in names.items() if k in keys} or \
             any(name not in old for name in present.values()):
         return None
     return {**old, **{page.name: shown_of(env, page, names) for page in pages}}
+
+
+def shown_keys(old: PageRecord | None, new: PageRecord | None) -> set[str]:
+    """The cards whose page may show something else of a page read again
+    (its record *old* before, *new* now): every card it links where it is
+    new, gone or retitled; else the cards of the rulings, sections, spellings
+    and overturned rulings that changed."""
+    if old is None or new is None or old.title != new.title:
+        return {key for record in (old, new) if record is not None
+                for key in record.keys | record.ruling_keys}
+    keys = {key for r in set(old.rulings) ^ set(new.rulings) for key, _name in r.cards}
+    keys |= {key for s in set(old.sections) ^ set(new.sections) for key, _name in s.cards}
+    keys |= {key for key, _name in set(old.cards) ^ set(new.cards)}
+    struck = old.extra.get(EXTRA, frozenset()) ^ new.extra.get(EXTRA, frozenset())
+    keys |= {key for r in (*old.rulings, *new.rulings) if r.anchor in struck
+             for key, _name in r.cards}
+    return keys
 
 
 # -- writing ----------------------------------------------------------------------------
