@@ -76,6 +76,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from sphinx.application import Sphinx
+    from sphinx.writers.html5 import HTML5Translator
+    from sphinx.writers.latex import LaTeXTranslator
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
@@ -106,8 +108,45 @@ class CardReferences(SphinxTransform):
 class card_reference(nodes.reference):
     """A resolved card link: a reference to the card database that carries
     the card's registry key, ``card_key``, and the name as written,
-    ``cardname``.  Builders render it as any reference; the HTML builders
-    follow it with the card's § (:mod:`handbook.generated.card_index`)."""
+    ``cardname``; its children are the name's nodes.  Builders render it as
+    a reference around the name in a ``card-name`` inline, which the HTML
+    and LaTeX translators draw (:func:`visit_card_reference_html`), not a
+    node of its own: 28,000 links were 220,000 more objects for the
+    garbage collector to walk and for every doctree to pickle.  The HTML
+    builders follow it with the card's § (:mod:`handbook.generated.card_index`)."""
+
+
+#: what an inline of class ``card-name`` is in HTML (HTML5Translator.visit_inline)
+NAME_HTML = ('<span class="card-name">', '</span>')
+
+
+def visit_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
+    self.visit_reference(node)
+    self.body.append(NAME_HTML[0])
+
+
+def depart_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
+    self.body.append(NAME_HTML[1])
+    self.depart_reference(node)
+
+
+def visit_card_reference_latex(self: LaTeXTranslator, node: card_reference) -> None:
+    self.visit_reference(node)
+    # as LaTeXTranslator.visit_inline writes an inline of class card-name
+    self.body.append('' if self.in_title else r'\DUrole{card-name}{')
+
+
+def depart_card_reference_latex(self: LaTeXTranslator, node: card_reference) -> None:
+    self.body.append('' if self.in_title else '}')
+    self.depart_reference(node)
+
+
+def name_nodes(content: nodes.Node) -> list[nodes.Node]:
+    """The nodes of a card name: those of *content*, an xref's ``card-name``
+    inline (:func:`card_xref`), or *content* itself."""
+    if isinstance(content, nodes.inline) and content['classes'] == ['card-name']:
+        return list(content.children)
+    return [content]
 
 
 def resolve_page_cards(app: Sphinx, page: Contribution) -> None:
@@ -120,7 +159,7 @@ def resolve_page_cards(app: Sphinx, page: Contribution) -> None:
     for xref in page.nodes.cards:
         if in_title(xref):
             continue  # Sphinx copies titles into tables of contents, which take xrefs only
-        link = card_link(env, xref['reftarget'], xref[0], xref['cardname'])
+        link = card_link(env, xref['reftarget'], name_nodes(xref[0]), xref['cardname'])
         if link is not None:
             set_location(link, xref)
             xref.replace_self(link)
@@ -154,7 +193,7 @@ class CardLinks(SphinxPostTransform):
         env = self.env
         for xref in list(self.document.findall(addnodes.pending_xref)):
             if xref.get('refdomain') == 'card':
-                link = card_link(env, xref['reftarget'], xref[0], xref['cardname'])
+                link = card_link(env, xref['reftarget'], name_nodes(xref[0]), xref['cardname'])
                 if link is not None:
                     xref.replace_self(link)
 
@@ -173,15 +212,16 @@ def link_target(env: BuildEnvironment, key: str) -> tuple[str, str, tuple[str, .
     return made[key]
 
 
-def card_link(env: BuildEnvironment, key: str, content: nodes.Node,
+def card_link(env: BuildEnvironment, key: str, children: Iterable[nodes.Node],
               name: str) -> card_reference | None:
-    """The link of the card *key* to the card database, around *content*
-    (*name* as written); None for a key the registry does not know."""
+    """The link of the card *key* to the card database, around *children*,
+    the nodes of the name (*name* as written); None for a key the registry
+    does not know."""
     target = link_target(env, key)
     if target is None:
         return None
     uri, title, classes, card_key = target
-    return card_reference('', '', content, internal=False, refuri=uri, reftitle=title,
+    return card_reference('', '', *children, internal=False, refuri=uri, reftitle=title,
                           classes=list(classes), card_key=card_key, cardname=name)
 
 
@@ -202,7 +242,7 @@ class CardDomain(Domain):
     def resolve_xref(self, env: BuildEnvironment, fromdocname: str, builder: Builder,
                      typ: str, target: str, node: addnodes.pending_xref,
                      contnode: nodes.Element) -> nodes.reference | None:
-        return card_link(env, target, contnode, node['cardname'])
+        return card_link(env, target, name_nodes(contnode), node['cardname'])
 
     def resolve_any_xref(self, *args: Any) -> list:
         return []  # card names take part in :any: lookups only as card xrefs
@@ -323,7 +363,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     app.add_domain(CardDomain)
     app.add_transform(CardReferences)
-    app.add_node(card_reference)  # rendered as a reference (its base class)
+    app.add_node(card_reference,  # other builders: as a reference (its base class)
+                 html=(visit_card_reference_html, depart_card_reference_html),
+                 latex=(visit_card_reference_latex, depart_card_reference_latex))
     app.add_post_transform(CardLinks)
     app.connect(PAGE_READ, resolve_page_cards, priority=900)  # after the concerns read them
     app.connect('config-inited', exclude_registry)

@@ -490,8 +490,8 @@ class FillCompactCardIndex(FillCardIndex):
         card = entry.card
         name = card.name_in(self.env.config.language)
         term = nodes.term('', '', ids=[entry.id], classes=[f'card-index-{card.kind}'])
-        content = nodes.inline('', name, classes=['card-name'])
-        term += card_links.card_link(self.env, card.key, content, name) or content
+        term += card_links.card_link(self.env, card.key, [nodes.Text(name)], name) or \
+            nodes.inline('', name, classes=['card-name'])
         page = card_page(self.env, card.key)
         if page is not None:
             term += card_index_marker(docname=page, anchor='',
@@ -608,13 +608,9 @@ def marker_target(env: BuildEnvironment, key: str) -> tuple[str, str, str] | Non
     return made[key]
 
 
-def visit_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
-    self.visit_reference(node)
-
-
 def depart_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
     """A card link, then its § (none on a page that holds the index)."""
-    self.depart_reference(node)
+    card_links.depart_card_reference_html(self, node)
     env = self.builder.env
     record = store(env).record(self.builder.current_docname)
     if record is not None and INDEX in record.holds:
@@ -660,8 +656,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive('card-index', CardIndexDirective)
     app.add_post_transform(FillCardIndex)
     app.add_post_transform(FillCompactCardIndex)
-    app.add_node(card_reference, override=True,
-                 html=(visit_card_reference_html, depart_card_reference_html))
+    app.add_node(card_reference, override=True,  # (LaTeX: as handbook.cards.links draws it)
+                 html=(card_links.visit_card_reference_html, depart_card_reference_html))
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_sections)
     app.connect('env-get-updated', pages_to_rewrite)
