@@ -95,14 +95,20 @@ def test_incremental_builds_read_and_write_what_changed(make_app, rootdir, tmp_p
     page.write_text(page.read_text(encoding='utf-8') + '\n没有裁定的一段。\n', encoding='utf-8')
     assert rebuild(make_app, srcdir) == (['p3'], ['index', 'p3'])
 
-    # one registry name changes: the pages that link it (all six link 死者苏生),
-    # and what shows their rulings and cards
+    # one registry row's URL changes: the pages that link the card are written
+    # again, not read (all six link 增殖的G), and what shows their rulings and cards
     registry = srcdir / 'cards.tsv'
     registry.write_text(registry.read_text(encoding='utf-8').replace(
         'card\t增殖的G\n', 'card\t增殖的G\t\thttps://example.org/g\n'), encoding='utf-8')
     read, written = rebuild(make_app, srcdir)
+    assert read == []
+    assert {'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'timeline', 'card-index'} <= set(written)
+
+    # the row becomes a series: what the pages show of it changed, they are read again
+    registry.write_text(registry.read_text(encoding='utf-8').replace(
+        'card\t增殖的G\t', 'series\t增殖的G\t'), encoding='utf-8')
+    read, _ = rebuild(make_app, srcdir)
     assert read == ['p1', 'p2', 'p3', 'p4', 'p5', 'p6']
-    assert 'timeline' in written
 
 
 def test_the_handbook_builds_without_warnings(handbook_build):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from handbook.cards.links import card_reference
 from helpers import assert_no_warnings, html, links, warnings
 
 
@@ -65,11 +66,26 @@ def test_registry_edit_rereads_only_pages_using_changed_names(app, make_app):
 
     again = make_app('html', srcdir=app.srcdir)
     read: list[str] = []
+    written: list[str] = []
     again.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
+    again.connect('html-page-context', lambda app, page, *args: written.append(page))
     again.build()
-    # 神之宣告 is used by both pages
+    # only where its link leads changed: the two pages that use 神之宣告 are
+    # written again with the new URL, not read again
+    assert read == []
+    assert {'index', 'other'} <= set(written)
+    for page in ('index', 'other'):
+        assert ('card', 'https://example.org/new', '神之宣告') in links(again, page)
+    # a builder that does not draw card links reads them again, once
+    text = make_app('text', srcdir=app.srcdir)
+    text.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
+    text.build()
     assert sorted(read) == ['index', 'other']
-    assert ('card', 'https://example.org/new', '神之宣告') in links(again, 'other')
+    assert [n['refuri'] for n in text.env.get_doctree('other').findall(card_reference)] == \
+        ['https://example.org/new']
+    read.clear()
+    make_app('text', srcdir=app.srcdir).build()
+    assert read == []
 
     registry.write_text(registry.read_text(encoding='utf-8').replace('星骑士', '星骑士团'),
                         encoding='utf-8')

@@ -128,12 +128,13 @@ class HandbookStore(Domain):
 
     name = 'handbook'
     label = 'Handbook'
-    data_version = 5  # 5: ruling nodes kept pickled, a ruling at a time
+    data_version = 6  # 5: ruling nodes kept pickled, a ruling at a time; 6: registry_relinked
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord
         'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: each ruling as read
         'before': {},        # docname -> PageRecord | None, for the pages of this build
         'registry_changed': frozenset(),  # registry keys whose row changed in this build
+        'registry_relinked': frozenset(),  # those of them whose link alone changed
         'registry': None,  # the card registry of the build (handbook.cards.links)
     }
     _changes: Changes | None = None  # computed once per build (not pickled: not data)
@@ -187,6 +188,7 @@ class HandbookStore(Domain):
     def start_build(self) -> None:
         self.data['before'] = {}
         self.data['registry_changed'] = frozenset()
+        self.data['registry_relinked'] = frozenset()
         self._changes = None
 
     # -- what a build reads besides the pages: the card registry ---------------------
@@ -201,13 +203,23 @@ class HandbookStore(Domain):
         """The lookup keys whose registry row changed since the last build."""
         return self.data['registry_changed']
 
+    @property
+    def registry_relinked(self) -> frozenset[str]:
+        """The lookup keys of :attr:`registry_changed` whose row changed in
+        where its link leads alone (its id or URL), not in what pages show."""
+        return self.data['registry_relinked']
+
     def set_registry(self, registry: Any) -> None:
-        """Keep this build's registry; note which keys changed since the last."""
+        """Keep this build's registry; note which keys changed since the last
+        (``Registry.fingerprint``)."""
         old = self.data.get('registry')
         if old is not None and old is not registry:
             before, after = old.fingerprint(), registry.fingerprint()
-            self.data['registry_changed'] = frozenset(
+            changed = frozenset(
                 k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+            self.data['registry_changed'] = changed
+            self.data['registry_relinked'] = frozenset(
+                k for k in changed if k in before and k in after and before[k][0] == after[k][0])
         self.data['registry'] = registry
         self._changes = None
 
@@ -252,11 +264,13 @@ class HandbookStore(Domain):
                     keys |= record.keys
             if (old and old.title) != (new and new.title):
                 titles.add(docname)
-            if _rulings_shown(old) != _rulings_shown(new) or \
-                    (new is not None and new.ruling_keys & registry_changed):
+            if _rulings_shown(old) != _rulings_shown(new):
                 rulings.add(docname)
             if _sections_shown(old) != _sections_shown(new):
                 sections.add(docname)
+        if registry_changed:  # pages read again or not: their rulings' links changed
+            rulings.update(docname for docname, record in self.pages.items()
+                           if record.ruling_keys & registry_changed)
         return Changes(frozenset(self.data['before']), frozenset(rulings),
                        frozenset(sections), frozenset(titles), frozenset(keys))
 

@@ -47,7 +47,11 @@ Configuration (``conf.py``)::
 
 A registry inside the source folder is excluded from the pages.  Editing the
 registry re-reads, on the next build, exactly the pages that use a name
-whose row changed (or that used a name which was unknown and now is known);
+whose row changed (or that used a name which was unknown and now is known).
+A row whose id or URL alone changed re-reads no page: the HTML and LaTeX
+translators draw each link with this build's URL (:func:`relink`), so the
+pages that link the card are only written again (on a 3,000-ruling FAQ
+page, reading is most of the cost);
 the handbook store (:mod:`handbook.store`) keeps, per page, the cards the page
 links: their registry keys, resolved once when the page is read, and their
 names as written.
@@ -121,6 +125,7 @@ NAME_HTML = ('<span class="card-name">', '</span>')
 
 
 def visit_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
+    relink(self.builder.env, node)
     self.visit_reference(node)
     self.body.append(NAME_HTML[0])
 
@@ -131,6 +136,7 @@ def depart_card_reference_html(self: HTML5Translator, node: card_reference) -> N
 
 
 def visit_card_reference_latex(self: LaTeXTranslator, node: card_reference) -> None:
+    relink(self.builder.env, node)
     self.visit_reference(node)
     # as LaTeXTranslator.visit_inline writes an inline of class card-name
     self.body.append('' if self.in_title else r'\DUrole{card-name}{')
@@ -139,6 +145,24 @@ def visit_card_reference_latex(self: LaTeXTranslator, node: card_reference) -> N
 def depart_card_reference_latex(self: LaTeXTranslator, node: card_reference) -> None:
     self.body.append('' if self.in_title else '}')
     self.depart_reference(node)
+
+
+#: the builder formats whose translators draw card links (their URL from this build's registry)
+DRAWN = frozenset({'html', 'latex'})
+#: the store's entries: the pages whose doctree links a card at a URL the registry
+#: changed since, and those of them this build writes again without reading them
+STALE = 'card_links_stale'
+RELINKED = 'card_links_relinked'
+
+
+def relink(env: BuildEnvironment, node: card_reference) -> None:
+    """Point *node* where this build's registry says its card is: a registry
+    edit that changed where a link leads, and nothing else, rewrites the
+    pages that link the card without reading them again
+    (:func:`pages_using_changed_cards`)."""
+    target = link_target(env, node['card_key'])
+    if target is not None:
+        node['refuri'] = target[0]
 
 
 def name_nodes(content: nodes.Node) -> list[nodes.Node]:
@@ -314,12 +338,33 @@ def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
                               changed: Any, removed: Any) -> list[str]:
     """Re-read the pages whose card links the registry edit changed: a link
     whose card's row changed, or whose name as written now names another card
-    (or a card, or none)."""
+    (or a card, or none).  Where a row changed in where its link leads alone
+    (its id or URL) and the builder draws card links (:data:`DRAWN`), the
+    pages that link it are not read again but written again
+    (:func:`pages_relinked`): their doctrees keep the old URL, which the
+    translators replace (:func:`relink`), and a builder that does not draw
+    the links reads them again when it next runs."""
+    kept = store(env)
+    stale: set[str] = kept.data.setdefault(STALE, set())
+    stale -= {*added, *changed, *removed}  # read again anyway
     keys = changed_keys(env)
-    if not keys:
-        return []
-    return sorted(doc for doc, page in store(env).pages.items()
-                  if keys.intersection(written_keys(page.cards)))
+    drawn = app.builder.format in DRAWN
+    relinked = kept.registry_relinked if drawn else frozenset()
+    pages = kept.pages.items()
+    reread = {doc for doc, page in pages if (keys - relinked) & written_keys(page.cards)}
+    kept.data[RELINKED] = sorted(doc for doc, page in pages
+                                 if relinked & written_keys(page.cards) and doc not in reread)
+    stale.update(kept.data[RELINKED])
+    if not drawn:
+        reread |= stale
+        stale.clear()
+    return sorted(reread)
+
+
+def pages_relinked(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The pages to write again for a registry edit that moved links only
+    (``env-get-updated``; see :func:`pages_using_changed_cards`)."""
+    return store(env).data.get(RELINKED, [])
 
 
 def written_keys(cards: Iterable[tuple[str, str]]) -> set[str]:
@@ -371,6 +416,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('config-inited', exclude_registry)
     app.connect('builder-inited', load_registry)
     app.connect('env-get-outdated', pages_using_changed_cards)
+    app.connect('env-get-updated', pages_relinked)
     app.connect('warn-missing-reference', warn_unknown_card)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

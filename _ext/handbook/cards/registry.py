@@ -260,10 +260,11 @@ class Registry(Mapping[str, Card]):
         shown = at_best.pop().name_in(language)
         return shown if fold(shown) != query else None
 
-    def fingerprint(self) -> dict[str, tuple]:
-        """What a page's links depend on, per lookup key: compared between
-        builds to find the pages whose links changed."""
-        return {key: (card.name, card.kind, card.id, card.url)
+    def fingerprint(self) -> dict[str, tuple[tuple, tuple]]:
+        """What a page's links depend on, per lookup key: ``((name, kind),
+        (id, url))``, what the page shows of the card and where its link
+        leads.  Compared between builds to find the pages whose links changed."""
+        return {key: ((card.name, card.kind), (card.id, card.url))
                 for key, card in self._cards.items()}
 
 

@@ -216,9 +216,11 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     pages = index_pages(env)
     shown_before = store(env).data.get('card_index_shown')
     order = tuple(ruling_lines.page_order(env))
-    if (changes(env).pages - pages or shown_before is None) and not _inputs_kept(env, order):
-        # a page read again or removed: write the index again if what it
-        # shows changed (its entries hold every name, place and ruling)
+    if (changes(env).pages - pages or store(env).registry_changed or shown_before is None) \
+            and not _inputs_kept(env, order):
+        # a page read again or removed, a registry row changed: write the index
+        # again if what it shows changed (its entries hold every card's row,
+        # place and ruling)
         shown = hashlib.sha256(repr(shown_of(entries(env))).encode()).hexdigest()
         if shown != shown_before:
             updated |= pages

@@ -270,9 +270,10 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     order = ruling_lines.page_order(env)
     old = before.get('digests', {}) if before.get('base') == base else {}
     digests = None
-    if old and data.get(CARD_PAGES) and not store(env).registry_changed \
+    moved = store(env).registry_relinked  # rows whose link alone changed
+    if old and data.get(CARD_PAGES) and store(env).registry_changed == moved \
             and before.get('order') == order:
-        digests = _digests_of_changed(env, data[CARD_PAGES], old)
+        digests = _digests_of_changed(env, data[CARD_PAGES], old, moved)
     if digests is None:
         pages = card_pages(env)
         names = {page.entry.card.key: page.name for page in pages}
@@ -286,19 +287,25 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return []
 
 
-def _digests_of_changed(env: BuildEnvironment, names: dict[str, str],
-                        old: dict[str, str]) -> dict[str, str] | None:
+def _digests_of_changed(env: BuildEnvironment, names: dict[str, str], old: dict[str, str],
+                        moved: frozenset[str]) -> dict[str, str] | None:
     """The digests of every card page where only the cards whose rulings,
     sections or spellings on the pages read again changed can show
-    something else (the same registry and reading order: see the module
-    docstring): those computed again, the others kept.  None where a card
-    gained its first link or lost its last (the set of pages changed: every
-    digest is computed again, since § links of other pages' rulings lead to
-    the pages)."""
+    something else (the same reading order, and registry rows the same but
+    where the links of the cards *moved* lead: see the module docstring):
+    those computed again, the others kept.  A moved card shows on its own
+    page and on those of the cards named with it in a ruling.  None where a
+    card gained its first link or lost its last (the set of pages changed:
+    every digest is computed again, since § links of other pages' rulings
+    lead to the pages)."""
     registry = card_links.registry(env)
     before, records = store(env).data['before'], store(env).pages
-    keys = {registry[k].key for doc in changes(env).pages
-            for k in shown_keys(before.get(doc), records.get(doc)) if k in registry}
+    keys = {k for doc in changes(env).pages for k in shown_keys(before.get(doc), records.get(doc))}
+    if moved:
+        keys |= moved
+        keys.update(key for record in records.values() for r in record.rulings
+                    if moved.intersection(k for k, _name in r.cards) for key, _name in r.cards)
+    keys = {registry[k].key for k in keys if k in registry}
     pages = card_pages(env, keys)
     present = {page.entry.card.key: page.name for page in pages}
     if present != {k: name for k, name in names.items() if k in keys} or \
