@@ -80,10 +80,10 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from sphinx.application import Sphinx
-    from sphinx.writers.html5 import HTML5Translator
-    from sphinx.writers.latex import LaTeXTranslator
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
+    from sphinx.writers.html5 import HTML5Translator
+    from sphinx.writers.latex import LaTeXTranslator
 
     from handbook.store import Contribution
 

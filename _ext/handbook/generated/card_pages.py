@@ -62,10 +62,13 @@ its rulings' records, page titles, the names and links of the cards they
 name, the sections) is compared with the one kept in the store
 (``store(env).data``); only the pages whose digest changed, or whose file is
 missing, are written.  Where neither the registry, nor the reading order,
-nor the set of card pages changed, only the digests of the cards that the
-pages read again link (before or after) are computed again: another card's
-page shows nothing of those pages -- so a one-page edit rewrites the card pages of the
-cards whose rulings or sections on that page changed.  A change of the
+nor the set of card pages changed, only the digests of the cards whose
+rulings, sections, spellings or overturned rulings on the pages read again
+changed are computed again (:func:`shown_keys`): another card's page shows
+nothing else of those pages -- so a one-page edit rewrites the card pages of
+the cards whose rulings or sections on that page changed.  Where a registry
+row changed only where its link leads, the pages of that card and of the
+cards named with it in a ruling are computed again too.  A change of the
 configuration, the tags or the templates writes them all; the page of a card
 no page links any more is removed.
 
@@ -260,12 +263,13 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     before = data.get(STATE) or {}
     base = build_base(app)
     outdir = Path(app.outdir)
-    written = {entry.name[:-len('.html')] for entry in os.scandir(outdir / FOLDER)
-               if entry.name.endswith('.html')} if (outdir / FOLDER).is_dir() else set()
+    # the card pages on disk, in one listing of the folder
+    written = {f'{FOLDER}/{entry.name.removesuffix(".html")}'
+               for entry in os.scandir(outdir / FOLDER)} if (outdir / FOLDER).is_dir() else set()
     if store(env).unchanged() and before.get('base') == base and data.get(CARD_PAGES):
         # nothing a card page shows changed: write only the missing ones
         data[STATE] = {**before, 'gone': [], 'todo': [
-            name for name in before['digests'] if name.split('/')[-1] not in written]}
+            name for name in before['digests'] if name not in written]}
         return []
     order = ruling_lines.page_order(env)
     old = before.get('digests', {}) if before.get('base') == base else {}
@@ -280,7 +284,7 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
         data[CARD_PAGES] = names
         digests = {page.name: shown_of(env, page, names) for page in pages}
     todo = [name for name, digest in digests.items()
-            if old.get(name) != digest or name.split('/')[-1] not in written]
+            if old.get(name) != digest or name not in written]
     gone = sorted(set(before.get('digests', {})) - set(digests))
     data[STATE] = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone,
                    'order': order}
