@@ -11,8 +11,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-
 from helpers import ROOT, assert_no_warnings
 
 

@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
-from datetime import datetime, timezone
+from datetime import datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, urljoin, urlsplit
