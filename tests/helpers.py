@@ -95,6 +95,7 @@ class Build:
     out: Path
     returncode: int
     stderr: str
+    stdout: str = ''
 
     @property
     def html(self) -> Path:
@@ -115,12 +116,13 @@ def build_once(tmp_path_factory: pytest.TempPathFactory, name: str,
     def build(folder: Path) -> dict:
         run = subprocess.run(command(folder), capture_output=True, text=True, cwd=ROOT,
                              check=False, **options)
-        return {'command': run.args, 'returncode': run.returncode, 'stderr': run.stderr}
+        return {'command': run.args, 'returncode': run.returncode, 'stderr': run.stderr,
+                'stdout': run.stdout}
 
     done = once(tmp_path_factory, name, build)
     assert done['command'] == command(folder), \
         f'the build {name!r} was made by another command: {done["command"]}'
-    return Build(folder, done['returncode'], done['stderr'])
+    return Build(folder, done['returncode'], done['stderr'], done['stdout'])
 
 
 def make_command(*args: str) -> list[str]:

@@ -113,6 +113,7 @@ def test_the_handbook_builds_without_warnings(handbook_build):
     """The real handbook as ``make html`` builds it (warnings are errors): the
     build every test of the real handbook reads (conftest.py)."""
     assert (handbook_build.returncode, handbook_build.stderr) == (0, '')
+    assert handbook_build.stdout == ''  # -q: nothing printed (no extension's notice either)
     pages = [p.relative_to(ROOT / 'source').with_suffix('.html')
              for p in (ROOT / 'source').rglob('*.rst')]
     assert pages and [p for p in pages if not (handbook_build.html / p).is_file()] == []

@@ -160,7 +160,9 @@ def write_robots_txt(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    for extension in ('sphinxext.opengraph', 'notfound.extension', 'sphinx_reredirects'):
+    # sphinxext-opengraph through link_previews, which imports it without its notice
+    for extension in ('handbook.publishing.link_previews', 'notfound.extension',
+                      'sphinx_reredirects'):
         app.setup_extension(extension)
     app.connect('config-inited', derive_urls)
     app.connect('env-check-consistency', check_redirects)
