@@ -89,6 +89,9 @@ line variables):
   saved with a new word in one line and the page is fetched over HTTP every
   50 ms until the word shows: the seconds from the save.  Each run waits
   for the rebuild to end; then the server (its process group) is stopped;
+* card pages (issue 13): in each run, our clean ``-j 1`` build with them,
+  then without them (``handbook_card_pages = False``); the median of the
+  runs' shares, each pair timed together;
 * one did-you-mean: ``Registry.suggest(name)`` (``did_you_mean`` where the
   registry calls it so) of ``handbook.cards.registry``, over ``links.rst``
   read with its ``load``, for 50 unknown names: 25 one-character typos of
@@ -481,7 +484,7 @@ class Generator:
         return '\n\n'.join(p.strip('\n') for p in parts) + '\n', labels
 
     def generate(self) -> Corpus:
-        shape, rng, corpus = self.shape, self.rng, self.corpus
+        shape, corpus = self.shape, self.corpus
         shutil.rmtree(corpus.root, ignore_errors=True)
         corpus.source.mkdir(parents=True)
         self.write_links()
@@ -1010,25 +1013,34 @@ class Bench:
             self.say('did-you-mean')
             self.suggest()
         if wanted('card-pages'):
-            self.say('card pages (issue 13): our clean build without them')
+            self.say('card pages (issue 13): our clean build with them, then without')
             self.card_pages()
         if wanted('search'):
             self.say('ruling search (issue 13): index size, time to results')
             self.search()
 
     def card_pages(self) -> None:
-        """What the card pages add: our clean ``-j 1`` build without them
-        (``handbook_card_pages = False``) against the one with them."""
-        samples = []
+        """What the card pages add: in each run, our clean ``-j 1`` build with
+        them and, right after, without them (``handbook_card_pages = False``);
+        the median of the runs' shares.  Each pair is timed together: builds
+        timed minutes apart compare the machine's drift as much as the pages."""
+        samples, shares = [], []
         for i in range(self.runs):
-            out = self.work / 'no-card-pages'
-            shutil.rmtree(out, ignore_errors=True)
-            r = run(make('html', self.corpus, out, 'JOBS=1',
-                         'SPHINXOPTS=-D handbook_card_pages=0'), self.log(f'no-card-pages-{i}'))
-            samples.append(r)
-            self.say(f'  without card pages: {r.seconds:.1f} s, {r.peak_mb:.0f} MB')
-        self.results['card-pages'] = Result('card-pages', 'card pages (`cards/*.html`), added '
-                                            'to a clean `-j 1` build', median_run(samples))
+            pair = {}
+            for label, options in (('with', []), ('without', ['SPHINXOPTS=-D handbook_card_pages=0'])):
+                out = self.work / f'card-pages-{label}'
+                shutil.rmtree(out, ignore_errors=True)
+                pair[label] = run(make('html', self.corpus, out, 'JOBS=1', *options),
+                                  self.log(f'card-pages-{label}-{i}'))
+            shares.append(1 - pair['without'].seconds / pair['with'].seconds)
+            samples.append(pair['without'])
+            self.say(f'  with card pages: {pair["with"].seconds:.1f} s, without: '
+                     f'{pair["without"].seconds:.1f} s, {pair["without"].peak_mb:.0f} MB '
+                     f'(+{shares[-1]:.0%})')
+        self.results['card-pages'] = Result(
+            'card-pages', 'card pages (`cards/*.html`), added to a clean `-j 1` build',
+            median_run(samples), note='each pair: '
+            + ', '.join(f'+{x:.0%}' for x in shares), extra={'share': statistics.median(shares)})
 
     def search(self) -> None:
         """The ruling search's budget on the corpus's site (tools/search_budget.py)."""
@@ -1109,8 +1121,7 @@ def table(bench: Bench) -> str:
             x = r.extra['ms']
             shown = ''
         elif relative == 'share':  # the share of our clean build the card pages take
-            without = seconds
-            x = 1 - without / ours.run.seconds if ours and without else None
+            x = r.extra.get('share')
             shown = f'+{x:.0%} of ours' if x is not None else ''
         elif relative == 'search':
             met = r.extra.get('met')
