@@ -347,14 +347,17 @@ def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
     kept = store(env)
     stale: set[str] = kept.data.setdefault(STALE, set())
     stale -= {*added, *changed, *removed}  # read again anyway
+    kept.data[RELINKED] = []
     keys = changed_keys(env)
     drawn = app.builder.format in DRAWN
-    relinked = kept.registry_relinked if drawn else frozenset()
-    pages = kept.pages.items()
-    reread = {doc for doc, page in pages if (keys - relinked) & written_keys(page.cards)}
-    kept.data[RELINKED] = sorted(doc for doc, page in pages
-                                 if relinked & written_keys(page.cards) and doc not in reread)
-    stale.update(kept.data[RELINKED])
+    reread: set[str] = set()
+    if keys:  # else nothing to fold: every build passes here
+        relinked = kept.registry_relinked if drawn else frozenset()
+        used = {doc: written_keys(page.cards) for doc, page in kept.pages.items()}
+        reread = {doc for doc, names in used.items() if (keys - relinked) & names}
+        kept.data[RELINKED] = sorted(doc for doc, names in used.items()
+                                     if relinked & names and doc not in reread)
+        stale.update(kept.data[RELINKED])
     if not drawn:
         reread |= stale
         stale.clear()
