@@ -39,6 +39,9 @@ PAGE = [
     ('\n', None),
     ('.. 「旋风」 in a comment\n', None),
     ('\n', None),
+    ('| :strike:`对方的「旋风」…\n', None),  # a role that a line break splits
+    ('  「旋风」的效果。`\\ :ruling:`19/7/1`\n', None),
+    ('\n', None),
     ('『效果跨行\n', None),
     ('「旋风」』之后「旋风」', '「旋风」』之后「`旋风`_」'),
 ]

@@ -16,7 +16,8 @@ leaves them:
 * text quoted in 『…』 (effect text, quoted as printed on the card);
 * section titles, comments, literal blocks, directive options, and the
   content of code, math and raw directives;
-* anything between backquotes: card links, roles, literals;
+* anything between backquotes: card links, roles, literals, also where a
+  line break splits them (a ``:strike:`…` `` over two lines);
 * a 「…」 inside a name that is linked (「`魔界剧场「奇幻剧场」`_」);
 * a name that cannot go between backquotes (``LINKABLE``: a space at an edge).
 
@@ -39,8 +40,9 @@ from handbook.cards.markup import LINKABLE, is_placeholder, quotes  # noqa: E402
 from handbook.cards.registry import Registry, load  # noqa: E402
 from handbook.core import settings  # noqa: E402
 
-#: inline markup between backquotes (literals, roles, links) on one line
-_BACKQUOTED = re.compile(r'``.+?``|`[^`]*`_{0,2}')
+#: inline markup between backquotes (literals, roles, links), on one line or
+#: over several lines of a paragraph (``:strike:`…` that a line break splits)
+_BACKQUOTED = re.compile(r'``.+?``|`[^`]*`_{0,2}', re.S)
 #: a section title's adornment line
 _ADORNMENT = re.compile(r'^([!-/:-@\[-`{-~])\1+\s*$')
 #: an explicit markup start: directive, comment, target, footnote, substitution
@@ -97,6 +99,22 @@ def prose_lines(lines: list[str]) -> list[bool]:
     return prose
 
 
+def masked_lines(lines: list[str], prose: list[bool]) -> list[str]:
+    """Each line with its backquoted markup blanked out (``\\0``, the same
+    length), markup that spans the lines of a paragraph of prose included."""
+    out = list(lines)
+    start = 0
+    while start < len(lines):
+        end = start
+        while end < len(lines) and prose[end]:
+            end += 1
+        masked = _BACKQUOTED.sub(lambda m: '\0' * len(m.group()), ''.join(lines[start:end]))
+        for i in range(start, end):
+            out[i], masked = masked[:len(lines[i])], masked[len(lines[i]):]
+        start = end + 1
+    return out
+
+
 def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str]]]:
     """The text with its plain registry names linked; and the (line, 「…」) not resolved."""
     lines = text.splitlines(keepends=True)
@@ -104,13 +122,13 @@ def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str]]]
     unresolved: list[tuple[int, str]] = []
     out = []
     carry = ''  # the paragraph so far: 『』 may open on an earlier line
-    for number, (line, is_prose) in enumerate(zip(lines, prose), start=1):
+    for number, (line, is_prose, masked) in enumerate(
+            zip(lines, prose, masked_lines(lines, prose)), start=1):
         if not line.strip():
             carry = ''
         if not is_prose:
             out.append(line)
             continue
-        masked = _BACKQUOTED.sub(lambda m: '\0' * len(m.group()), line)
         edits = []
         done_until = -1
         for start, end, content, quoted in quotes(carry + masked):
