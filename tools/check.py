@@ -59,16 +59,20 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import io
+import multiprocessing
 import os
 import re
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 
+from handbook.core import gc_policy  # noqa: E402
 from handbook.core.reports import NOTE  # noqa: E402
 
 #: sphinx-lint's checkers that run, and why the others do not
@@ -201,9 +205,11 @@ class StatusStream(io.StringIO):
         return len(text)
 
 
-def run_sphinx(srcdir: Path, confdir: Path, overrides: dict[str, str],
-               jobs: int) -> tuple[list[Problem], object | None]:
-    """Read and resolve every page (dummy builder); the problems and the environment."""
+def run_sphinx(srcdir: Path, confdir: Path, overrides: dict[str, str], jobs: int,
+               after_read: Callable[[], object] | None = None,
+               ) -> tuple[list[Problem], object | None]:
+    """Read and resolve every page (dummy builder); the problems and the
+    environment.  *after_read* is called once every page is read."""
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
     from sphinx.util.docutils import docutils_namespace, patch_docutils
@@ -215,6 +221,8 @@ def run_sphinx(srcdir: Path, confdir: Path, overrides: dict[str, str],
             app = Sphinx(srcdir, confdir, Path(tmp, 'out'), Path(tmp, 'doctrees'), 'dummy',
                          confoverrides=overrides, status=status, warning=stream,
                          freshenv=True, parallel=jobs)
+            if after_read is not None:
+                app.connect('env-updated', lambda app, env: after_read() and None)
             app.build(force_all=True)
         except SphinxError as err:
             conf = relative(str(confdir / 'conf.py'))
@@ -314,17 +322,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--notes', choices=('grouped', 'each'), default='grouped',
                         help='the notes one line per kind (default), or each on its own line')
     args = parser.parse_args(argv)
+    # the build's garbage-collector thresholds for the whole run, the lint too
+    gc_policy.raise_threshold()
     overrides = dict(item.split('=', 1) for item in args.define)
     jobs = (os.cpu_count() or 1) if args.jobs == 'auto' else int(args.jobs)
 
-    problems, env = run_sphinx(args.srcdir.resolve(), args.confdir.resolve(), overrides, jobs)
-    if env is None:
-        for problem in problems:
-            print(problem)
-        print(summary(problems))
-        return 2
-    problems += unused_cards(env)
-    problems += run_lint(args.srcdir)
+    # sphinx-lint runs in a process of its own once Sphinx has read every page:
+    # Sphinx resolves the pages in this one process, which leaves the other cores idle
+    lint: list[Future] = []
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context('fork')) as pool:
+        problems, env = run_sphinx(
+            args.srcdir.resolve(), args.confdir.resolve(), overrides, jobs,
+            after_read=(lambda: lint.append(pool.submit(run_lint, args.srcdir))) if jobs > 1
+            else None)
+        if env is None:
+            for problem in problems:
+                print(problem)
+            print(summary(problems))
+            return 2
+        problems += unused_cards(env)
+        problems += lint[0].result() if lint else run_lint(args.srcdir)
     problems = sorted(set(problems))
     annotate = bool(os.environ.get('GITHUB_ACTIONS'))
     each = args.notes == 'each'

@@ -365,6 +365,8 @@ def start_build(app: Sphinx) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(HandbookStore)
     app.add_event(PAGE_READ)
+    app.setup_extension('handbook.core.reading_order')  # the largest pages spread over -j
+    app.setup_extension('handbook.core.gc_policy')  # fewer garbage collections
     app.connect('doctree-read', read_page, priority=400)
     app.connect('builder-inited', start_build, priority=100)  # before the registry is read
     return {'version': '1', 'env_version': 1,

@@ -1,0 +1,85 @@
+"""The garbage collector during a build and at the exit of its process.
+
+A build allocates millions of docutils nodes that live until their page is
+pickled (a page's doctree holds cycles: each node points to its parent), and
+an environment that grows to a million objects.  With Python's default
+thresholds (700, 10, 10) the collector runs every 700 net allocations, and
+its full collections walk the whole environment again and again: about a
+sixth of a clean build of the benchmark corpus (``make bench``).
+
+From ``config-inited`` to ``build-finished`` the first threshold is
+:data:`YOUNG` instead: young collections are that much rarer, and so are the
+full ones that follow them.  Nothing else changes: every cycle is still
+collected, only later, which costs about 25 MB at ``-j 1`` on that corpus
+and nothing measurable at ``-j auto``; the processes ``-j`` forks inherit the
+setting.  At ``build-finished`` the thresholds that were set before are
+restored, so a process that runs several builds (the tests, a check) gets its
+own back.  A threshold someone set higher already is kept.
+``make check`` (``tools/check.py``) raises it for its whole run.
+
+**At exit.**  When the process ends, Python collects once more, walking
+every object still alive, among them the environment and the application
+(cycles, so not freed before): about 0.25 s after a no-change rebuild of
+that corpus, 0.7 s after a clean build, 1 s after ``make check``.  A build
+registers :func:`gc.freeze` to run at exit (:mod:`atexit`), so that last
+collection finds nothing to walk.  It changes nothing while the process
+lives: a process that runs several builds collects as before, and only at
+its exit skips that collection.  Files are closed when written, so nothing
+waits for it.
+
+Measured on the benchmark corpus (``make bench``'s, 2 cores):
+clean ``-j auto`` 25.2 → 22.3 s, ``-j 1`` 28.7 → 27.3 s, ``make check``
+10.2 → 8.2 s.
+"""
+
+from __future__ import annotations
+
+import atexit
+import gc
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+#: the first threshold during a build (Python's default: 700)
+YOUNG = 10_000
+
+
+def raise_threshold() -> tuple[int, int, int]:
+    """Set the first threshold to :data:`YOUNG` unless it is higher already
+    or 0 (the collector turned off); the thresholds before."""
+    saved = gc.get_threshold()
+    young, *older = saved
+    if 0 < young < YOUNG:
+        gc.set_threshold(YOUNG, *older)
+    return saved
+
+
+class Thresholds:
+    """The thresholds before the build, kept to be restored after it."""
+
+    def __init__(self) -> None:
+        self.saved: tuple[int, int, int] | None = None
+
+    def raise_(self, app: Sphinx, config: Config) -> None:
+        self.saved = raise_threshold()
+
+    def restore(self, app: Sphinx, exception: BaseException | None) -> None:
+        if self.saved is not None:
+            gc.set_threshold(*self.saved)
+            self.saved = None
+        freeze_at_exit()
+
+
+def freeze_at_exit() -> None:
+    """No last collection when the process ends (registered once)."""
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    thresholds = Thresholds()
+    app.connect('config-inited', thresholds.raise_)
+    app.connect('build-finished', thresholds.restore, priority=900)
+    return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

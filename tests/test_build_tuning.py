@@ -1,0 +1,123 @@
+"""How a build spends its time, without changing what it writes: the largest
+pages spread over the processes of a parallel read
+(``handbook/core/reading_order.py``), and the garbage collector's thresholds
+during a build (``handbook/core/gc_policy.py``).  That ``-j 2`` still writes
+what ``-j 1`` writes is ``test_builds.py``'s test."""
+
+from __future__ import annotations
+
+import gc
+import shutil
+import subprocess
+import sys
+import types
+
+import pytest
+from sphinx.util.parallel import make_chunks
+
+from handbook.core import gc_policy
+from handbook.core.reading_order import balanced, spread
+from helpers import ROOT, assert_no_warnings
+
+
+def chunk_of(order: list[str], nproc: int) -> dict[str, int]:
+    return {name: i for i, chunk in enumerate(make_chunks(order, nproc)) for name in chunk}
+
+
+def test_the_largest_pages_go_to_different_chunks():
+    # a handbook's shape: the two yearly FAQ pages sort next to each other
+    names = [f'ch{c}/p{p}' for c in range(1, 7) for p in range(1, 9)] + [
+        'faq/2023', 'faq/2024', 'faq/index', 'index', 'timeline', 'card-index']
+    sizes = {name: 50_000 for name in names}
+    sizes.update({'faq/2023': 670_000, 'faq/2024': 990_000, 'faq/index': 300,
+                  'index': 2_000, 'timeline': 60, 'card-index': 50})
+    names.sort()
+    assert chunk_of(names, 2)['faq/2023'] == chunk_of(names, 2)['faq/2024']  # Sphinx's order
+
+    order = balanced(names, sizes, 2)
+    assert sorted(order) == names
+    chunks = chunk_of(order, 2)
+    assert chunks['faq/2023'] != chunks['faq/2024']
+    assert {chunks['faq/2023'], chunks['faq/2024']} == {0, 1}  # read first
+    # the chunks Sphinx cuts keep their sizes, and the heaviest is lighter
+    assert [len(c) for c in make_chunks(order, 2)] == [len(c) for c in make_chunks(names, 2)]
+
+    def heaviest(order):
+        return max(sum(sizes[name] for name in chunk) for chunk in make_chunks(order, 2))
+    assert heaviest(order) < heaviest(names)
+
+
+def test_a_serial_read_keeps_sphinx_order(tmp_path):
+    names = ['a', 'b', 'c']
+    for name, size in zip(names, (10, 20, 30)):
+        (tmp_path / f'{name}.rst').write_text('x' * size, encoding='utf-8')
+    env = types.SimpleNamespace(doc2path=lambda name: tmp_path / f'{name}.rst')
+    for parallel, expected in ((1, ['a', 'b', 'c']), (2, ['c', 'b', 'a'])):
+        docnames = list(names)
+        spread(types.SimpleNamespace(parallel=parallel), env, docnames)
+        assert docnames == expected
+
+
+def test_a_parallel_read_spreads_the_largest_pages(make_app, rootdir, tmp_path):
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    for page in ('p1', 'p2'):  # two large pages next to each other (a comment pads them)
+        path = srcdir / f'{page}.rst'
+        path.write_text(path.read_text(encoding='utf-8') + '\n..\n' + '   padding\n' * 2000,
+                        encoding='utf-8')
+    order: list[str] = []
+    app = make_app('html', srcdir=srcdir, parallel=2)
+    # after the handbook's own handler, which runs at priority 900
+    app.connect('env-before-read-docs', lambda app, env, docnames: order.extend(docnames),
+                priority=999)
+    app.build()
+    assert_no_warnings(app)
+    chunks = chunk_of(order, 2)
+    assert chunks['p1'] != chunks['p2']
+
+
+@pytest.fixture
+def default_thresholds():
+    saved = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    yield
+    gc.set_threshold(*saved)
+
+
+def test_a_serial_build_collects_less_often_then_gives_the_thresholds_back(
+        make_app, rootdir, tmp_path, default_thresholds):
+    seen = []
+    app = make_app('html', srcdir=rootdir / 'test-cards', builddir=tmp_path)
+    app.connect('env-updated', lambda app, env: seen.append(gc.get_threshold()))
+    app.build()
+    assert seen == [(gc_policy.YOUNG, 10, 10)]
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+@pytest.mark.parametrize('before', [(0, 10, 10), (50_000, 10, 10)])
+def test_thresholds_someone_set_are_kept(before, default_thresholds):
+    gc.set_threshold(*before)
+    assert gc_policy.raise_threshold() == before
+    assert gc.get_threshold() == before
+
+
+def test_the_process_skips_its_last_collection_after_a_build(rootdir, tmp_path):
+    # a handler registered before the build runs after the build's (atexit: last
+    # in, first out) and sees what the process's last collection would walk
+    script = f'''
+import atexit, gc, sys
+sys.path.insert(0, {str(ROOT / '_ext')!r})
+atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))
+from sphinx.application import Sphinx
+app = Sphinx({str(rootdir / 'test-cards')!r}, {str(rootdir / 'test-cards')!r},
+             {str(tmp_path / 'html')!r}, {str(tmp_path / 'doctrees')!r}, 'html',
+             status=None, warning=None)
+print('frozen before the build:', gc.get_freeze_count() > 0)
+app.build()
+print('frozen after the build:', gc.get_freeze_count() > 0)
+'''
+    run = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                         timeout=120)
+    assert run.stdout.splitlines() == ['frozen before the build: False',
+                                       'frozen after the build: False',
+                                       'frozen at exit: True'], run.stderr
