@@ -35,10 +35,14 @@ def copy_root(rootdir: Path, to: Path) -> Path:
     return to
 
 
-def build(make_app, srcdir: Path, **kwargs) -> tuple[Path, list[str], list[str]]:
+def build(make_app, srcdir: Path, apps: list | None = None,
+          **kwargs) -> tuple[Path, list[str], list[str]]:
     """Build *srcdir* (again); its output folder, the pages read and the
-    pages written.  Asserts a build without warnings."""
+    pages written (the application appended to *apps*).  Asserts a build
+    without warnings."""
     app = make_app('html', srcdir=srcdir, **kwargs)
+    if apps is not None:
+        apps.append(app)
     read: list[str] = []
     written: list[str] = []
     app.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
@@ -70,8 +74,10 @@ def test_incremental_builds_read_and_write_what_changed(make_app, rootdir, tmp_p
     srcdir = copy_root(rootdir, tmp_path / 'incremental')
     build(make_app, srcdir)
 
+    apps: list = []
+
     def rebuild(make_app, srcdir):
-        return build(make_app, srcdir)[1:]
+        return build(make_app, srcdir, apps)[1:]
 
     # nothing changed: nothing read, nothing written
     assert rebuild(make_app, srcdir) == ([], [])
@@ -98,9 +104,13 @@ def test_incremental_builds_read_and_write_what_changed(make_app, rootdir, tmp_p
     registry = srcdir / 'cards.tsv'
     registry.write_text(registry.read_text(encoding='utf-8').replace(
         'card\t增殖的G\n', 'card\t增殖的G\t\thttps://example.org/g\n'), encoding='utf-8')
+    search_index = (apps[-1].outdir / 'searchindex.js').read_bytes()
     read, written = rebuild(make_app, srcdir)
     assert read == []
     assert {'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'timeline', 'card-index'} <= set(written)
+    # their words did not change: their search entries are kept, not computed again
+    assert apps[-1].builder.index_kept == {'p1', 'p2', 'p3', 'p4', 'p5', 'p6'}
+    assert (apps[-1].outdir / 'searchindex.js').read_bytes() == search_index
 
     # the row becomes a series: what the pages show of it changed, they are read again
     registry.write_text(registry.read_text(encoding='utf-8').replace(

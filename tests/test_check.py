@@ -188,8 +188,9 @@ def test_status_stream_keeps_notes_only():
     assert stream.getvalue() == ''  # nothing else kept
 
 
-def test_sphinx_lint(capsys, monkeypatch):
-    status, out = run(capsys, monkeypatch, 'check-lint')
+@pytest.mark.parametrize('jobs', ['1', '2'])  # with -j 2, sphinx-lint runs in a process of its own
+def test_sphinx_lint(capsys, monkeypatch, jobs):
+    status, out = run(capsys, monkeypatch, 'check-lint', '-j', jobs)
     assert status == 1
     assert out == [
         f'{P}lint/index.rst:4: warning: trailing whitespace [sphinx-lint.trailing-whitespace]',

@@ -5,7 +5,8 @@ Runs, offline and without writing any output:
 * Sphinx with the ``dummy`` builder (reads and resolves every page with the
   project's extensions, writes nothing), in a fresh environment so that
   every warning is reported, with its doctrees in a temporary folder;
-* sphinx-lint on the sources (the checkers are chosen in ``LINT_CHECKERS``);
+* sphinx-lint on the sources (the checkers are chosen in ``LINT_CHECKERS``),
+  with ``-j`` above 1 in a process of its own while Sphinx resolves the pages;
 * a look at the card registry for rows no page links to (a note).
 
 Every report has one of three severities (``_ext/handbook/core/reports.py``):
@@ -222,7 +223,9 @@ def run_sphinx(srcdir: Path, confdir: Path, overrides: dict[str, str], jobs: int
                          confoverrides=overrides, status=status, warning=stream,
                          freshenv=True, parallel=jobs)
             if after_read is not None:
-                app.connect('env-updated', lambda app, env: after_read() and None)
+                def read(app, env) -> None:  # (what env-updated returns is pages to write)
+                    after_read()
+                app.connect('env-updated', read)
             app.build(force_all=True)
         except SphinxError as err:
             conf = relative(str(confdir / 'conf.py'))

@@ -36,7 +36,10 @@ others:
   file served, furo's: it used to be that of Sphinx's, overwritten after
   the pages were written, and a change of furo's styles did not change it;
 * the search index, ``objects.inv`` and ``.buildinfo`` are written into a
-  temporary file each and moved into place when they differ.
+  temporary file each and moved into place when they differ.  A page written
+  again only to draw its card links at a URL the registry changed keeps its
+  entries of the search index instead of being indexed again
+  (:meth:`UnchangedFilesBuilder.load_indexer`).
 
 Files that Sphinx copies from the sources (images, downloads,
 ``html_extra_path``) were already copied only when they differ.  Still
@@ -81,11 +84,13 @@ from sphinx.util.inventory import InventoryFile
 from sphinx.util.matching import DOTFILES, Matcher
 from sphinx.util.osutil import copyfile
 
+from handbook.cards.links import relinked
 from handbook.core.files import write_if_changed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Set
 
+    from docutils import nodes
     from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
@@ -135,6 +140,9 @@ def _mtime_ns(path: str | os.PathLike[str]) -> int:
 
 class UnchangedFilesBuilder(StandaloneHTMLBuilder):
     """Sphinx's html builder, which writes a file only when its bytes change."""
+
+    #: pages written again whose search-index entries are the last build's
+    index_kept: frozenset[str] = frozenset()
 
     #: when the newest template was changed (ns), once per build
     newest_template_ns: int | None = None
@@ -233,6 +241,22 @@ class UnchangedFilesBuilder(StandaloneHTMLBuilder):
                     copyfile(path, target, force=True)  # a no-op when the bytes are equal
 
     # -- search index, inventory, build info ------------------------------------------
+
+    def load_indexer(self, docnames: Set[str]) -> None:
+        """The last build's search index, without the pages written again, but
+        for those written again only to draw their card links at a new URL
+        (:func:`handbook.cards.links.relinked`): their words are the same, so
+        their entries are kept rather than computed again.  The index is cut
+        by jieba, half a second for its dictionary and a second for a yearly
+        FAQ page: the most of a registry edit that moved a link."""
+        index = Path(self.outdir, self.searchindex_filename)
+        self.index_kept = frozenset(relinked(self.env)) & set(docnames) if index.is_file() \
+            else frozenset()
+        super().load_indexer(set(docnames) - self.index_kept)
+
+    def index_page(self, pagename: str, doctree: nodes.document, title: str) -> None:
+        if pagename not in self.index_kept:
+            super().index_page(pagename, doctree, title)
 
     def dump_search_index(self) -> None:
         if self.indexer is None:
