@@ -367,15 +367,6 @@ def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
 def pages_relinked(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages to write again for a registry edit that moved links only
     (``env-get-updated``; see :func:`pages_using_changed_cards`)."""
-    return relinked(env)
-
-
-def relinked(env: BuildEnvironment) -> list[str]:
-    """The pages this build writes again, without reading them, only to draw
-    their card links at a URL the registry changed: their text, words and
-    titles are those of the last build."""
-    if 'handbook' not in env.domains:  # a build without card links
-        return []
     return store(env).data.get(RELINKED, [])
 
 

@@ -36,10 +36,10 @@ others:
   file served, furo's: it used to be that of Sphinx's, overwritten after
   the pages were written, and a change of furo's styles did not change it;
 * the search index, ``objects.inv`` and ``.buildinfo`` are written into a
-  temporary file each and moved into place when they differ.  A page written
-  again only to draw its card links at a URL the registry changed keeps its
-  entries of the search index instead of being indexed again
-  (:meth:`UnchangedFilesBuilder.load_indexer`).
+  temporary file each and moved into place when they differ.  A page
+  written again although neither it nor any other page was read again (a
+  registry edit that moved card links) keeps its entries of the search
+  index instead of being indexed again (:meth:`UnchangedFilesBuilder.load_indexer`).
 
 Files that Sphinx copies from the sources (images, downloads,
 ``html_extra_path``) were already copied only when they differ.  Still
@@ -84,8 +84,8 @@ from sphinx.util.inventory import InventoryFile
 from sphinx.util.matching import DOTFILES, Matcher
 from sphinx.util.osutil import copyfile
 
-from handbook.cards.links import relinked
 from handbook.core.files import write_if_changed
+from handbook.store import changes
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Set
@@ -143,6 +143,8 @@ class UnchangedFilesBuilder(StandaloneHTMLBuilder):
 
     #: pages written again whose search-index entries are the last build's
     index_kept: frozenset[str] = frozenset()
+    #: the pages Sphinx found out of date in this build
+    outdated: set[str] = set()
 
     #: when the newest template was changed (ns), once per build
     newest_template_ns: int | None = None
@@ -242,16 +244,28 @@ class UnchangedFilesBuilder(StandaloneHTMLBuilder):
 
     # -- search index, inventory, build info ------------------------------------------
 
+    def get_outdated_docs(self) -> Iterator[str]:
+        self.outdated = set()  # what Sphinx finds out of date, kept for load_indexer
+        for docname in super().get_outdated_docs():
+            self.outdated.add(docname)
+            yield docname
+
     def load_indexer(self, docnames: Set[str]) -> None:
-        """The last build's search index, without the pages written again, but
-        for those written again only to draw their card links at a new URL
-        (:func:`handbook.cards.links.relinked`): their words are the same, so
-        their entries are kept rather than computed again.  The index is cut
-        by jieba, half a second for its dictionary and a second for a yearly
-        FAQ page: the most of a registry edit that moved a link."""
+        """The last build's search index, without the pages to write again;
+        but when this build read no page again, added none and removed none,
+        the pages it writes although Sphinx found them up to date (a registry
+        edit that moved card links, :func:`handbook.cards.links.pages_relinked`,
+        and the pages whose toctree lists them) keep their entries rather than
+        being indexed again: their doctrees, every title and every section
+        are the last build's, and so are their words.  Pages Sphinx found out
+        of date (a changed source, template or build setting, such as
+        ``html_search_options``) are indexed again.  jieba cuts the index,
+        half a second for its dictionary and a second for a yearly FAQ page:
+        the most of a registry edit that moved a link."""
         index = Path(self.outdir, self.searchindex_filename)
-        self.index_kept = frozenset(relinked(self.env)) & set(docnames) if index.is_file() \
-            else frozenset()
+        unread = 'handbook' in self.env.domains and not changes(self.env).pages
+        self.index_kept = frozenset(set(docnames) - self.outdated) \
+            if unread and index.is_file() else frozenset()
         super().load_indexer(set(docnames) - self.index_kept)
 
     def index_page(self, pagename: str, doctree: nodes.document, title: str) -> None:
