@@ -180,6 +180,10 @@ def screenshot(request: pytest.FixtureRequest, site: Site):
 
     def save(page, what: str, *, full_page: bool = False) -> Path:
         path = folder / f'{test}-{what}.png'
+        # a page just navigated to in a new renderer (another origin) may have no
+        # frame to capture yet ("Unable to capture screenshot"): wait for one
+        page.evaluate('() => new Promise(done => requestAnimationFrame(() => '
+                      'requestAnimationFrame(done)))')
         # one image pixel per CSS pixel: a phone's shots are a quarter of its device pixels
         page.screenshot(path=str(path), full_page=full_page, scale='css')
         return path
