@@ -35,7 +35,7 @@ def copy_root(rootdir: Path, to: Path) -> Path:
     return to
 
 
-def build(make_app, srcdir: Path, apps: list | None = None,
+def build(make_app, srcdir: Path, apps: list | None = None, force_all: bool = False,
           **kwargs) -> tuple[Path, list[str], list[str]]:
     """Build *srcdir* (again); its output folder, the pages read and the
     pages written (the application appended to *apps*).  Asserts a build
@@ -47,7 +47,7 @@ def build(make_app, srcdir: Path, apps: list | None = None,
     written: list[str] = []
     app.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
     app.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
-    app.build()
+    app.build(force_all=force_all)
     assert_no_warnings(app)
     app.cleanup()  # Sphinx's global registries, before the next app
     # the card pages' frame is rendered through the builder whenever card pages
@@ -113,6 +113,9 @@ def test_incremental_builds_read_and_write_what_changed(make_app, rootdir, tmp_p
     # written are kept, not computed again
     assert apps[-1].builder.index_kept == set(written)
     assert (apps[-1].outdir / 'searchindex.js').read_bytes() == search_index
+    # -a: Sphinx does not look what is out of date, every page is indexed again
+    build(make_app, srcdir, apps, force_all=True)
+    assert apps[-1].builder.index_kept == set()
 
     # the row becomes a series: what the pages show of it changed, they are read again
     registry.write_text(registry.read_text(encoding='utf-8').replace(

@@ -8,6 +8,7 @@ so the paths it prints are relative to the repository."""
 from __future__ import annotations
 
 import importlib.util
+import gc
 import os
 import subprocess
 import sys
@@ -202,7 +203,9 @@ def test_sphinx_lint(capsys, monkeypatch, jobs):
 
 
 def test_clean_root_reports_nothing(capsys, monkeypatch):
+    thresholds = gc.get_threshold()
     assert run(capsys, monkeypatch, 'check-clean') == (0, ['make check: no problems'])
+    assert gc.get_threshold() == thresholds  # raised for the check only
 
 
 def test_github_annotations(capsys, monkeypatch):

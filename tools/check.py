@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import io
 import multiprocessing
 import os
@@ -326,7 +327,15 @@ def main(argv: list[str] | None = None) -> int:
                         help='the notes one line per kind (default), or each on its own line')
     args = parser.parse_args(argv)
     # the build's garbage-collector thresholds for the whole run, the lint too
-    gc_policy.raise_threshold()
+    thresholds = gc_policy.raise_threshold()
+    try:
+        return check(args)
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def check(args: argparse.Namespace) -> int:
+    """Run the check *args* describe; the exit status."""
     overrides = dict(item.split('=', 1) for item in args.define)
     jobs = (os.cpu_count() or 1) if args.jobs == 'auto' else int(args.jobs)
 

@@ -143,8 +143,9 @@ class UnchangedFilesBuilder(StandaloneHTMLBuilder):
 
     #: pages written again whose search-index entries are the last build's
     index_kept: frozenset[str] = frozenset()
-    #: the pages Sphinx found out of date in this build
-    outdated: set[str] = set()
+    #: the pages Sphinx found out of date in this build (None: it did not
+    #: look, as with ``-a``, which writes every page)
+    outdated: set[str] | None = None
 
     #: when the newest template was changed (ns), once per build
     newest_template_ns: int | None = None
@@ -259,13 +260,17 @@ class UnchangedFilesBuilder(StandaloneHTMLBuilder):
         being indexed again: their doctrees, every title and every section
         are the last build's, and so are their words.  Pages Sphinx found out
         of date (a changed source, template or build setting, such as
-        ``html_search_options``) are indexed again.  jieba cuts the index,
+        ``html_search_options``) are indexed again, and so is every page
+        when Sphinx did not look (``-a``).  jieba cuts the index,
         half a second for its dictionary and a second for a yearly FAQ page:
         the most of a registry edit that moved a link."""
         index = Path(self.outdir, self.searchindex_filename)
         unread = 'handbook' in self.env.domains and not changes(self.env).pages
-        self.index_kept = frozenset(set(docnames) - self.outdated) \
-            if unread and index.is_file() else frozenset()
+        if unread and self.outdated is not None and index.is_file():
+            self.index_kept = frozenset(set(docnames) - self.outdated)
+        else:
+            self.index_kept = frozenset()
+        self.outdated = None
         super().load_indexer(set(docnames) - self.index_kept)
 
     def index_page(self, pagename: str, doctree: nodes.document, title: str) -> None:
