@@ -7,8 +7,8 @@ so the paths it prints are relative to the repository."""
 
 from __future__ import annotations
 
-import importlib.util
 import gc
+import importlib.util
 import os
 import subprocess
 import sys
