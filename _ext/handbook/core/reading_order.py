@@ -3,7 +3,7 @@
 With ``-j N``, Sphinx reads the pages in chunks, consecutive slices of the
 list of pages to read, each chunk in a process of its own, ``N`` at a time
 (``sphinx.util.parallel.make_chunks``).  The list is sorted by name, so a
-handbook's yearly FAQ pages, a third of its text, fall in the same chunk
+handbook's yearly FAQ pages, often half of its text, fall in the same chunk
 (``faq/2023``, ``faq/2024``): that one process reads while the others are
 done.
 
