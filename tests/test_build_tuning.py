@@ -1,7 +1,7 @@
 """How a build spends its time, without changing what it writes: the largest
 pages spread over the processes of a parallel read
 (``handbook/core/reading_order.py``), and the garbage collector's thresholds
-during a build (``handbook/core/gc_policy.py``).  That ``-j 2`` still writes
+during a build and at the process's exit (``handbook/core/gc_policy.py``).  That ``-j 2`` still writes
 what ``-j 1`` writes is ``test_builds.py``'s test."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_the_largest_pages_go_to_different_chunks():
     assert heaviest(order) < heaviest(names)
 
 
-def test_a_serial_read_keeps_sphinx_order(tmp_path):
+def test_only_a_parallel_read_is_reordered(tmp_path):
     names = ['a', 'b', 'c']
     for name, size in zip(names, (10, 20, 30)):
         (tmp_path / f'{name}.rst').write_text('x' * size, encoding='utf-8')
