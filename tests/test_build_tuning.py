@@ -1,8 +1,8 @@
 """How a build spends its time, without changing what it writes: the largest
 pages spread over the processes of a parallel read
-(``handbook/core/reading_order.py``), and the garbage collector's thresholds
-during a build and at the process's exit (``handbook/core/gc_policy.py``).  That ``-j 2`` still writes
-what ``-j 1`` writes is ``test_builds.py``'s test."""
+(``handbook/core/reading_order.py``), and the garbage collector during a
+build and at the process's exit (``handbook/core/gc_policy.py``).  That
+``-j 2`` still writes what ``-j 1`` writes is ``test_builds.py``'s test."""
 
 from __future__ import annotations
 
