@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 
@@ -141,7 +142,21 @@ def test_timeline_follows_the_pages(app, make_app):
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-parallel', parallel=4)
-def test_parallel_build_gives_the_same_timeline(app, make_app, tmp_path):
+def test_parallel_build_gives_the_same_timeline(app, make_app, tmp_path, monkeypatch):
+    """Also when a parallel build renders the rulings in a process of their
+    own (generated/ruling_html.py), which a serial build does not."""
+    from handbook.generated import ruling_html
+    from handbook.rulings import lines as ruling_lines
+
+    renderers = tmp_path / 'renderers'  # the process of each render(), from any process
+    render = ruling_html.render
+
+    def noting(env, rulings):
+        with renderers.open('a', encoding='utf-8') as out:
+            out.write(f'{os.getpid()} {len(rulings)}\n')
+        return render(env, rulings)
+
+    monkeypatch.setattr(ruling_html, 'render', noting)
     # parallel reading needs more than five pages to read
     extra = [f'p{i}' for i in range(6)]
     for day, name in enumerate(extra, start=2):
@@ -153,10 +168,15 @@ def test_parallel_build_gives_the_same_timeline(app, make_app, tmp_path):
                      encoding='utf-8')
     app.build()
     assert_no_warnings(app)
+    [(pid, count)] = [line.split() for line in renderers.read_text().splitlines()]
+    every = sum(map(len, ruling_lines.rulings(app.env).values()))
+    assert pid != str(os.getpid()) and int(count) == every == 19  # every ruling, at once
+    renderers.unlink()
     serial_src = tmp_path / 'serial'
     shutil.copytree(app.srcdir, serial_src, ignore=shutil.ignore_patterns('_build'))
     serial = make_app('html', srcdir=serial_src, parallel=0)
     serial.build()
+    assert {line.split()[0] for line in renderers.read_text().splitlines()} == {str(os.getpid())}
     assert html(app, 'timeline') == html(serial, 'timeline')
     assert (app.outdir / 'rulings.json').read_text(encoding='utf-8') == \
         (serial.outdir / 'rulings.json').read_text(encoding='utf-8')

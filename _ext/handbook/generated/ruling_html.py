@@ -24,6 +24,14 @@ folder), so that an edit renders again only the rulings it changed: never
 stale, since a ruling whose nodes changed, another configuration, or a card
 whose row or § changed renders them anew.  HTML builders
 only (EPUB included); other builders copy the nodes (:class:`Copies`).
+
+In a parallel build the rulings to render are rendered in a process of
+their own, started once the first page is resolved (:func:`render_aside`):
+Sphinx's main process resolves every page of a parallel write itself, one
+after the other, and rendering a whole handbook's rulings there (9,000 of
+them: 3 s), for the timeline, was the longest part of it.  The first page
+that needs the HTML waits for that process (:meth:`Rendered.wait`), which
+renders what this one would have (the same environment, forked).
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import new_document
 from sphinx.util.osutil import relative_uri
+from sphinx.util.parallel import ParallelTasks
 
 from handbook.generated import card_index
 from handbook.generated.html_parts import Writer
@@ -102,6 +111,7 @@ def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
                 docname: str) -> dict[tuple[str, str], str]:
     """The HTML of each of *rulings* for page *docname*: ``{(docname, anchor): html}``."""
     kept = Rendered.of(env)
+    kept.wait()
     found = {ruling: kept.get(ruling) for ruling in rulings}
     missing = [ruling for ruling, text in found.items() if text is None]
     if missing:
@@ -134,6 +144,8 @@ class Rendered:
         self.digests: dict[str, dict[str, str]] = {}  # docname -> this build's digests
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
         self.dirty: set[str] = set()
+        self.aside = False  # rendering in another process started (once per build)
+        self.pending: ParallelTasks | None = None  # that process, until it is waited for
         for path in sorted(self.folder.glob('*.pickle')):
             try:
                 base, docname, kept = pickle.loads(path.read_bytes())
@@ -178,6 +190,32 @@ class Rendered:
             return found[2]
         return self.once.get((ruling.docname, ruling.anchor))
 
+    def render_aside(self, rulings: Iterable[Ruling]) -> None:
+        """Start rendering those of *rulings* not kept in a process of their
+        own; :meth:`wait` adds what it rendered."""
+        self.aside = True  # also in that process, whose own pages are resolved
+        missing = {(r.docname, r.anchor): r for r in rulings if self.get(r) is None}
+        if not missing:
+            return
+
+        def work() -> dict[tuple[str, str], tuple[str, bool]]:
+            return {(r.docname, r.anchor): out
+                    for r, out in render(self.env, list(missing.values())).items()}
+
+        def done(_arg: None, rendered: dict[tuple[str, str], tuple[str, bool]]) -> None:
+            for where, (text, lasting) in rendered.items():
+                self.add(missing[where], text, lasting)
+
+        self.pending = ParallelTasks(1)
+        self.pending.add_task(work, None, done)
+
+    def wait(self) -> None:
+        """Add what :meth:`render_aside` rendered, once it has (its
+        process's messages are logged here, as Sphinx does for its own)."""
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            pending.join()
+
     def add(self, ruling: Ruling, text: str, lasting: bool) -> None:
         if not lasting:
             self.once[ruling.docname, ruling.anchor] = text
@@ -206,11 +244,27 @@ class Rendered:
         self.dirty.clear()
 
 
+def render_aside(app: Sphinx, _doctree: nodes.document, _docname: str) -> None:
+    """In a parallel HTML build, start rendering every ruling not kept in a
+    process of its own once the first page is resolved (``doctree-resolved``:
+    the builder is ready to write; see the module docstring)."""
+    builder = app.builder
+    if builder.format == 'html' and builder.parallel_ok and app.parallel > 1:
+        kept = Rendered.of(app.env)
+        if not kept.aside:
+            kept.render_aside(ruling for rulings in ruling_lines.rulings(app.env).values()
+                              for ruling in rulings)
+
+
 def save(app: Sphinx, exception: BaseException | None) -> None:
     """Keep what this build rendered (``build-finished``)."""
     rendered = store(app.env).made('ruling_html')
-    if exception is None and rendered is not None:
-        rendered.save()
+    if rendered is not None:
+        if exception is None:
+            rendered.wait()
+            rendered.save()
+        elif rendered.pending is not None:
+            rendered.pending.terminate()
 
 
 def render(env: BuildEnvironment, rulings: list[Ruling]) -> dict[Ruling, tuple[str, bool]]:
@@ -255,6 +309,7 @@ def rebase(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
+    app.connect('doctree-resolved', render_aside)
     app.connect('build-finished', save)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}
