@@ -290,7 +290,9 @@ def pinyin_order(env: BuildEnvironment, key: str) -> tuple[str, tuple]:
     fifth of a millisecond, a second for a registry's worth of names."""
     known = store(env).data.setdefault(PINYIN, {})
     if key not in known:
-        known[key] = (initial(key), sort_key(key))
+        # a key's initial is its first character's: found once per character
+        first = initial(key) if len(key) < 2 else pinyin_order(env, key[0])[0]
+        known[key] = (first, sort_key(key))
     return known[key]
 
 
