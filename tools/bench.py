@@ -118,6 +118,7 @@ import ast
 import bisect
 import calendar
 import contextlib
+import http.client
 import os
 import random
 import re
@@ -732,7 +733,8 @@ def fetch(url: str) -> str | None:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:
             return response.read().decode('utf-8', errors='replace')
-    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError,
+            http.client.HTTPException):  # IncompleteRead: served while being replaced
         return None
 
 
