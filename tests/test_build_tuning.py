@@ -1,6 +1,7 @@
 """How a build spends its time, without changing what it writes: the largest
 pages spread over the processes of a parallel read
-(``handbook/core/reading_order.py``), and the garbage collector during a
+(``handbook/core/reading_order.py``), ``-j`` processes writing
+(``handbook/core/writing_order.py``), and the garbage collector during a
 build and at the process's exit (``handbook/core/gc_policy.py``).  That
 ``-j 2`` still writes what ``-j 1`` writes is ``test_builds.py``'s test."""
 
@@ -13,7 +14,8 @@ import sys
 import types
 
 import pytest
-from sphinx.util.parallel import make_chunks
+import sphinx.builders
+from sphinx.util.parallel import ParallelTasks, make_chunks
 
 from handbook.core import gc_policy
 from handbook.core.reading_order import balanced, spread
@@ -74,6 +76,26 @@ def test_a_parallel_read_spreads_the_largest_pages(make_app, rootdir, tmp_path):
     assert_no_warnings(app)
     chunks = chunk_of(order, 2)
     assert chunks['p1'] != chunks['p2']
+
+
+@pytest.mark.parametrize('parallel, tasks', [(2, [2, 2]), (3, [3, 3]), (1, [])])
+def test_a_parallel_write_writes_with_as_many_processes_as_j(make_app, rootdir, tmp_path,
+                                                            monkeypatch, parallel, tasks):
+    started: list[int] = []
+
+    class Noting(ParallelTasks):
+        def __init__(self, nproc: int) -> None:
+            started.append(nproc)
+            super().__init__(nproc)
+
+    # the processes of Sphinx's parallel read, then of its parallel write
+    monkeypatch.setattr(sphinx.builders, 'ParallelTasks', Noting)
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    app = make_app('html', srcdir=srcdir, parallel=parallel)
+    app.build()
+    assert_no_warnings(app)
+    assert started == tasks  # Sphinx alone writes with parallel - 1
 
 
 @pytest.fixture

@@ -85,6 +85,7 @@ from sphinx.util.matching import DOTFILES, Matcher
 from sphinx.util.osutil import copyfile
 
 from handbook.core.files import write_if_changed
+from handbook.core.writing_order import WritingProcesses
 from handbook.store import changes
 
 if TYPE_CHECKING:
@@ -138,8 +139,9 @@ def _mtime_ns(path: str | os.PathLike[str]) -> int:
         return 0
 
 
-class UnchangedFilesBuilder(StandaloneHTMLBuilder):
-    """Sphinx's html builder, which writes a file only when its bytes change."""
+class UnchangedFilesBuilder(WritingProcesses, StandaloneHTMLBuilder):
+    """Sphinx's html builder, which writes a file only when its bytes change
+    (and writes with ``-j`` processes: :mod:`handbook.core.writing_order`)."""
 
     #: pages written again whose search-index entries are the last build's
     index_kept: frozenset[str] = frozenset()
