@@ -5,6 +5,7 @@ that lead there, both editions and zh_TW, and rewriting only what changed."""
 from __future__ import annotations
 
 import html as html_module
+import os
 import re
 from pathlib import Path
 from urllib.parse import unquote
@@ -237,6 +238,40 @@ def test_the_script_folds_as_the_registry(app):
     assert '_static/handbook-card-pages.js' in html(app, 'cards/旋风')
     assert '_static/handbook-card-pages.js' not in html(app, 'other')
     assert fold('DDD 反骨王・列奥尼达') == 'ddd反骨王列奥尼达'
+
+
+@pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-parallel', freshenv=True,
+                    parallel=2)
+def test_a_parallel_build_writes_them_in_two_processes(app, make_app, monkeypatch, tmp_path):
+    """Half of them in another process (from ``SPLIT_MIN`` pages up), the same bytes."""
+    writers = tmp_path / 'writers'  # the process that made each page's content
+    contexts = card_pages.Contexts.__call__
+
+    def noting(self, page):
+        with writers.open('a', encoding='utf-8') as out:
+            out.write(f'{os.getpid()} {page.name}\n')
+        return contexts(self, page)
+
+    monkeypatch.setattr(card_pages.Contexts, '__call__', noting)
+    monkeypatch.setattr(card_pages, 'SPLIT_MIN', len(PAGES))
+    app.build()
+    assert_no_warnings(app)
+    by_process: dict[str, list[str]] = {}
+    for line in writers.read_text(encoding='utf-8').splitlines():
+        pid, name = line.split()
+        by_process.setdefault(pid, []).append(name)
+    # the first half here, the rest in the other process
+    here = by_process.pop(str(os.getpid()))
+    [there] = by_process.values()
+    assert (len(here), len(there)) == (3, 4) and sorted(here + there) == PAGES
+
+    writers.unlink()
+    serial = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'serial', parallel=0)
+    serial.build()
+    assert {line.split()[0] for line in writers.read_text(encoding='utf-8').splitlines()} == \
+        {str(os.getpid())}
+    for name in PAGES:
+        assert html(app, name) == html(serial, name)
 
 
 # -- cheap: only what changed is written --------------------------------------------------
