@@ -382,7 +382,7 @@ def write_pages(app: Sphinx, pages: list[CardPage]) -> None:
     the builder, for a page whose title, address and content are tokens, and
     each page is that frame with its own title, address and content
     (``templates/handbook-card.html``), escaped.  A parallel build writes
-    half of them in another process (a whole handbook's, 4,700 pages: 1.2 s)."""
+    half of them in another process (the bench corpus's 4,700: 2.7 → 1.8 s)."""
     env = app.env
     builder = app.builder
     frame_name = f'{FOLDER}/{PAGE_TOKEN}'
