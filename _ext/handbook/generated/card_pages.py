@@ -408,7 +408,7 @@ def write_pages(app: Sphinx, pages: list[CardPage]) -> None:
                     .replace(BODY_TOKEN, body))  # last: nothing in the content is replaced
             (outdir / f'{page.name}.html').write_text(text, encoding='utf-8')
 
-    if builder.parallel_ok and app.parallel > 1 and len(pages) >= SPLIT_MIN:
+    if builder.parallel_ok and len(pages) >= SPLIT_MIN:  # -j above 1, where it can fork
         half = len(pages) // 2
         other = ParallelTasks(1)
         other.add_task(write, pages[half:])

@@ -249,7 +249,7 @@ def render_aside(app: Sphinx, _doctree: nodes.document, _docname: str) -> None:
     process of its own once the first page is resolved (``doctree-resolved``:
     the builder is ready to write; see the module docstring)."""
     builder = app.builder
-    if builder.format == 'html' and builder.parallel_ok and app.parallel > 1:
+    if builder.format == 'html' and builder.parallel_ok:  # -j above 1, where it can fork
         kept = Rendered.of(app.env)
         if not kept.aside:
             kept.render_aside(ruling for rulings in ruling_lines.rulings(app.env).values()
