@@ -527,3 +527,12 @@ def test_handbook_markers_lead_to_the_page_of_their_card(handbook, registry):
             assert (handbook / 'cards' / f'{ident}.html').is_file(), ident
             count += 1
     assert count > 2000
+
+
+@pytest.mark.parametrize('text', ['', '灵摆读阵', 'A&B <C> "D" @E', '&lt;&amp;', '@@&&""<<>>',
+                                  '「<script>alert(1)</script>」'])
+def test_the_lists_escape_text_as_the_translator_does(text):
+    from sphinx.writers.html5 import HTML5Translator
+
+    from handbook.generated.html_parts import escape
+    assert escape(text) == text.translate(HTML5Translator.special_characters)
