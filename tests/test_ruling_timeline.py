@@ -71,8 +71,10 @@ def test_entries_keep_their_links(app):
     item = entry(app, I + 'ruling-2017-03-24-旋风-07ad83')
     assert ('<p class="ruling-entry-source"><a class="reference internal" href="index.html">'
             'Rulings</a> › <a class="reference internal" href="index.html#标签">第二节</a> · ') in item
-    # a same-page reference of the ruling's page now points into that page
-    assert '见<a class="reference internal" href="index.html#标签"><span>第二节</span></a>' in item
+    # a same-page reference of the ruling's page now points into that page,
+    # written as on that page
+    assert '见<a class="reference internal" href="index.html#标签">第二节</a>' in item
+    assert '见<a class="reference internal" href="#标签">第二节</a>' in html(app, 'index')
     # a :ref: is resolved as on any page
     assert ('详见<a class="reference internal" href="index.html#标签"><span class="std std-ref">第二节'
             '</span></a>') in entry(app, 'other.html#ruling-2017-12-22')
@@ -143,20 +145,27 @@ def test_timeline_follows_the_pages(app, make_app):
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-parallel', parallel=4)
 def test_parallel_build_gives_the_same_timeline(app, make_app, tmp_path, monkeypatch):
-    """Also when a parallel build renders the rulings in a process of their
-    own (generated/ruling_html.py), which a serial build does not."""
+    """Also when the rulings' HTML comes from the pages written by other
+    processes (generated/ruling_html.py): the timeline is written after them."""
     from handbook.generated import ruling_html
-    from handbook.rulings import lines as ruling_lines
 
-    renderers = tmp_path / 'renderers'  # the process of each render(), from any process
-    render = ruling_html.render
+    noted = tmp_path / 'noted'  # what render() and capture() did, and in which process
+    render, capture = ruling_html.render, ruling_html.Rendered.capture
 
-    def noting(env, rulings):
-        with renderers.open('a', encoding='utf-8') as out:
-            out.write(f'{os.getpid()} {len(rulings)}\n')
+    def note(line: str) -> None:
+        with noted.open('a', encoding='utf-8') as out:
+            out.write(f'{line} {os.getpid()}\n')
+
+    def noting_render(env, rulings):
+        note(' '.join(sorted(f'render:{r.docname}#{r.anchor}' for r in rulings)))
         return render(env, rulings)
 
-    monkeypatch.setattr(ruling_html, 'render', noting)
+    def noting_capture(self, docname, written):
+        note(f'capture:{docname}')
+        return capture(self, docname, written)
+
+    monkeypatch.setattr(ruling_html, 'render', noting_render)
+    monkeypatch.setattr(ruling_html.Rendered, 'capture', noting_capture)
     # parallel reading needs more than five pages to read
     extra = [f'p{i}' for i in range(6)]
     for day, name in enumerate(extra, start=2):
@@ -168,15 +177,30 @@ def test_parallel_build_gives_the_same_timeline(app, make_app, tmp_path, monkeyp
                      encoding='utf-8')
     app.build()
     assert_no_warnings(app)
-    [(pid, count)] = [line.split() for line in renderers.read_text().splitlines()]
-    every = sum(map(len, ruling_lines.rulings(app.env).values()))
-    assert pid != str(os.getpid()) and int(count) == every == 19  # every ruling, at once
-    renderers.unlink()
+
+    def done() -> tuple[dict[str, str], list[str]]:
+        """``{page: process}`` of each capture; what was rendered, in this process."""
+        lines = [line.rsplit(' ', 1) for line in noted.read_text().splitlines()]
+        noted.unlink()
+        captured = {what.removeprefix('capture:'): pid for what, pid in lines
+                    if what.startswith('capture:')}
+        rendered = [what for what, pid in lines if what.startswith('render:')]
+        assert all(pid == str(os.getpid()) for what, pid in lines if what.startswith('render:'))
+        return captured, rendered
+
+    captured, rendered = done()
+    # every page with rulings gave its rulings' HTML, most in other processes;
+    # only the ruling with a :ref: (its text is another page's title) is rendered
+    assert set(captured) == {'index', 'other', *extra}
+    assert len({pid for pid in captured.values() if pid != str(os.getpid())}) >= 1
+    assert rendered == ['render:other#ruling-2017-12-22']
     serial_src = tmp_path / 'serial'
     shutil.copytree(app.srcdir, serial_src, ignore=shutil.ignore_patterns('_build'))
     serial = make_app('html', srcdir=serial_src, parallel=0)
     serial.build()
-    assert {line.split()[0] for line in renderers.read_text().splitlines()} == {str(os.getpid())}
+    captured, rendered = done()
+    assert set(captured.values()) == {str(os.getpid())}
+    assert rendered == ['render:other#ruling-2017-12-22']
     assert html(app, 'timeline') == html(serial, 'timeline')
     assert (app.outdir / 'rulings.json').read_text(encoding='utf-8') == \
         (serial.outdir / 'rulings.json').read_text(encoding='utf-8')
@@ -193,21 +217,29 @@ def test_misplaced_timeline_warns_at_its_line(app):
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-kept')
-def test_rulings_rendered_once_are_kept_until_they_change(app, make_app, monkeypatch):
-    """The rulings' HTML is kept from build to build (generated/ruling_html.py): an
-    edit renders again the rulings whose nodes it changed, and those with a
-    :ref:, whose text is another page's; never one that is as it was."""
+def test_rulings_html_is_kept_until_their_page_is_written_again(app, make_app, monkeypatch):
+    """The rulings' HTML is kept from build to build (generated/ruling_html.py):
+    an edit takes the HTML of the rulings of the pages it writes again from
+    their writing, renders those with a :ref:, whose text is another page's,
+    and nothing else; what no page's writing left is rendered, the same."""
     from handbook.generated import ruling_html
 
     app.build()
+    timeline = html(app, 'timeline')
     rendered: list[tuple[str, str]] = []
-    render = ruling_html.render
+    captured: list[str] = []
+    render, capture = ruling_html.render, ruling_html.Rendered.capture
 
     def counting(env, rulings):
         rendered.extend((r.docname, r.anchor) for r in rulings)
         return render(env, rulings)
 
+    def noting(self, docname, written):
+        captured.append(docname)
+        return capture(self, docname, written)
+
     monkeypatch.setattr(ruling_html, 'render', counting)
+    monkeypatch.setattr(ruling_html.Rendered, 'capture', noting)
     index = app.srcdir / 'index.rst'
     index.write_text(index.read_text(encoding='utf-8').replace('第二节\n------', '第二节改\n--------')
                      .replace('`第二节`_', '`第二节改`_').replace('Rulings\n=======\n',
@@ -215,25 +247,56 @@ def test_rulings_rendered_once_are_kept_until_they_change(app, make_app, monkeyp
                      encoding='utf-8')
     again = make_app('html', srcdir=app.srcdir)
     again.build()
-    assert rendered and {doc for doc, _anchor in rendered} == {'index', 'other'}
-    # of index.rst, only the ruling whose link text changed (a line inserted
-    # above the others, moving them, changes nothing of them)
-    [changed] = [a for doc, a in rendered if doc == 'index']
-    assert changed.startswith('ruling-2017-03-24-旋风-')  # a new text, a new hash
+    # index.rst, read again, is written again: its rulings come from its writing
+    assert captured == ['index']
+    assert '见<a class="reference internal" href="index.html#标签">第二节改</a>' in \
+        html(again, 'timeline')
     # other.rst was not read again: of its rulings, only the one with a :ref: is rendered
-    assert [a for doc, a in rendered if doc == 'other'] == ['ruling-2017-12-22']
+    assert rendered == [('other', 'ruling-2017-12-22')]
     assert '详见<a class="reference internal" href="index.html#标签"><span class="std std-ref">' \
         '第二节改</span></a>' in entry(again, 'other.html#ruling-2017-12-22')
 
     rendered.clear()
+    captured.clear()
     other = app.srcdir / 'other.rst'
     other.write_text(other.read_text(encoding='utf-8').replace('| 另一页', '| 另一页，改'),
                      encoding='utf-8')
     third = make_app('html', srcdir=app.srcdir)
     third.build()
-    assert {doc for doc, _anchor in rendered} == {'other'}
+    assert captured == ['index', 'other']  # Sphinx writes again the page whose toctree lists it
+    assert rendered == [('other', 'ruling-2017-12-22')]
     assert '另一页，改' in entry(third, 'other.html#ruling-2017-12-22')
     assert [w for w in warnings(third) if '[app.' not in w] == []
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-rendered')
+def test_rulings_rendered_are_as_their_pages_wrote_them(app, make_app, tmp_path, monkeypatch):
+    """A ruling whose HTML no page's writing left (generated/ruling_html.py)
+    is rendered as its page wrote it: a footnote, a same-page link, an inline
+    target (its id is the page's), struck text."""
+    from handbook.generated import ruling_html
+
+    (app.srcdir / 'notes.rst').write_text(
+        'Notes\n=====\n\n'
+        '| 「`旋风`_」有注。 [#]_ :ruling:`17/3/25`\n'
+        '| 见 `Notes`_ 与 _`内联目标`。\\ :ruling:`17/3/26`\n'
+        '| 「`神之宣告`_」\\ :strike:`不能发动。`\\ :ruling:`17/3/27`\n\n'
+        '.. [#] 脚注。\n', encoding='utf-8')
+    index = app.srcdir / 'index.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace('   other\n', '   other\n   notes\n'),
+                     encoding='utf-8')
+    app.build()
+    assert_no_warnings(app)
+    written = html(app, 'timeline')
+    assert re.search('有注。 <a class="footnote-reference brackets" href="notes.html#id[0-9]+" '
+                     'role="doc-noteref">', written)
+    assert '见 <a class="reference internal" href="notes.html#notes">Notes</a> 与 ' \
+           '<span class="target">内联目标</span>' in written
+
+    monkeypatch.setattr(ruling_html.Rendered, 'capture', lambda *args: None)
+    rendered = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'rendered', freshenv=True)
+    rendered.build()
+    assert html(rendered, 'timeline') == written
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)

@@ -1,47 +1,91 @@
-"""Parallel writing: as many writing processes as ``-j`` asks for.
+"""Parallel writing: as many writing processes as ``-j`` asks for; and the
+pages that show what the others' writing gives, written after them.
 
-With ``-j N``, Sphinx's main process resolves the pages to write one after
-the other, indexes each for the search, and hands them out in chunks to
-processes that translate and write them, ``N - 1`` at a time: the main
-process is busy meanwhile.  It is, until it has resolved the last chunk;
-then it only waits, while that chunk waits for the one writing process.
-When the last chunk holds the heavy pages -- a yearly FAQ page of 3,000
-rulings takes a second to write -- it is written after the one before it,
-on one core.  An edit that rewrites a dozen pages (a registry row whose URL
-changed) gives Sphinx two chunks, so that wait was a quarter of the build.
+**``-j`` writing processes.**  With ``-j N``, Sphinx's main process resolves
+the pages to write one after the other, indexes each for the search, and
+hands them out in chunks to processes that translate and write them,
+``N - 1`` at a time: the main process is busy meanwhile.  It is, until it
+has resolved the last chunk; then it only waits, while that chunk waits for
+the one writing process.  When the last chunk holds the heavy pages -- a
+yearly FAQ page of 3,000 rulings takes a second to write -- it is written
+after the one before it, on one core.  An edit that rewrites a dozen pages
+(a registry row whose URL changed) gives Sphinx two chunks, so that wait
+was a quarter of the build.
 
-:class:`WritingProcesses`, a mixin of the handbook's HTML builder, lets
+:class:`WritingProcesses`, a mixin of the HTML builder (this extension's
+:class:`OrderedHTMLBuilder`, or the handbook's own), lets
 ``N`` chunks be written at a time: the last chunk starts as soon as it is
 resolved, beside the one before it.  The chunks, their order, and what each
 process does are Sphinx's (the pages are still resolved and indexed in
 page order: ``test_builds`` compares ``-j 2`` with ``-j 1``); only the
-number of writing processes changes.  A serial build is left alone.
+number of writing processes changes.
+
+**Pages written last.**  Writing a page leaves the HTML of its rulings for
+the pages that show them elsewhere (:mod:`handbook.generated.ruling_html`).
+Before writing, the builder emits ``handbook-write-last`` ``(app,
+docnames)``; each listener returns the pages of *docnames* that show what
+writing the others gives (the timeline), and those are written after all
+the others, in page order, the same way.  Between the two, the main
+process emits ``handbook-written`` ``(app, docnames)``: the pages written
+first are written, by whichever process.  A serial build writes in the
+same order, so that ``-j 2`` and ``-j 1`` index the pages alike.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sphinx.builders import Builder
+from sphinx.builders.html import StandaloneHTMLBuilder
 
 if TYPE_CHECKING:
-    from collections.abc import Set
+    from collections.abc import Sequence, Set
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+#: which pages to write after the others: ``(app, docnames) -> set of docnames``
+WRITE_LAST = 'handbook-write-last'
+#: the pages written first are written (the main process): ``(app, docnames)``
+WRITTEN = 'handbook-written'
+
 
 class WritingProcesses(Builder):
-    """Write with ``-j`` processes (see the module docstring)."""
+    """Write with ``-j`` processes, some pages last (see the module docstring)."""
 
     def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
         super().__init__(app, env)
         self.jobs = app.parallel  # -j
 
     def write_documents(self, docnames: Set[str]) -> None:
-        if not self.parallel_ok:
-            super().write_documents(docnames)
+        last: set[str] = set()
+        for pages in self.events.emit(WRITE_LAST, frozenset(docnames)):
+            last |= set(pages) & set(docnames)
+        first = sorted(set(docnames) - last)
+        self._write_in_order(first)
+        if last:
+            self.events.emit(WRITTEN, first)
+            self._write_in_order(sorted(last))
+
+    def _write_in_order(self, docnames: Sequence[str]) -> None:
+        if not docnames:
             return
-        # Sphinx's own parallel write (sorted pages, as Sphinx sorts them),
-        # with one more process than the N - 1 it starts
-        self._write_parallel(sorted(docnames), nproc=self.jobs)
+        if self.parallel_ok and len(docnames) > 1:
+            # Sphinx's own parallel write, with one more process than the
+            # N - 1 it starts (it writes a first page itself, as the serial
+            # write does: all of a lone page)
+            self._write_parallel(docnames, nproc=self.jobs)
+        else:
+            self._write_serial(docnames)
+
+
+class OrderedHTMLBuilder(WritingProcesses, StandaloneHTMLBuilder):
+    """Sphinx's HTML builder, writing as :class:`WritingProcesses` does (the
+    handbook's own, :mod:`handbook.publishing.unchanged_files`, does too)."""
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_event(WRITE_LAST)
+    app.add_event(WRITTEN)
+    app.add_builder(OrderedHTMLBuilder, override=True)
+    return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

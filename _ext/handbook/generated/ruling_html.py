@@ -25,13 +25,22 @@ stale, since a ruling whose nodes changed, another configuration, or a card
 whose row or § changed renders them anew.  HTML builders
 only (EPUB included); other builders copy the nodes (:class:`Copies`).
 
-In a parallel build the rulings to render are rendered in a process of
-their own, started once the first page is resolved (:func:`render_aside`):
-Sphinx's main process resolves every page of a parallel write itself, one
-after the other, and rendering a whole handbook's rulings there (9,000 of
-them: 3 s), for the timeline, was the longest part of it.  The first page
-that needs the HTML waits for that process (:meth:`Rendered.wait`), which
-renders what this one would have (the same environment, forked).
+**Most rulings are not rendered at all:** writing a page writes its
+rulings, and the HTML translator leaves each one's HTML on the page's
+document (:func:`handbook.rulings.lines.written_html`).  That HTML is kept
+as if rendered here (:meth:`Rendered.capture`: its links made links of a
+page at the root, a link to an anchor of its page made a link to that page,
+its ids dropped), and the pages that show rulings elsewhere are written after
+the others (the timeline says so, :mod:`handbook.core.writing_order`; card
+pages are written at the end of the build).  Rendering a whole handbook's
+rulings (9,000 of them) took 3 s, the largest part of what the timeline
+cost; taking what the pages' writing gives costs a tenth of it.  A parallel
+build's writing processes keep what they took in the doctree folder, and
+the main process reads it once they are done (``handbook-written``).  What
+is rendered here: the rulings whose HTML no page's writing left (a page
+written by an earlier build whose kept HTML is gone, other builders), and
+those with a cross-reference other than a card link (a ``:ref:``, whose
+text is another page's title: never kept, rendered at each build).
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
+import os
 import pickle
 import posixpath
 import re
@@ -50,13 +60,13 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import new_document
 from sphinx.util.osutil import relative_uri
-from sphinx.util.parallel import ParallelTasks
 
+from handbook.core.writing_order import WRITTEN
 from handbook.generated import card_index
 from handbook.generated.html_parts import Writer
 from handbook.generated.anchors import anchor_link
 from handbook.rulings import lines as ruling_lines
-from handbook.store import store
+from handbook.store import PAGE_READ, store, writes_pages
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -66,6 +76,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from handbook.rulings.lines import Ruling
+    from handbook.store import Contribution
 
 #: the page, at the site's root, the rulings are rendered for
 ROOT = 'handbook-ruling-html'
@@ -78,15 +89,26 @@ VERSION = 3
 LASTING = ('card', 'anchor')
 #: a relative link or image of the rendered HTML
 LINK = re.compile(r' (href|src)="([^"]*)"')
+#: a link to an anchor of the page the HTML was written for
+SAME_PAGE = re.compile(r' href="(#[^"]*)"')
+#: an id of an element (text and attribute values have their quotes escaped)
+ID = re.compile(r' id="[^"]*"')
+#: the record's ``extra``: the anchors of the page's rulings that are
+#: rendered at each build (a cross-reference other than :data:`LASTING`)
+TRANSIENT = 'ruling_html_transient'
 
 
 class Copies:
     """The rulings' nodes from their pages, made to work on page
-    *fromdocname* (:meth:`of`; unpickled from the store a ruling at a time)."""
+    *fromdocname* (:meth:`of`; unpickled from the store a ruling at a time).
+    A same-page link of the ruling's page is made a link to that page,
+    unless *own_anchors* is false: :func:`render` makes its HTML a link to
+    the page, as it does for the HTML a page's writing gave."""
 
-    def __init__(self, env: BuildEnvironment, fromdocname: str) -> None:
+    def __init__(self, env: BuildEnvironment, fromdocname: str, own_anchors: bool = True) -> None:
         self.env = env
         self.fromdocname = fromdocname
+        self.own_anchors = own_anchors
 
     def of(self, ruling: Ruling) -> list[nodes.Node]:
         stored = ruling_lines.ruling_nodes(self.env, ruling.docname, ruling.anchor)
@@ -98,7 +120,7 @@ class Copies:
             if isinstance(node, addnodes.pending_xref):
                 node['refdoc'] = self.fromdocname
                 node['refwarn'] = False  # its own page reports a broken reference
-            elif 'refid' in node:  # a same-page link of the ruling's page
+            elif 'refid' in node and self.own_anchors:  # a same-page link of the ruling's page
                 node.replace_self(anchor_link(self.fromdocname, ruling.docname, node['refid'],
                                               nodes.inline('', '', *node.children)))
         children = list(holder.children)
@@ -111,7 +133,6 @@ def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
                 docname: str) -> dict[tuple[str, str], str]:
     """The HTML of each of *rulings* for page *docname*: ``{(docname, anchor): html}``."""
     kept = Rendered.of(env)
-    kept.wait()
     found = {ruling: kept.get(ruling) for ruling in rulings}
     missing = [ruling for ruling, text in found.items() if text is None]
     if missing:
@@ -144,16 +165,19 @@ class Rendered:
         self.digests: dict[str, dict[str, str]] = {}  # docname -> this build's digests
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
         self.dirty: set[str] = set()
-        self.aside = False  # rendering in another process started (once per build)
-        self.pending: ParallelTasks | None = None  # that process, until it is waited for
+        self.pid = os.getpid()  # the main process's (made before the pages are written)
         for path in sorted(self.folder.glob('*.pickle')):
-            try:
-                base, docname, kept = pickle.loads(path.read_bytes())
-            except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
-                continue  # unreadable: rendered anew
-            self.files[docname] = path
-            if base == self.base:
-                self.pages[docname] = kept
+            self.load(path)
+
+    def load(self, path: Path) -> None:
+        """Take the kept HTML of one page from its file."""
+        try:
+            base, docname, kept = pickle.loads(path.read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+            return  # unreadable: rendered anew
+        self.files[docname] = path
+        if base == self.base:
+            self.pages[docname] = kept
 
     @classmethod
     def of(cls, env: BuildEnvironment) -> Rendered:
@@ -190,31 +214,31 @@ class Rendered:
             return found[2]
         return self.once.get((ruling.docname, ruling.anchor))
 
-    def render_aside(self, rulings: Iterable[Ruling]) -> None:
-        """Start rendering those of *rulings* not kept in a process of their
-        own; :meth:`wait` adds what it rendered."""
-        self.aside = True  # also in that process, whose own pages are resolved
-        missing = {(r.docname, r.anchor): r for r in rulings if self.get(r) is None}
-        if not missing:
+    def capture(self, docname: str, written: dict[str, str]) -> None:
+        """Keep the HTML of the rulings of page *docname* as its writing gave
+        them (:func:`handbook.rulings.lines.written_html`), made HTML of the
+        page :data:`ROOT` (:func:`from_page`); not that of the rulings
+        rendered at each build.  A process that writes pages for the main
+        one keeps it in the page's file at once."""
+        record = store(self.env).record(docname)
+        if record is None or not record.rulings:
             return
+        transient = record.extra.get(TRANSIENT, frozenset())
+        move = from_page(store(self.env).builder, docname)
+        for ruling in record.rulings:
+            text = written.get(ruling.anchor)
+            if text is not None and ruling.anchor not in transient:
+                self.add(ruling, move(text).strip(), lasting=True)
+        if os.getpid() != self.pid and docname in self.dirty:
+            self.save_page(docname)
 
-        def work() -> dict[tuple[str, str], tuple[str, bool]]:
-            return {(r.docname, r.anchor): out
-                    for r, out in render(self.env, list(missing.values())).items()}
-
-        def done(_arg: None, rendered: dict[tuple[str, str], tuple[str, bool]]) -> None:
-            for where, (text, lasting) in rendered.items():
-                self.add(missing[where], text, lasting)
-
-        self.pending = ParallelTasks(1)
-        self.pending.add_task(work, None, done)
-
-    def wait(self) -> None:
-        """Add what :meth:`render_aside` rendered, once it has (its
-        process's messages are logged here, as Sphinx does for its own)."""
-        if self.pending is not None:
-            pending, self.pending = self.pending, None
-            pending.join()
+    def reload(self, docnames: Iterable[str]) -> None:
+        """Take what other processes kept of pages *docnames*, once they
+        have written them (``handbook-written``)."""
+        for docname in docnames:
+            path = self.path(docname)
+            if docname not in self.dirty and path.is_file():
+                self.load(path)
 
     def add(self, ruling: Ruling, text: str, lasting: bool) -> None:
         if not lasting:
@@ -224,47 +248,75 @@ class Rendered:
             self.nodes_digest(ruling), self.cards_of(ruling), text)
         self.dirty.add(ruling.docname)
 
-    def save(self) -> None:
-        """Write the files of the pages whose rulings were rendered (only
-        their rulings of this build kept); remove those of removed pages."""
+    def path(self, docname: str) -> Path:
+        """The file that keeps the HTML of page *docname*."""
+        return self.files.get(docname) or self.folder / (
+            hashlib.sha256(docname.encode()).hexdigest()[:24] + '.pickle')
+
+    def save_page(self, docname: str) -> None:
+        """Write the file of page *docname* (only its rulings of this build kept)."""
+        anchors = self.digests[docname]  # add() found them: the page's rulings now
+        kept = {a: v for a, v in self.pages[docname].items() if a in anchors}
+        path = self.path(docname)
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
-            for docname in sorted(self.dirty):
-                anchors = self.digests[docname]  # add() found them: the page's rulings now
-                kept = {a: v for a, v in self.pages[docname].items() if a in anchors}
-                path = self.files.get(docname) or self.folder / (
-                    hashlib.sha256(docname.encode()).hexdigest()[:24] + '.pickle')
-                path.write_bytes(pickle.dumps((self.base, docname, kept),
-                                              pickle.HIGHEST_PROTOCOL))
-                self.files[docname] = path
+            path.write_bytes(pickle.dumps((self.base, docname, kept), pickle.HIGHEST_PROTOCOL))
+            self.files[docname] = path
+        self.dirty.discard(docname)
+
+    def save(self) -> None:
+        """Write the files of the pages whose rulings were rendered or
+        taken; remove those of removed pages."""
+        for docname in sorted(self.dirty):
+            self.save_page(docname)
+        with contextlib.suppress(OSError):
             for docname, path in list(self.files.items()):
                 if docname not in self.env.all_docs:
                     path.unlink(missing_ok=True)
                     del self.files[docname]
-        self.dirty.clear()
 
 
-def render_aside(app: Sphinx, _doctree: nodes.document, _docname: str) -> None:
-    """In a parallel HTML build, start rendering every ruling not kept in a
-    process of its own once the first page is resolved (``doctree-resolved``:
-    the builder is ready to write; see the module docstring)."""
-    builder = app.builder
-    if builder.format == 'html' and builder.parallel_ok:  # -j above 1, where it can fork
-        kept = Rendered.of(app.env)
-        if not kept.aside:
-            kept.render_aside(ruling for rulings in ruling_lines.rulings(app.env).values()
-                              for ruling in rulings)
+def note_transient(app: Sphinx, page: Contribution) -> None:
+    """Note the page's rulings that are rendered at each build, never
+    taken from the page's writing (``handbook-page-read``)."""
+    if not writes_pages(app.env):
+        return
+    transient = frozenset(
+        line['ids'][0] for line in page.nodes.rulings if line['ids'] and any(
+            xref.get('refdomain') not in LASTING for xref in line.findall(addnodes.pending_xref)))
+    if transient:
+        page.extra[TRANSIENT] = transient
+
+
+def start_writing(app: Sphinx, _builder: Builder) -> None:
+    """Load what was kept in the main process, before any page is written
+    (``write-started``): the processes that write pages share it."""
+    if app.builder.format == 'html':
+        Rendered.of(app.env)
+
+
+def capture(app: Sphinx, pagename: str, _templatename: str, _context: dict[str, Any],
+            doctree: nodes.document | None) -> None:
+    """Keep the HTML of the page's rulings as its writing gave it
+    (``html-page-context``)."""
+    if doctree is not None:
+        written = ruling_lines.written_html(doctree)
+        if written:
+            Rendered.of(app.env).capture(pagename, written)
+
+
+def reload(app: Sphinx, docnames: list[str]) -> None:
+    """Take what the writing processes kept (``handbook-written``)."""
+    rendered = store(app.env).made('ruling_html')
+    if rendered is not None and app.builder.parallel_ok:
+        rendered.reload(docnames)
 
 
 def save(app: Sphinx, exception: BaseException | None) -> None:
     """Keep what this build rendered (``build-finished``)."""
     rendered = store(app.env).made('ruling_html')
-    if rendered is not None:
-        if exception is None:
-            rendered.wait()
-            rendered.save()
-        elif rendered.pending is not None:
-            rendered.pending.terminate()
+    if rendered is not None and exception is None:
+        rendered.save()
 
 
 def render(env: BuildEnvironment, rulings: list[Ruling]) -> dict[Ruling, tuple[str, bool]]:
@@ -273,7 +325,7 @@ def render(env: BuildEnvironment, rulings: list[Ruling]) -> dict[Ruling, tuple[s
     document = new_document(f'<{ROOT}>', copy.copy(store(env).builder.docsettings))
     document.settings.env = env
     holders = []
-    copies = Copies(env, ROOT)
+    copies = Copies(env, ROOT, own_anchors=False)
     for ruling in rulings:
         holder = nodes.paragraph()
         holder.extend(copies.of(ruling))
@@ -282,9 +334,32 @@ def render(env: BuildEnvironment, rulings: list[Ruling]) -> dict[Ruling, tuple[s
                       holder.findall(addnodes.pending_xref))
         holders.append((ruling, holder, lasting))
     env.apply_post_transforms(document, ROOT)
+    builder = store(env).builder
+    pages: dict[str, Callable[[str], str]] = {}
     with Writer(env, ROOT, document) as write:
-        return {ruling: (write(*holder.children).strip(), lasting)
-                for ruling, holder, lasting in holders}
+        out = {}
+        for ruling, holder, lasting in holders:
+            if ruling.docname not in pages:
+                pages[ruling.docname] = own_anchors(builder, ROOT, ruling.docname)
+            out[ruling] = (pages[ruling.docname](write(*holder.children).strip()), lasting)
+        return out
+
+
+def from_page(builder: Builder, docname: str) -> Callable[[str], str]:
+    """A function that makes the HTML of a ruling as page *docname* shows
+    it the HTML :func:`render` would write: its relative links and images
+    moved to :data:`ROOT`, a link to an anchor of the page made a link to
+    that anchor of the page, and no ids (they are the page's)."""
+    move, own = rebase(builder, docname, ROOT), own_anchors(builder, ROOT, docname)
+    return lambda text: own(move(ID.sub('', text)))
+
+
+def own_anchors(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], str]:
+    """A function that makes each link to an anchor of the page of some
+    HTML (``href="#…"``), HTML of page *fromdocname* now, a link to that
+    anchor of page *docname*, where the HTML was written."""
+    uri = relative_uri(builder.get_target_uri(fromdocname), builder.get_target_uri(docname))
+    return lambda text: SAME_PAGE.sub(lambda m: f' href="{uri}{m[1]}"', text)
 
 
 def rebase(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], str]:
@@ -309,7 +384,11 @@ def rebase(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
-    app.connect('doctree-resolved', render_aside)
+    app.setup_extension('handbook.core.writing_order')
+    app.connect(PAGE_READ, note_transient)
+    app.connect('write-started', start_writing)
+    app.connect('html-page-context', capture)
+    app.connect(WRITTEN, reload)
     app.connect('build-finished', save)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

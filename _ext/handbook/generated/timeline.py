@@ -20,7 +20,9 @@ and dates kept, resolved for the timeline page), its page and section
 line above the years gives the total and links each year with its count.
 For HTML builders a month's entries are written to HTML at once
 (:mod:`handbook.generated.html_parts`), each ruling's text being its HTML
-rendered once and kept (:mod:`handbook.generated.ruling_html`); other
+as its page's writing gave it, or rendered once, and kept
+(:mod:`handbook.generated.ruling_html`: the timeline's pages are written after
+the others, :mod:`handbook.core.writing_order`); other
 builders (LaTeX) get the entries as nodes, the rulings' nodes copied.
 
 Nothing is hand-written and nothing goes stale: the timeline page is
@@ -38,6 +40,7 @@ from docutils import nodes
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from handbook.core.writing_order import WRITE_LAST
 from handbook.generated import ruling_html
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.generated.anchors import link, page_title
@@ -78,6 +81,12 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if not ruling_lines.changed_pages(env):
         return []
     return sorted(pages(env))
+
+
+def written_last(app: Sphinx, docnames: frozenset[str]) -> set[str]:
+    """The pages that hold a timeline are written after the others, whose
+    writing gives the HTML of their rulings (``handbook-write-last``)."""
+    return pages(app.env) & docnames
 
 
 def pages(env: BuildEnvironment) -> set[str]:
@@ -216,6 +225,7 @@ class FillTimeline(SphinxPostTransform):
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.generated.ruling_html')  # rulings rendered once
+    app.setup_extension('handbook.core.writing_order')  # its events
     app.setup_extension('handbook.rulings.lines')
     app.add_node(ruling_timeline)
     app.setup_extension('handbook.generated.anchors')
@@ -223,5 +233,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(FillTimeline)
     app.connect(PAGE_READ, check_placement)
     app.connect('env-get-updated', pages_to_rewrite)
+    app.connect(WRITE_LAST, written_last)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -308,5 +308,6 @@ class UnchangedFilesBuilder(WritingProcesses, StandaloneHTMLBuilder):
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('handbook.core.writing_order')  # its events
     app.add_builder(UnchangedFilesBuilder, override=True)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

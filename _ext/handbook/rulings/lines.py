@@ -72,7 +72,10 @@ first Chinese character -- e.g.
 rulings; ``navigator.clipboard``, else a selected text copied with
 ``execCommand``, else a prompt showing the address).  Without
 ``html_baseurl`` the address is the page's own.  EPUB gets the badges and
-links but no button and no script; LaTeX neither.
+links but no button and no script; LaTeX neither.  As it writes a ruling
+line, the HTML translator leaves the HTML of the ruling (up to its badges)
+on the page's document (:func:`written_html`), for the pages that show the
+ruling elsewhere (:mod:`handbook.generated.ruling_html`).
 
 Configuration: ``changed_markers`` in the handbook's settings file
 (``source/handbook.toml``, :mod:`handbook.core.settings`), else conf.py's
@@ -110,6 +113,11 @@ if TYPE_CHECKING:
 _ = get_translation('handbook')
 #: the copy-link script, copied into the HTML's _static/
 COPY_SCRIPT = Path(__file__).with_name('copy_link.js')
+#: the page's document attribute where the HTML translator leaves each ruling's
+#: HTML as it writes it (:func:`written_html`), and the attribute of a ruling
+#: line, while it is written, that says where its HTML starts
+WRITTEN_HTML = 'handbook_written_rulings'
+_WRITTEN_FROM = 'handbook_written_from'
 
 
 class ruling_line(nodes.inline):
@@ -361,9 +369,13 @@ def changed_pages(env: BuildEnvironment) -> frozenset[str]:
 
 def visit_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
     self.visit_inline(node)
+    node[_WRITTEN_FROM] = len(self.body)
 
 
 def depart_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
+    start = node.attributes.pop(_WRITTEN_FROM, None)
+    if start is not None and node['ids']:  # the ruling's HTML, for the pages that show it
+        self.document.setdefault(WRITTEN_HTML, {})[node['ids'][0]] = ''.join(self.body[start:])
     marks = node.get('ruling_marks')
     if marks:
         self.body.append(statuses.marks_html(*marks))
@@ -401,6 +413,13 @@ def copy_script(app: Sphinx) -> None:
     if not target.is_file() or target.read_bytes() != text:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text)
+
+
+def written_html(doctree: nodes.document) -> dict[str, str]:
+    """The HTML of each ruling of a page the HTML translator has just
+    written, as on the page (without its status marks and permalink):
+    ``{anchor: html}`` (taken from the doctree, once)."""
+    return doctree.attributes.pop(WRITTEN_HTML, None) or {}
 
 
 def visit_ruling_line_latex(self: LaTeXTranslator, node: ruling_line) -> None:
