@@ -82,8 +82,8 @@ if TYPE_CHECKING:
 ROOT = 'handbook-ruling-html'
 #: the folder, in the doctree folder, that keeps the rulings' HTML (:class:`Rendered`)
 CACHE = 'handbook-ruling-html'
-#: changes whenever what :func:`render` writes does
-VERSION = 3
+#: changes whenever what :func:`render` writes does (4: as the pages write it)
+VERSION = 4
 #: the cross-references whose links depend on nothing but the registry and
 #: the ruling's own page: a ruling with other ones is rendered at every build
 LASTING = ('card', 'anchor')
@@ -227,7 +227,8 @@ class Rendered:
         move = from_page(store(self.env).builder, docname)
         for ruling in record.rulings:
             text = written.get(ruling.anchor)
-            if text is not None and ruling.anchor not in transient:
+            # a ruling kept from an earlier build is written as it was
+            if text is not None and ruling.anchor not in transient and self.get(ruling) is None:
                 self.add(ruling, move(text).strip(), lasting=True)
         if os.getpid() != self.pid and docname in self.dirty:
             self.save_page(docname)
@@ -371,13 +372,19 @@ def rebase(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], 
     if folder == posixpath.dirname(target):
         return lambda text: text
 
+    moved: dict[str, str] = {}  # href -> where it leads from *docname* (a card's § recurs)
+
     def move(match: re.Match) -> str:
-        parts = urlsplit(match[2])
-        if parts.scheme or parts.netloc or not parts.path or parts.path.startswith('/'):
-            return match[0]  # absolute, or an anchor of the page itself
-        path = relative_uri(target, posixpath.normpath(posixpath.join(folder, parts.path)))
-        path = path or posixpath.basename(target)
-        return f' {match[1]}="{path}{"#" + parts.fragment if parts.fragment else ""}"'
+        href = match[2]
+        if href not in moved:
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or not parts.path or parts.path.startswith('/'):
+                moved[href] = href  # absolute, or an anchor of the page itself
+            else:
+                path = relative_uri(target, posixpath.normpath(posixpath.join(folder, parts.path)))
+                path = path or posixpath.basename(target)
+                moved[href] = f'{path}{"#" + parts.fragment if parts.fragment else ""}'
+        return f' {match[1]}="{moved[href]}"'
 
     return lambda text: LINK.sub(move, text)
 
@@ -390,5 +397,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('html-page-context', capture)
     app.connect(WRITTEN, reload)
     app.connect('build-finished', save)
-    return {'version': '1', 'env_version': 1,
+    return {'version': '2', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}
