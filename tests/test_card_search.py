@@ -117,3 +117,18 @@ def test_search_language_is_bound_to_each_build(app):
     app.build(force_all=True)
     assert pages_with(search_index(app), 'ddd反骨王列奥尼达') == {'index'}
     assert sphinx.search.languages['zh'] == 'sphinx.search.zh.SearchChinese'
+
+
+def test_a_short_text_is_cut_once_and_its_words_are_the_callers():
+    from handbook.search import card_search
+
+    language = type('Bound', (card_search.CardAwareChinese,), {'card_names': ('黑洞龙',)})({})
+    cuts = []
+    cut = language._split
+    language._split = lambda text: cuts.append(text) or cut(text)
+    short, long = '」的效果破坏「黑洞龙」', '黑洞龙的效果' * 10
+    first = language.split(short)
+    first.append('改了')  # the caller's own list
+    assert language.split(short) == cut(short) and '改了' not in language.split(short)
+    assert language.split(long) == language.split(long) == cut(long)
+    assert cuts == [short, long, long]  # a long text, unlikely to recur, is not kept

@@ -87,6 +87,8 @@ _WORDLIKE = re.compile(r'[^\W_]')
 #: Latin words, indexed besides jieba's cut (as Sphinx's Chinese search does)
 _LATIN = re.compile(r'[a-zA-Z0-9_]+')
 
+#: the longest text whose words :meth:`CardAwareChinese.split` keeps for the build
+MEMO_CHARS = 32
 #: the query splitter, the stemmer and the result sections (served in language_data.js)
 SCRIPT = Path(__file__).with_suffix('.js')
 
@@ -181,6 +183,7 @@ class CardAwareChinese(SearchChinese):
                                  f'const CARD_NAME_SEPARATORS = {separators};\n'
                                  f'{SCRIPT.read_text(encoding="utf-8")}')
         self._tokenizer: jieba.Tokenizer | None = None
+        self._cut: dict[str, list[str]] = {}  # the short texts cut (split)
 
     @property
     def tokenizer(self) -> jieba.Tokenizer:
@@ -200,6 +203,17 @@ class CardAwareChinese(SearchChinese):
         return self._tokenizer
 
     def split(self, input: str) -> list[str]:
+        """The words of *input*; a short text is cut once per build (the
+        index feeds each text node alone: the pieces between card links,
+        such as 「 or 」的效果, the names and the dates recur on every page)."""
+        if len(input) > MEMO_CHARS:
+            return self._split(input)
+        words = self._cut.get(input)
+        if words is None:
+            words = self._cut[input] = self._split(input)
+        return list(words)
+
+    def _split(self, input: str) -> list[str]:
         words = [*self.tokenizer.cut_for_search(input), *_LATIN.findall(input)]
         # a word that is a registry name counts where the name finder finds it
         words = [w for w in words if _WORDLIKE.search(w) and fold(w) not in self.names.keys]
