@@ -143,3 +143,33 @@ print('frozen after the build:', gc.get_freeze_count() > 0)
     assert run.stdout.splitlines() == ['frozen before the build: False',
                                        'frozen after the build: False',
                                        'frozen at exit: True'], run.stderr
+
+
+def test_what_reading_left_is_frozen_while_the_pages_are_written(make_app, rootdir, tmp_path):
+    frozen = []
+    app = make_app('html', srcdir=rootdir / 'test-cards', builddir=tmp_path)
+    app.connect('write-started', lambda app, builder: frozen.append(gc.get_freeze_count()))
+    assert gc.get_freeze_count() == 0
+    app.build()
+    assert frozen[0] > 0  # the environment, the doctrees to write
+    assert gc.get_freeze_count() == 0  # given back to the collector after the build
+
+
+def test_a_written_doctree_is_freed_without_the_collector():
+    import weakref
+
+    from docutils import nodes
+    from sphinx.util.docutils import new_document
+
+    document = new_document('<page>')
+    paragraph = nodes.paragraph('', '', nodes.Text('「'), nodes.strong('', '旋风'), nodes.Text('」'))
+    document += nodes.section('', nodes.title('', '标题'), paragraph, ids=['s'])
+    document.note_implicit_target(document[0])
+    found = weakref.ref(paragraph), weakref.ref(document)
+    gc.disable()
+    try:
+        gc_policy.release(document)
+        del document, paragraph
+        assert [ref() for ref in found] == [None, None]  # reference counting freed them
+    finally:
+        gc.enable()

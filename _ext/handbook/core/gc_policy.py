@@ -30,6 +30,17 @@ waits for it.
 Measured on the benchmark corpus (``make bench``'s, 2 cores):
 clean ``-j auto`` 25.2 → 22.3 s, ``-j 1`` 28.7 → 27.3 s, ``make check``
 10.2 → 8.2 s.
+
+**Once the pages are read** (``env-updated``) the collector collects once,
+then freezes what is alive (:func:`gc.freeze`): the environment, and at
+``-j 1`` every doctree read, waiting to be written.  Later collections no
+longer walk those million objects, and the processes ``-j`` forks to write
+leave them alone.  A frozen object is never collected as garbage, so the
+HTML builder unlinks each page's doctree once the page is written
+(:func:`release`): reference counting frees it at once, rather than a
+collection later.  At ``build-finished`` the objects are unfrozen.  On that
+corpus a clean ``-j 1`` build's collections took 3.3 s of its 23.8: it now
+takes 0.8 s less and 20 MB less memory at its peak.
 """
 
 from __future__ import annotations
@@ -38,9 +49,12 @@ import atexit
 import gc
 from typing import TYPE_CHECKING, Any
 
+from docutils import nodes
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
 
 #: the first threshold during a build (Python's default: 700)
 YOUNG = 10_000
@@ -72,6 +86,36 @@ class Thresholds:
         freeze_at_exit()
 
 
+class Frozen:
+    """Whether this build froze the objects alive after reading."""
+
+    def __init__(self) -> None:
+        self.frozen = False
+
+    def freeze(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        gc.collect()
+        gc.freeze()
+        self.frozen = True
+        return []
+
+    def unfreeze(self, app: Sphinx, exception: BaseException | None) -> None:
+        if self.frozen:
+            gc.unfreeze()
+            self.frozen = False
+
+
+def release(doctree: nodes.document) -> None:
+    """Unlink the nodes of a doctree that was written and will not be used
+    again, so that reference counting frees them (a frozen doctree's cycles,
+    each node pointing to its parent and its document, are never collected)."""
+    for node in list(doctree.findall()):
+        node.parent = None
+        if isinstance(node, nodes.Element):
+            node.children = []
+        node.document = None
+    doctree.__dict__.clear()
+
+
 def freeze_at_exit() -> None:
     """No last collection when the process ends (registered once)."""
     atexit.unregister(gc.freeze)
@@ -82,4 +126,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     thresholds = Thresholds()
     app.connect('config-inited', thresholds.raise_)
     app.connect('build-finished', thresholds.restore, priority=900)
+    frozen = Frozen()
+    app.connect('env-updated', frozen.freeze, priority=900)  # after the others
+    app.connect('build-finished', frozen.unfreeze, priority=900)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

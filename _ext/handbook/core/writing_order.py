@@ -29,6 +29,9 @@ the others, in page order, the same way.  Between the two, the main
 process emits ``handbook-written`` ``(app, docnames)``: the pages written
 first are written, by whichever process.  A serial build writes in the
 same order, so that ``-j 2`` and ``-j 1`` index the pages alike.
+
+**A written page's doctree is released** (:func:`handbook.core.gc_policy.release`):
+what was read is frozen for the garbage collector during the write.
 """
 
 from __future__ import annotations
@@ -38,8 +41,12 @@ from typing import TYPE_CHECKING, Any
 from sphinx.builders import Builder
 from sphinx.builders.html import StandaloneHTMLBuilder
 
+from handbook.core import gc_policy
+
 if TYPE_CHECKING:
     from collections.abc import Sequence, Set
+
+    from docutils import nodes
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -66,6 +73,10 @@ class WritingProcesses(Builder):
         if last:
             self.events.emit(WRITTEN, first)
             self._write_in_order(sorted(last))
+
+    def write_doc(self, docname: str, doctree: nodes.document) -> None:
+        super().write_doc(docname, doctree)
+        gc_policy.release(doctree)  # written: freed now (handbook.core.gc_policy)
 
     def _write_in_order(self, docnames: Sequence[str]) -> None:
         if not docnames:
