@@ -132,3 +132,36 @@ def test_a_short_text_is_cut_once_and_its_words_are_the_callers():
     assert language.split(short) == cut(short) and '改了' not in language.split(short)
     assert language.split(long) == language.split(long) == cut(long)
     assert cuts == [short, long, long]  # a long text, unlikely to recur, is not kept
+
+
+def test_jiebas_cache_is_read_in_one_piece_or_not_at_all(tmp_path):
+    import marshal
+
+    import jieba
+
+    from handbook.search.card_search import _read_jieba_cache
+
+    tokenizer = jieba.Tokenizer()
+    tokenizer.tmp_dir = str(tmp_path)
+    assert _read_jieba_cache(tokenizer) is None  # no cache: jieba makes one
+    cache = tmp_path / 'jieba.cache'
+    cache.write_bytes(b'\x00not marshal')
+    assert _read_jieba_cache(tokenizer) is None
+    cache.write_bytes(marshal.dumps(['not', 'a', 'dictionary']))
+    assert _read_jieba_cache(tokenizer) is None
+    cache.write_bytes(marshal.dumps(({'旋风': 3, '旋': 0}, 3)))
+    assert _read_jieba_cache(tokenizer) == ({'旋风': 3, '旋': 0}, 3)
+    tokenizer.cache_file = 'other.cache'  # a cache of jieba's choosing: jieba reads it
+    assert _read_jieba_cache(tokenizer) is None
+
+
+def test_the_dictionary_is_jiebas_own():
+    import jieba
+
+    from handbook.search.card_search import _quiet_jieba, jieba_dictionary
+
+    own = jieba.Tokenizer()
+    with _quiet_jieba():
+        own.initialize()
+    words, total = jieba_dictionary()
+    assert (dict(words), total) == (own.FREQ, own.total)
