@@ -25,10 +25,12 @@ registry key, and once the concerns have read the page, makes the link
 itself); the record keeps ``(key, name as written)`` for each card the
 page links, and every consumer reads that.
 
-**Besides the records** the store keeps each ruling's nodes, pickled one
-ruling at a time (:meth:`HandbookStore.ruling_nodes`: a tenth of the
-memory of live nodes, and nothing for the garbage collector to walk), the
-registry of the build (parsed again only when its file changed), and what
+**Besides the records** the store keeps the nodes of the rulings whose
+text is partly other pages' (a ``:ref:``: rendered again at each build, see
+:mod:`handbook.generated.ruling_html`), pickled one ruling at a time
+(:meth:`HandbookStore.ruling_nodes`: a tenth of the memory of live nodes,
+and nothing for the garbage collector to walk), the registry of the build
+(parsed again only when its file changed), and what
 the concerns keep from build to build under their own names in
 ``data`` (the pinyin order of names, the card pages' digests, …).
 ``derived`` values are computed once per build from the records.
@@ -45,7 +47,6 @@ changed, a related-sections block when its own content changed.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import pickle
 from typing import TYPE_CHECKING, Any
 
@@ -94,6 +95,7 @@ class PageNodes:
 
     title: nodes.title | None = None
     cards: list[addnodes.pending_xref] = dataclasses.field(default_factory=list)
+    xrefs: list[addnodes.pending_xref] = dataclasses.field(default_factory=list)  # the others
     sections: list[nodes.section] = dataclasses.field(default_factory=list)
     rulings: list[nodes.Element] = dataclasses.field(default_factory=list)
     placeholders: list[nodes.Element] = dataclasses.field(default_factory=list)
@@ -128,10 +130,12 @@ class HandbookStore(Domain):
 
     name = 'handbook'
     label = 'Handbook'
-    data_version = 6  # 5: ruling nodes kept pickled, a ruling at a time; 6: registry_relinked
+    # 5: ruling nodes kept pickled, a ruling at a time; 6: registry_relinked;
+    # 7: only the nodes of the rulings rendered at each build
+    data_version = 7
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord
-        'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: each ruling as read
+        'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: as read (some rulings)
         'before': {},        # docname -> PageRecord | None, for the pages of this build
         'registry_changed': frozenset(),  # registry keys whose row changed in this build
         'registry_relinked': frozenset(),  # those of them whose link alone changed
@@ -152,17 +156,16 @@ class HandbookStore(Domain):
 
     def ruling_nodes(self, docname: str, anchor: str) -> list[nodes.Node] | None:
         """The nodes of the ruling *anchor* of *docname*, as read, a new copy
-        at each call (the caller may change it).  Kept pickled, a ruling at a
-        time: bytes take a tenth of the memory of the nodes, and the garbage
-        collector does not walk them at every collection."""
+        at each call (the caller may change it), where the store keeps them
+        (:meth:`nodes_kept`).  Kept pickled, a ruling at a time: bytes take a
+        tenth of the memory of the nodes, and the garbage collector does not
+        walk them at every collection."""
         packed = self.data['ruling_nodes'].get(docname, {}).get(anchor)
         return pickle.loads(packed) if packed is not None else None
 
-    def ruling_digests(self, docname: str) -> dict[str, str]:
-        """A digest of each ruling's nodes (:meth:`ruling_nodes`): equal
-        digests, equal nodes."""
-        return {anchor: hashlib.sha256(packed).hexdigest()
-                for anchor, packed in self.data['ruling_nodes'].get(docname, {}).items()}
+    def nodes_kept(self, docname: str) -> frozenset[str]:
+        """The anchors of the rulings of *docname* whose nodes the store keeps."""
+        return frozenset(self.data['ruling_nodes'].get(docname, ()))
 
     def clear_doc(self, docname: str) -> None:
         old = self.pages.pop(docname, None)
@@ -326,6 +329,8 @@ def walk(doctree: nodes.document) -> PageNodes:
         if isinstance(node, addnodes.pending_xref):
             if node.get('refdomain') == 'card':
                 found.cards.append(node)
+            else:
+                found.xrefs.append(node)
         elif isinstance(node, ruling_line):
             found.rulings.append(node)
         elif isinstance(node, nodes.section):

@@ -7,23 +7,24 @@ that shows it would have Sphinx resolve, walk and translate the same nodes
 again for each page: on a handbook of 9,000 rulings that was most of the
 build.  Instead each ruling is rendered here once:
 
-* its nodes as the store keeps them (:meth:`handbook.store.HandbookStore.ruling_nodes`)
-  are copied into one document (ids dropped: they belong to the ruling's
-  page; a same-page link of the ruling's page made a link to that page; a
-  broken reference is reported on its own page only);
+* its nodes as read (:class:`handbook.rulings.lines.RulingNodes`: kept by
+  the store for a ruling with a ``:ref:``, else taken from its page's
+  doctree) are copied into one document (ids dropped: they belong to the
+  ruling's page; a broken reference is reported on its own page only);
 * the document's references are resolved as links of a page at the site's
   root (the post-transforms: card links, dates, ``:ref:``; each card link
   is followed by its §, :mod:`handbook.generated.card_index`);
 * the builder's translator writes each ruling's HTML
-  (:class:`handbook.generated.html_parts.Writer`).
+  (:class:`handbook.generated.html_parts.Writer`); a same-page link of the
+  ruling's page is made a link to that page (:func:`own_anchors`).
 
 A page elsewhere than the root gets the HTML with its relative links rebased
 (:func:`rebase`); the timeline, at the root, gets it as it is.  What was
 rendered is kept from build to build (:class:`Rendered`, in the doctree
 folder), so that an edit renders again only the rulings it changed: never
-stale, since a ruling whose nodes changed, another configuration, or a card
-whose row or § changed renders them anew.  HTML builders
-only (EPUB included); other builders copy the nodes (:class:`Copies`).
+stale, since a page read again, another configuration, or a card whose row
+or § changed renders them anew.  HTML builders only (EPUB included); other
+builders copy the nodes (:class:`Copies`).
 
 **Most rulings are not rendered at all:** writing a page writes its
 rulings, and the HTML translator leaves each one's HTML on the page's
@@ -66,7 +67,7 @@ from handbook.generated import card_index
 from handbook.generated.html_parts import Writer
 from handbook.generated.anchors import anchor_link
 from handbook.rulings import lines as ruling_lines
-from handbook.store import PAGE_READ, store, writes_pages
+from handbook.store import store
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -76,31 +77,25 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from handbook.rulings.lines import Ruling
-    from handbook.store import Contribution
 
 #: the page, at the site's root, the rulings are rendered for
 ROOT = 'handbook-ruling-html'
 #: the folder, in the doctree folder, that keeps the rulings' HTML (:class:`Rendered`)
 CACHE = 'handbook-ruling-html'
-#: changes whenever what :func:`render` writes does (4: as the pages write it)
-VERSION = 4
-#: the cross-references whose links depend on nothing but the registry and
-#: the ruling's own page: a ruling with other ones is rendered at every build
-LASTING = ('card', 'anchor')
+#: changes whenever what :func:`render` writes does, or how it is kept (5: as
+#: the pages write it, kept while the page's doctree is the one it was written from)
+VERSION = 5
 #: a relative link or image of the rendered HTML
 LINK = re.compile(r' (href|src)="([^"]*)"')
 #: a link to an anchor of the page the HTML was written for
 SAME_PAGE = re.compile(r' href="(#[^"]*)"')
 #: an id of an element (text and attribute values have their quotes escaped)
 ID = re.compile(r' id="[^"]*"')
-#: the record's ``extra``: the anchors of the page's rulings that are
-#: rendered at each build (a cross-reference other than :data:`LASTING`)
-TRANSIENT = 'ruling_html_transient'
 
 
 class Copies:
     """The rulings' nodes from their pages, made to work on page
-    *fromdocname* (:meth:`of`; unpickled from the store a ruling at a time).
+    *fromdocname* (:meth:`of`; :class:`handbook.rulings.lines.RulingNodes`).
     A same-page link of the ruling's page is made a link to that page,
     unless *own_anchors* is false: :func:`render` makes its HTML a link to
     the page, as it does for the HTML a page's writing gave."""
@@ -109,9 +104,10 @@ class Copies:
         self.env = env
         self.fromdocname = fromdocname
         self.own_anchors = own_anchors
+        self.nodes = ruling_lines.RulingNodes(env)
 
     def of(self, ruling: Ruling) -> list[nodes.Node]:
-        stored = ruling_lines.ruling_nodes(self.env, ruling.docname, ruling.anchor)
+        stored = self.nodes.of(ruling.docname, ruling.anchor)
         if stored is None:  # cannot happen while the record and the nodes agree
             return [nodes.Text(ruling.text)]
         holder = nodes.inline('', '', *stored)
@@ -146,12 +142,13 @@ def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
 class Rendered:
     """The rulings' HTML, kept from build to build in the doctree folder
     (:data:`CACHE`, a file per page).  A ruling's HTML is kept while its
-    nodes are the same (a digest of them: an edit elsewhere on its page, or
-    a line inserted above it, keeps it), the configuration is the same
-    (:meth:`digest`), and so is every card it links: the card's registry row
-    (its link) and where its § leads (:meth:`cards_of`).  A ruling that holds
-    another cross-reference (a ``:ref:``, whose text is another page's
-    title) is rendered again at every build."""
+    page's doctree is the one it was written or rendered from (the doctree
+    file's size and time: a page read again is written again, and gives its
+    rulings' HTML anew), the configuration is the same (:meth:`digest`), and
+    so is every card it links: the card's registry row (its link) and where
+    its § leads (:meth:`cards_of`).  A ruling that holds another
+    cross-reference (a ``:ref:``, whose text is another page's title: the
+    store keeps its nodes) is rendered again at every build."""
 
     def __init__(self, env: BuildEnvironment) -> None:
         self.env = env
@@ -159,10 +156,9 @@ class Rendered:
         self.base = self.digest()
         registry = store(env).registry  # none without handbook.cards
         self.registry = registry if registry is not None else {}
-        # docname -> {anchor: (digest of the nodes, cards_of, html)}
-        self.pages: dict[str, dict[str, tuple[str, tuple, str]]] = {}
+        # docname -> {anchor: (cards_of, html)}
+        self.pages: dict[str, dict[str, tuple[tuple, str]]] = {}
         self.files: dict[str, Path] = {}  # docname -> its file, as found
-        self.digests: dict[str, dict[str, str]] = {}  # docname -> this build's digests
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
         self.dirty: set[str] = set()
         self.pid = os.getpid()  # the main process's (made before the pages are written)
@@ -172,12 +168,21 @@ class Rendered:
     def load(self, path: Path) -> None:
         """Take the kept HTML of one page from its file."""
         try:
-            base, docname, kept = pickle.loads(path.read_bytes())
+            base, docname, stamp, kept = pickle.loads(path.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
             return  # unreadable: rendered anew
         self.files[docname] = path
-        if base == self.base:
+        if base == self.base and stamp is not None and stamp == self.stamp(docname):
             self.pages[docname] = kept
+
+    def stamp(self, docname: str) -> tuple[int, int] | None:
+        """The size and time of the doctree file of page *docname*: another
+        one since the page's rulings were kept, other rulings."""
+        try:
+            found = os.stat(Path(self.env.doctreedir, f'{docname}.doctree'))
+        except OSError:
+            return None
+        return found.st_size, found.st_mtime_ns
 
     @classmethod
     def of(cls, env: BuildEnvironment) -> Rendered:
@@ -202,16 +207,10 @@ class Rendered:
             out.append((key, row, card_index.marker_target(self.env, key) if card else None))
         return tuple(out)
 
-    def nodes_digest(self, ruling: Ruling) -> str | None:
-        if ruling.docname not in self.digests:
-            self.digests[ruling.docname] = store(self.env).ruling_digests(ruling.docname)
-        return self.digests[ruling.docname].get(ruling.anchor)
-
     def get(self, ruling: Ruling) -> str | None:
         found = self.pages.get(ruling.docname, {}).get(ruling.anchor)
-        if found is not None and found[0] == self.nodes_digest(ruling) \
-                and found[1] == self.cards_of(ruling):
-            return found[2]
+        if found is not None and found[0] == self.cards_of(ruling):
+            return found[1]
         return self.once.get((ruling.docname, ruling.anchor))
 
     def capture(self, docname: str, written: dict[str, str]) -> None:
@@ -223,7 +222,7 @@ class Rendered:
         record = store(self.env).record(docname)
         if record is None or not record.rulings:
             return
-        transient = record.extra.get(TRANSIENT, frozenset())
+        transient = store(self.env).nodes_kept(docname)
         move = from_page(store(self.env).builder, docname)
         for ruling in record.rulings:
             text = written.get(ruling.anchor)
@@ -245,8 +244,7 @@ class Rendered:
         if not lasting:
             self.once[ruling.docname, ruling.anchor] = text
             return
-        self.pages.setdefault(ruling.docname, {})[ruling.anchor] = (
-            self.nodes_digest(ruling), self.cards_of(ruling), text)
+        self.pages.setdefault(ruling.docname, {})[ruling.anchor] = (self.cards_of(ruling), text)
         self.dirty.add(ruling.docname)
 
     def path(self, docname: str) -> Path:
@@ -256,12 +254,14 @@ class Rendered:
 
     def save_page(self, docname: str) -> None:
         """Write the file of page *docname* (only its rulings of this build kept)."""
-        anchors = self.digests[docname]  # add() found them: the page's rulings now
+        record = store(self.env).record(docname)
+        anchors = {r.anchor for r in record.rulings} if record is not None else set()
         kept = {a: v for a, v in self.pages[docname].items() if a in anchors}
         path = self.path(docname)
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(pickle.dumps((self.base, docname, kept), pickle.HIGHEST_PROTOCOL))
+            path.write_bytes(pickle.dumps((self.base, docname, self.stamp(docname), kept),
+                                          pickle.HIGHEST_PROTOCOL))
             self.files[docname] = path
         self.dirty.discard(docname)
 
@@ -275,18 +275,6 @@ class Rendered:
                 if docname not in self.env.all_docs:
                     path.unlink(missing_ok=True)
                     del self.files[docname]
-
-
-def note_transient(app: Sphinx, page: Contribution) -> None:
-    """Note the page's rulings that are rendered at each build, never
-    taken from the page's writing (``handbook-page-read``)."""
-    if not writes_pages(app.env):
-        return
-    transient = frozenset(
-        line['ids'][0] for line in page.nodes.rulings if line['ids'] and any(
-            xref.get('refdomain') not in LASTING for xref in line.findall(addnodes.pending_xref)))
-    if transient:
-        page.extra[TRANSIENT] = transient
 
 
 def start_writing(app: Sphinx, _builder: Builder) -> None:
@@ -331,7 +319,7 @@ def render(env: BuildEnvironment, rulings: list[Ruling]) -> dict[Ruling, tuple[s
         holder = nodes.paragraph()
         holder.extend(copies.of(ruling))
         document += holder
-        lasting = all(xref.get('refdomain') in LASTING for xref in
+        lasting = all(xref.get('refdomain') in ruling_lines.LASTING_XREFS for xref in
                       holder.findall(addnodes.pending_xref))
         holders.append((ruling, holder, lasting))
     env.apply_post_transforms(document, ROOT)
@@ -392,7 +380,6 @@ def rebase(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     app.setup_extension('handbook.core.writing_order')
-    app.connect(PAGE_READ, note_transient)
     app.connect('write-started', start_writing)
     app.connect('html-page-context', capture)
     app.connect(WRITTEN, reload)

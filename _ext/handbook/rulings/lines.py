@@ -53,7 +53,7 @@ reads: ``status`` (codes ``changed``, ``open``, ``confirmed``,
 ``overturned``), ``replaces`` / ``replaced_by`` (anchors of the overturned
 rulings of its line it replaced, of the ruling that replaced it) and
 ``sources`` (``(kind, FAQ id)``); ``block`` numbers its line on the page
-(rulings of one line share it).  :func:`ruling_nodes` gives a ruling's nodes
+(rulings of one line share it).  :class:`RulingNodes` gives a ruling's nodes
 as read.  :func:`changed_pages` tells which pages' rulings were added,
 removed or changed in this build -- a page read again with the same rulings
 does not count, unless a registry edit changed one of their card links --
@@ -88,6 +88,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import pickle
 import re
 from collections import Counter
 from html import escape
@@ -113,6 +114,9 @@ if TYPE_CHECKING:
 _ = get_translation('handbook')
 #: the copy-link script, copied into the HTML's _static/
 COPY_SCRIPT = Path(__file__).with_name('copy_link.js')
+#: the cross-references whose text depends on nothing but the registry and the
+#: ruling's own page; a ruling with another one (a :ref:) keeps its nodes in the store
+LASTING_XREFS = ('card', 'anchor')
 #: the page's document attribute where the HTML translator leaves each ruling's
 #: HTML as it writes it (:func:`written_html`), and the attribute of a ruling
 #: line, while it is written, that says where its HTML starts
@@ -326,16 +330,28 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
         line['ruling_marks'] = (ruling.status, ruling.replaces, ruling.replaced_by,
                                 ruling.sources)
     page.rulings = tuple(found)
-    if writes_pages(env):  # for the generated pages that show the rulings
+    if writes_pages(env):  # the rulings that the generated pages render at each build
+        anew = {id(line) for line in map(ruling_of, page.nodes.xrefs)
+                if line is not None} if page.nodes.xrefs else set()
         page.ruling_nodes = {line['ids'][0]: [detached(child) for child in line.children]
-                             for line in lines}
+                             for line in lines if id(line) in anew and line['ids']}
+
+
+def ruling_of(xref: addnodes.pending_xref) -> ruling_line | None:
+    """The ruling that holds *xref*, a cross-reference whose text is another
+    page's (not a card link; the store keeps that ruling's nodes), if any."""
+    if xref.get('refdomain') in LASTING_XREFS:
+        return None
+    node = xref.parent
+    while node is not None and not isinstance(node, ruling_line):
+        node = node.parent
+    return node
 
 
 def detached(node: nodes.Node) -> nodes.Node:
     """A copy of *node* that keeps no reference to its document (a copied
     Text node would, and pickling it would pickle the whole page), nor its
-    place in the page's source: a ruling that moved is the same ruling (the
-    kept HTML of :mod:`handbook.generated.ruling_html` compares the copies)."""
+    place in the page's source."""
     copy = node.deepcopy()
     for n in copy.findall():
         n.document = None
@@ -343,16 +359,37 @@ def detached(node: nodes.Node) -> nodes.Node:
     return copy
 
 
+class RulingNodes:
+    """The nodes of rulings as read, for the pages that show rulings of
+    other pages (:mod:`handbook.generated.ruling_html`), a new copy at each
+    call: the store's where it keeps them (a ruling whose text is partly
+    other pages'), else from the ruling's page's doctree (each read once)."""
+
+    def __init__(self, env: BuildEnvironment) -> None:
+        self.env = env
+        self.lines: dict[str, dict[str, ruling_line]] = {}  # docname -> {anchor: line}
+
+    def of(self, docname: str, anchor: str) -> list[nodes.Node] | None:
+        kept = store(self.env).ruling_nodes(docname, anchor)
+        if kept is not None:
+            return kept
+        if docname not in self.lines:
+            self.lines[docname] = self._read(docname)
+        line = self.lines[docname].get(anchor)
+        return None if line is None else [detached(child) for child in line.children]
+
+    def _read(self, docname: str) -> dict[str, ruling_line]:
+        try:
+            doctree = self.env.get_doctree(docname)
+        except (OSError, EOFError, pickle.UnpicklingError):
+            return {}
+        return {line['ids'][0]: line for line in doctree.findall(ruling_line) if line['ids']}
+
+
 def rulings(env: BuildEnvironment) -> dict[str, list[Ruling]]:
     """Every ruling of the handbook: ``{docname: [Ruling, …]}``, page order."""
     return {docname: list(page.rulings) for docname, page in store(env).pages.items()
             if page.rulings}
-
-
-def ruling_nodes(env: BuildEnvironment, docname: str, anchor: str) -> list[nodes.Node] | None:
-    """The nodes of the ruling *anchor* of *docname*, as read (a new copy at
-    each call: :meth:`handbook.store.HandbookStore.ruling_nodes`)."""
-    return store(env).ruling_nodes(docname, anchor)
 
 
 def page_order(env: BuildEnvironment) -> list[str]:
