@@ -108,3 +108,7 @@ def test_latex_is_for_xelatex_with_chinese_fonts(tmp_path_factory):
     assert "xelatex" in (outdir / 'latexmkrc').read_text(encoding='utf-8')
     # card links are links in the PDF
     assert re.search(r'\\sphinxhref\{' + re.escape(CYCLONE.replace('%', r'\%')) + r'\}', tex)
+    # the timeline shows the rulings of every page, their card links too (their
+    # nodes read from their pages' doctrees, generated/ruling_html.py)
+    timeline = tex[tex.index(r'\chapter{裁定时间线}'):]
+    assert timeline.count(r'\DUrole{card-name}') > 100
