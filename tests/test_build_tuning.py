@@ -18,6 +18,7 @@ import sphinx.builders
 from sphinx.util.parallel import ParallelTasks, make_chunks
 
 from handbook.core import gc_policy
+from handbook.core.records import frozen_record
 from handbook.core.reading_order import balanced, spread
 from helpers import ROOT, assert_no_warnings
 
@@ -173,3 +174,26 @@ def test_a_written_doctree_is_freed_without_the_collector():
         assert [ref() for ref in found] == [None, None]  # reference counting freed them
     finally:
         gc.enable()
+
+
+@frozen_record
+class Point:
+    x: int
+    y: tuple = ()
+
+
+def test_records_pickle_as_their_class_and_fields():
+    import dataclasses
+    import pickle
+
+    from handbook.cards.registry import Card
+
+    point = Point(1, ('a',))
+    assert point.__reduce__() == (Point, (1, ('a',)))
+    assert pickle.loads(pickle.dumps([point, point])) == [point, point]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        point.x = 2
+    # a field made by __post_init__ is made again: a card's registry key
+    card = Card('ＤＤＤ 反骨王', 'card', 3, aliases=(('zh_TW', '反骨王'),))
+    copy = pickle.loads(pickle.dumps(card))
+    assert copy == card and copy.key == card.key == 'ddd反骨王'

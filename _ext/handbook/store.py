@@ -55,6 +55,8 @@ from sphinx import addnodes
 from sphinx.domains import Domain
 from sphinx.util.nodes import clean_astext
 
+from handbook.core.records import frozen_record
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
@@ -66,7 +68,7 @@ if TYPE_CHECKING:
 PAGE_READ = 'handbook-page-read'
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class PageRecord:
     """What one page contributes (read-only)."""
 

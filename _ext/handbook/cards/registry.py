@@ -101,6 +101,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from handbook.core.names import fold
+from handbook.core.records import frozen_record
 
 __all__ = ['KINDS', 'MAX_ROW', 'Card', 'Problem', 'Registry', 'RegistryError', 'UrlTemplates',
            'DEFAULT_URLS', 'fold', 'load', 'redundant_rows']
@@ -143,7 +144,7 @@ def _unescape(text: str) -> str:
     return text
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class Card:
     """One registry row."""
 
@@ -168,7 +169,7 @@ class Card:
         return dataclasses.replace(other, name=self.name, line=self.line) == self
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class Problem:
     """What a registry row needs: where, what, how serious (see core/reports.py)."""
 
@@ -182,7 +183,7 @@ class RegistryError(ValueError):
     """The file cannot be a registry at all (it is binary)."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class UrlTemplates:
     """How a card's link is made when its row gives no URL."""
 
@@ -509,7 +510,7 @@ def _parse_aliases(text: str) -> tuple[tuple[str, str], ...] | None:
 
 # -- legacy link definitions ------------------------------------------------------------
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class _Target:
     """A row docutils reads as a hyperlink target."""
 

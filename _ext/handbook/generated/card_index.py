@@ -73,7 +73,6 @@ are messages of the ``handbook`` catalog (Chinese msgids).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import unicodedata
 from collections.abc import Collection, Iterable
@@ -87,6 +86,7 @@ from sphinx.util.nodes import clean_astext
 
 from handbook.cards import links as card_links
 from handbook.cards.links import card_reference
+from handbook.core.records import frozen_record
 from handbook.rulings import lines as ruling_lines
 from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
@@ -142,7 +142,7 @@ class CardIndexDirective(PlaceholderDirective):
 # -- the record: which sections link which cards --------------------------------------
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class Section:
     """A section of a page and the cards its own text links (not its subsections')."""
 
@@ -330,7 +330,7 @@ def group_id(letter: str) -> str:
 # -- the entries --------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class Place:
     """A section that links a card, and its rulings that name the card."""
 
@@ -341,7 +341,7 @@ class Place:
     rulings: tuple[Ruling, ...]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class Entry:
     """One card or series of the index."""
 

@@ -79,7 +79,6 @@ Configuration (``conf.py``)::
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import hashlib
 import html
@@ -96,6 +95,7 @@ from sphinx.util.parallel import ParallelTasks
 
 from handbook.cards import links as card_links
 from handbook.core.names import SEPARATOR_CLASS, fold
+from handbook.core.records import frozen_record
 from handbook.generated import card_index
 from handbook.generated.card_index import CARD_PAGES, Entry
 from handbook.generated.anchors import page_title
@@ -153,7 +153,7 @@ def page_name(entry_id: str, key: str) -> str:
 # -- what each page shows -----------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class CardPage:
     """One card's page."""
 

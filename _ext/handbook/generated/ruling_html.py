@@ -160,6 +160,7 @@ class Rendered:
         self.pages: dict[str, dict[str, tuple[tuple, str]]] = {}
         self.files: dict[str, Path] = {}  # docname -> its file, as found
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
+        self.cards: dict[str, tuple] = {}  # key -> card(key)
         self.dirty: set[str] = set()
         self.pid = os.getpid()  # the main process's (made before the pages are written)
         for path in sorted(self.folder.glob('*.pickle')):
@@ -199,13 +200,16 @@ class Rendered:
     def cards_of(self, ruling: Ruling) -> tuple:
         """What the ruling's HTML shows of its cards: each one's row, and
         where its § leads."""
-        out = []
-        for key, _written in ruling.cards:
+        return tuple(self.card(key) for key, _written in ruling.cards)
+
+    def card(self, key: str) -> tuple:
+        """What a ruling's HTML shows of the card *key* (once per card and build)."""
+        if key not in self.cards:
             card = self.registry.get(key)
             row = None if card is None else (card.name, card.kind, card.id, card.url,
                                              card.aliases)
-            out.append((key, row, card_index.marker_target(self.env, key) if card else None))
-        return tuple(out)
+            self.cards[key] = (key, row, card_index.marker_target(self.env, key) if card else None)
+        return self.cards[key]
 
     def get(self, ruling: Ruling) -> str | None:
         found = self.pages.get(ruling.docname, {}).get(ruling.anchor)

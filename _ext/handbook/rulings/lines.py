@@ -101,6 +101,7 @@ from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util.nodes import clean_astext
 
+from handbook.core.records import frozen_record
 from handbook.rulings import statuses
 from handbook.sections.ids import slug
 from handbook.store import PAGE_READ, Contribution, changes, store, writes_pages
@@ -128,7 +129,7 @@ class ruling_line(nodes.inline):
     """One ruling: its text and its dated references (an inline span)."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class Reference:
     """One dated ruling reference."""
 
@@ -138,7 +139,7 @@ class Reference:
     url: str | None
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen_record
 class Ruling:
     """One ruling of a page (see the module docstring)."""
 
