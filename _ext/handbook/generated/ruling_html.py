@@ -83,8 +83,9 @@ ROOT = 'handbook-ruling-html'
 #: the folder, in the doctree folder, that keeps the rulings' HTML (:class:`Rendered`)
 CACHE = 'handbook-ruling-html'
 #: changes whenever what :func:`render` writes does, or how it is kept (5: as
-#: the pages write it, kept while the page's doctree is the one it was written from)
-VERSION = 5
+#: the pages write it, kept while the page's doctree is the one it was written
+#: from; 6: the cards shown kept per page)
+VERSION = 6
 #: a relative link or image of the rendered HTML
 LINK = re.compile(r' (href|src)="([^"]*)"')
 #: a link to an anchor of the page the HTML was written for
@@ -146,7 +147,8 @@ class Rendered:
     file's size and time: a page read again is written again, and gives its
     rulings' HTML anew), the configuration is the same (:meth:`digest`), and
     so is every card it links: the card's registry row (its link) and where
-    its § leads (:meth:`cards_of`).  A ruling that holds another
+    its § leads (:meth:`card`; kept per page, for the cards its kept rulings
+    show).  A ruling that holds another
     cross-reference (a ``:ref:``, whose text is another page's title: the
     store keeps its nodes) is rendered again at every build."""
 
@@ -156,8 +158,11 @@ class Rendered:
         self.base = self.digest()
         registry = store(env).registry  # none without handbook.cards
         self.registry = registry if registry is not None else {}
-        # docname -> {anchor: (cards_of, html)}
-        self.pages: dict[str, dict[str, tuple[tuple, str]]] = {}
+        self.pages: dict[str, dict[str, str]] = {}  # docname -> {anchor: html}
+        # docname -> {key: card(key)} as the page's kept HTML shows them
+        self.shown: dict[str, dict[str, tuple]] = {}
+        self.stale: dict[str, frozenset[str]] = {}  # docname -> keys shown otherwise now
+        self.fresh: set[tuple[str, str]] = set()  # (docname, anchor) made in this build
         self.files: dict[str, Path] = {}  # docname -> its file, as found
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
         self.cards: dict[str, tuple] = {}  # key -> card(key)
@@ -169,12 +174,13 @@ class Rendered:
     def load(self, path: Path) -> None:
         """Take the kept HTML of one page from its file."""
         try:
-            base, docname, stamp, kept = pickle.loads(path.read_bytes())
+            base, docname, stamp, shown, kept = pickle.loads(path.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
             return  # unreadable: rendered anew
         self.files[docname] = path
         if base == self.base and stamp is not None and stamp == self.stamp(docname):
-            self.pages[docname] = kept
+            self.pages[docname], self.shown[docname] = kept, shown
+            self.stale.pop(docname, None)
 
     def stamp(self, docname: str) -> tuple[int, int] | None:
         """The size and time of the doctree file of page *docname*: another
@@ -197,11 +203,6 @@ class Rendered:
                  getattr(info, 'tags_hash', ''), self.env.config.language)
         return hashlib.sha256(repr(parts).encode()).hexdigest()
 
-    def cards_of(self, ruling: Ruling) -> tuple:
-        """What the ruling's HTML shows of its cards: each one's row, and
-        where its § leads."""
-        return tuple(self.card(key) for key, _written in ruling.cards)
-
     def card(self, key: str) -> tuple:
         """What a ruling's HTML shows of the card *key* (once per card and build)."""
         if key not in self.cards:
@@ -213,9 +214,20 @@ class Rendered:
 
     def get(self, ruling: Ruling) -> str | None:
         found = self.pages.get(ruling.docname, {}).get(ruling.anchor)
-        if found is not None and found[0] == self.cards_of(ruling):
-            return found[1]
+        if found is not None and self.valid(ruling):
+            return found
         return self.once.get((ruling.docname, ruling.anchor))
+
+    def valid(self, ruling: Ruling) -> bool:
+        """Whether the kept HTML of *ruling* shows its cards as they are now."""
+        docname = ruling.docname
+        if (docname, ruling.anchor) in self.fresh:
+            return True
+        if docname not in self.stale:
+            self.stale[docname] = frozenset(
+                key for key, was in self.shown.get(docname, {}).items() if self.card(key) != was)
+        stale = self.stale[docname]
+        return not stale or not any(key in stale for key, _written in ruling.cards)
 
     def capture(self, docname: str, written: dict[str, str]) -> None:
         """Keep the HTML of the rulings of page *docname* as its writing gave
@@ -248,7 +260,8 @@ class Rendered:
         if not lasting:
             self.once[ruling.docname, ruling.anchor] = text
             return
-        self.pages.setdefault(ruling.docname, {})[ruling.anchor] = (self.cards_of(ruling), text)
+        self.pages.setdefault(ruling.docname, {})[ruling.anchor] = text
+        self.fresh.add((ruling.docname, ruling.anchor))
         self.dirty.add(ruling.docname)
 
     def path(self, docname: str) -> Path:
@@ -257,14 +270,17 @@ class Rendered:
             hashlib.sha256(docname.encode()).hexdigest()[:24] + '.pickle')
 
     def save_page(self, docname: str) -> None:
-        """Write the file of page *docname* (only its rulings of this build kept)."""
+        """Write the file of page *docname*: the HTML of its rulings of this
+        build that is still valid, and how it shows their cards."""
         record = store(self.env).record(docname)
-        anchors = {r.anchor for r in record.rulings} if record is not None else set()
-        kept = {a: v for a, v in self.pages[docname].items() if a in anchors}
+        rulings = [r for r in (record.rulings if record is not None else ())
+                   if r.anchor in self.pages[docname] and self.valid(r)]
+        kept = {r.anchor: self.pages[docname][r.anchor] for r in rulings}
+        shown = {key: self.card(key) for r in rulings for key, _written in r.cards}
         path = self.path(docname)
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(pickle.dumps((self.base, docname, self.stamp(docname), kept),
+            path.write_bytes(pickle.dumps((self.base, docname, self.stamp(docname), shown, kept),
                                           pickle.HIGHEST_PROTOCOL))
             self.files[docname] = path
         self.dirty.discard(docname)
