@@ -397,11 +397,13 @@ def write_pages(app: Sphinx, pages: list[CardPage]) -> None:
     frame = frame_file.read_text(encoding='utf-8')
     frame_file.unlink()
     context = Contexts(app, fragments)
+    # the template once (the loader would look it up and stat it for every page)
+    template = builder.templates.environment.get_template(TEMPLATE)
 
     def write(some: list[CardPage]) -> None:
         for page in some:
             card = page.entry.card
-            body = builder.templates.render(TEMPLATE, context(page))
+            body = template.render(context(page))
             ident = page.name.removeprefix(f'{FOLDER}/')
             text = (frame.replace(TITLE_TOKEN, html.escape(card.name_in(env.config.language)))
                     .replace(PAGE_TOKEN, quote(ident))
