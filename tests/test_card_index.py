@@ -536,3 +536,27 @@ def test_the_lists_escape_text_as_the_translator_does(text):
 
     from handbook.generated.html_parts import escape
     assert escape(text) == text.translate(HTML5Translator.special_characters)
+
+
+def test_the_pinyin_is_found_in_a_process_of_its_own(monkeypatch):
+    import os
+    import types
+
+    found_in = card_index._orders
+
+    def noting(keys):  # runs in the other process: says which it is in its result
+        return {**found_in(keys), 'pid': (str(os.getpid()), ())}
+
+    monkeypatch.setattr(card_index, '_orders', noting)
+    monkeypatch.setattr(card_index, 'PINYIN_ASIDE', 2)
+    env = types.SimpleNamespace(domains={'handbook': types.SimpleNamespace(data={})})
+    keys = [Card(name, 'card', 1).key for name in ('旋风', '黑洞龙', '长老', 'DDD 反骨王', '重力')]
+    card_index.learn_pinyin(env, keys)
+    known = env.domains['handbook'].data[card_index.PINYIN]
+    assert known.pop('pid')[0] != str(os.getpid())
+    alone: dict = {}
+    for key in keys:
+        card_index._order(alone, key)
+    assert known == alone  # the same orders, first characters' too
+    card_index.learn_pinyin(env, keys[:1])  # all known: nothing to find
+    assert 'pid' not in known

@@ -83,6 +83,7 @@ from sphinx.errors import NoUri
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import clean_astext
+from sphinx.util.parallel import ParallelTasks, parallel_available
 
 from handbook.cards import links as card_links
 from handbook.cards.links import card_reference
@@ -115,6 +116,9 @@ MARKERS = 'card_index_markers'
 CARD_PAGES = 'card_pages'
 #: the store's entry: {registry key: (initial, pinyin sort key)} (pinyin_order)
 PINYIN = 'card_index_pinyin'
+#: the fewest names whose pinyin :func:`learn_pinyin` finds in another process
+#: (fewer: pypinyin's import, a tenth of a second, in this one)
+PINYIN_ASIDE = 200
 #: the store's entry: the reading order of the pages at the last build
 ORDER = 'card_index_order'
 
@@ -288,12 +292,41 @@ def pinyin_order(env: BuildEnvironment, key: str) -> tuple[str, tuple]:
     """``(initial(key), sort_key(key))``, kept in the store from build to
     build: a key's pinyin never changes, and finding it takes pypinyin a
     fifth of a millisecond, a second for a registry's worth of names."""
-    known = store(env).data.setdefault(PINYIN, {})
+    return _order(store(env).data.setdefault(PINYIN, {}), key)
+
+
+def _order(known: dict[str, tuple[str, tuple]], key: str) -> tuple[str, tuple]:
+    """:func:`pinyin_order`, kept in *known*."""
     if key not in known:
         # a key's initial is its first character's: found once per character
-        first = initial(key) if len(key) < 2 else pinyin_order(env, key[0])[0]
+        first = initial(key) if len(key) < 2 else _order(known, key[0])[0]
         known[key] = (first, sort_key(key))
     return known[key]
+
+
+def learn_pinyin(env: BuildEnvironment, keys: Iterable[str]) -> None:
+    """Find the pinyin order of those of *keys* the store does not know yet
+    (a clean build: all of them), in a process of its own where processes
+    fork: pypinyin's dictionaries take 50 MB, which the main process, and every
+    process it forks to write pages, would otherwise carry to the end of the
+    build.  The store then knows what :func:`pinyin_order` would have found."""
+    known = store(env).data.setdefault(PINYIN, {})
+    missing = sorted(set(keys) - known.keys())
+    if len(missing) < PINYIN_ASIDE or not parallel_available:
+        for key in missing:
+            _order(known, key)
+        return
+    aside = ParallelTasks(1)
+    aside.add_task(_orders, missing, lambda _keys, found: known.update(found))
+    aside.join()
+
+
+def _orders(keys: list[str]) -> dict[str, tuple[str, tuple]]:
+    """:func:`_order` of each of *keys* (and of their first characters)."""
+    found: dict[str, tuple[str, tuple]] = {}
+    for key in keys:
+        _order(found, key)
+    return found
 
 
 def entry_ids(cards: Iterable[Card]) -> dict[str, str]:
@@ -424,6 +457,7 @@ def _entries(env: BuildEnvironment, keys: frozenset[str] | None) -> list[Entry]:
                     ruling.section_title, section.top if section else False, []])
                 place[3].append(ruling)
     ids = card_ids(env)
+    learn_pinyin(env, found)
     out = []
     for key, places in found.items():
         card = registry[key]
