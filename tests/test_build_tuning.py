@@ -197,3 +197,17 @@ def test_records_pickle_as_their_class_and_fields():
     card = Card('ＤＤＤ 反骨王', 'card', 3, aliases=(('zh_TW', '反骨王'),))
     copy = pickle.loads(pickle.dumps(card))
     assert copy == card and copy.key == card.key == 'ddd反骨王'
+
+
+@pytest.mark.parametrize('fewest, collected', [(1, 1), (1000, 0)])
+def test_the_collector_collects_before_freezing_after_many_pages(
+        make_app, rootdir, tmp_path, monkeypatch, fewest, collected):
+    collections = []
+    monkeypatch.setattr(gc_policy, 'COLLECT_BEFORE_FREEZING', fewest)
+    app = make_app('html', srcdir=rootdir / 'test-cards', builddir=tmp_path)
+    real = gc.collect
+    app.connect('env-updated', lambda app, env: monkeypatch.setattr(
+        gc, 'collect', lambda *a: collections.append(a) or real(*a)), priority=100)
+    app.connect('write-started', lambda app, builder: monkeypatch.setattr(gc, 'collect', real))
+    app.build()
+    assert len(collections) == collected
