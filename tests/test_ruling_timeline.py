@@ -221,11 +221,10 @@ def test_rulings_html_is_kept_until_their_page_is_written_again(app, make_app, m
     """The rulings' HTML is kept from build to build (generated/ruling_html.py):
     an edit takes the HTML of the rulings of the pages it writes again from
     their writing, renders those with a :ref:, whose text is another page's,
-    and nothing else; what no page's writing left is rendered, the same."""
+    and nothing else."""
     from handbook.generated import ruling_html
 
     app.build()
-    timeline = html(app, 'timeline')
     rendered: list[tuple[str, str]] = []
     captured: list[str] = []
     render, capture = ruling_html.render, ruling_html.Rendered.capture
