@@ -16,9 +16,9 @@ was a quarter of the build.
 :class:`OrderedHTMLBuilder`, or the handbook's own), lets
 ``N`` chunks be written at a time: the last chunk starts as soon as it is
 resolved, beside the one before it.  The chunks, their order, and what each
-process does are Sphinx's (the pages are still resolved and indexed in
-page order: ``test_builds`` compares ``-j 2`` with ``-j 1``); only the
-number of writing processes changes.
+process does are Sphinx's (the pages are still resolved and indexed one
+after the other, in the order of a serial build: ``test_builds`` compares
+``-j 2`` with ``-j 1``); only the number of writing processes changes.
 
 **Pages written last.**  Writing a page leaves the HTML of its rulings for
 the pages that show them elsewhere (:mod:`handbook.generated.ruling_html`).
