@@ -12,8 +12,8 @@ after the one before it, on one core.  An edit that rewrites a dozen pages
 (a registry row whose URL changed) gives Sphinx two chunks, so that wait
 was a quarter of the build.
 
-:class:`WritingProcesses`, a mixin of the HTML builder (this extension's
-:class:`OrderedHTMLBuilder`, or the handbook's own), lets
+:class:`OrderedHTMLBuilder`, the HTML builder of this extension (the
+handbook's own, :mod:`handbook.publishing.unchanged_files`, is one), lets
 ``N`` chunks be written at a time: the last chunk starts as soon as it is
 resolved, beside the one before it.  The chunks, their order, and what each
 process does are Sphinx's (the pages are still resolved and indexed one
@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sphinx.builders import Builder
 from sphinx.builders.html import StandaloneHTMLBuilder
 
 from handbook.core import gc_policy
@@ -57,8 +56,9 @@ WRITE_LAST = 'handbook-write-last'
 WRITTEN = 'handbook-written'
 
 
-class WritingProcesses(Builder):
-    """Write with ``-j`` processes, some pages last (see the module docstring)."""
+class OrderedHTMLBuilder(StandaloneHTMLBuilder):
+    """Sphinx's HTML builder, writing with ``-j`` processes, some pages last
+    (see the module docstring)."""
 
     def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
         super().__init__(app, env)
@@ -88,11 +88,6 @@ class WritingProcesses(Builder):
             self._write_parallel(docnames, nproc=self.jobs)
         else:
             self._write_serial(docnames)
-
-
-class OrderedHTMLBuilder(WritingProcesses, StandaloneHTMLBuilder):
-    """Sphinx's HTML builder, writing as :class:`WritingProcesses` does (the
-    handbook's own, :mod:`handbook.publishing.unchanged_files`, does too)."""
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -75,7 +75,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sphinx.builders.html import INVENTORY_FILENAME, StandaloneHTMLBuilder
+from sphinx.builders.html import INVENTORY_FILENAME
 from sphinx.locale import __
 from sphinx.util import logging
 from sphinx.util.display import progress_message
@@ -85,7 +85,7 @@ from sphinx.util.matching import DOTFILES, Matcher
 from sphinx.util.osutil import copyfile
 
 from handbook.core.files import write_if_changed
-from handbook.core.writing_order import WritingProcesses
+from handbook.core.writing_order import OrderedHTMLBuilder
 from handbook.store import changes
 
 if TYPE_CHECKING:
@@ -139,9 +139,9 @@ def _mtime_ns(path: str | os.PathLike[str]) -> int:
         return 0
 
 
-class UnchangedFilesBuilder(WritingProcesses, StandaloneHTMLBuilder):
+class UnchangedFilesBuilder(OrderedHTMLBuilder):
     """Sphinx's html builder, which writes a file only when its bytes change
-    (and writes with ``-j`` processes: :mod:`handbook.core.writing_order`)."""
+    (and writes in the order of :mod:`handbook.core.writing_order`)."""
 
     #: pages written again whose search-index entries are the last build's
     index_kept: frozenset[str] = frozenset()

@@ -332,8 +332,7 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
                                 ruling.sources)
     page.rulings = tuple(found)
     if writes_pages(env):  # the rulings that the generated pages render at each build
-        anew = {id(line) for line in map(ruling_of, page.nodes.xrefs)
-                if line is not None} if page.nodes.xrefs else set()
+        anew = {id(line) for line in map(ruling_of, page.nodes.xrefs) if line is not None}
         page.ruling_nodes = {line['ids'][0]: [detached(child) for child in line.children]
                              for line in lines if id(line) in anew and line['ids']}
 
