@@ -8,16 +8,20 @@ build and at the process's exit (``handbook/core/gc_policy.py``).  That
 from __future__ import annotations
 
 import gc
+import os
 import shutil
 import subprocess
 import sys
+import time
 import types
 
 import pytest
 import sphinx.builders
+from docutils import nodes
+from sphinx.errors import SphinxParallelError
 from sphinx.util.parallel import ParallelTasks, make_chunks
 
-from handbook.core import gc_policy
+from handbook.core import gc_policy, writing_order
 from handbook.core.records import frozen_record
 from handbook.core.reading_order import balanced, spread
 from helpers import ROOT, assert_no_warnings
@@ -79,24 +83,77 @@ def test_a_parallel_read_spreads_the_largest_pages(make_app, rootdir, tmp_path):
     assert chunks['p1'] != chunks['p2']
 
 
-@pytest.mark.parametrize('parallel, tasks', [(2, [2, 2]), (3, [3, 3]), (1, [])])
-def test_a_parallel_write_writes_with_as_many_processes_as_j(make_app, rootdir, tmp_path,
-                                                            monkeypatch, parallel, tasks):
-    started: list[int] = []
+@pytest.mark.parametrize('parallel, reading, writing', [(2, [2], [2]), (3, [3], [3]), (1, [], [])])
+def test_a_parallel_write_writes_with_as_many_processes_as_j(make_app, rootdir, tmp_path, monkeypatch,
+                                                            parallel, reading, writing):
+    read: list[int] = []
+    written: list[int] = []
 
-    class Noting(ParallelTasks):
+    class NotingReaders(ParallelTasks):
         def __init__(self, nproc: int) -> None:
-            started.append(nproc)
+            read.append(nproc)
             super().__init__(nproc)
 
-    # the processes of Sphinx's parallel read, then of its parallel write
-    monkeypatch.setattr(sphinx.builders, 'ParallelTasks', Noting)
+    class NotingWriters(writing_order.WritingProcesses):
+        def __init__(self, nproc: int, done) -> None:
+            written.append(nproc)
+            super().__init__(nproc, done)
+
+    monkeypatch.setattr(sphinx.builders, 'ParallelTasks', NotingReaders)
+    monkeypatch.setattr(writing_order, 'WritingProcesses', NotingWriters)
     srcdir = tmp_path / 'handbook'
     shutil.copytree(rootdir / 'test-handbook', srcdir)
     app = make_app('html', srcdir=srcdir, parallel=parallel)
     app.build()
     assert_no_warnings(app)
-    assert started == tasks  # Sphinx alone writes with parallel - 1
+    assert (read, written) == (reading, writing)  # Sphinx alone writes with parallel - 1
+
+
+def test_the_main_process_keeps_no_chunk_it_handed_out(make_app, rootdir, tmp_path):
+    # Sphinx keeps every chunk's doctrees until its process ends; while the
+    # writing processes are slow, it would hold all the pages at once
+    main = os.getpid()
+    resolved: list[nodes.document] = []
+    most = []
+
+    def note(app, doctree, docname):
+        if os.getpid() == main:
+            resolved.append(doctree)
+            most.append(sum(bool(vars(doctree)) for doctree in resolved))  # not released
+
+    def slow(app, pagename, templatename, context, doctree):
+        if os.getpid() != main:
+            time.sleep(0.2)
+
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    app = make_app('html', srcdir=srcdir, parallel=2)
+    app.connect('doctree-resolved', note, priority=999)
+    app.connect('html-page-context', slow)
+    app.build()
+    assert_no_warnings(app)
+    first = sorted(app.env.found_docs - {'timeline'})  # the timeline is written last, alone
+    chunks = make_chunks(first[1:], 2)  # the first page is written before the others
+    assert len(chunks) > 1 and len(resolved) == len(app.env.found_docs)
+    assert max(most) == max(map(len, chunks))  # the chunk being resolved, and no other
+    assert not any(map(vars, resolved))  # all released once written
+
+
+def test_an_error_in_a_writing_process_is_raised_with_its_traceback(make_app, rootdir, tmp_path):
+    main = os.getpid()
+
+    def fail(app, pagename, templatename, context, doctree):
+        if os.getpid() != main and pagename == 'p5':
+            raise ValueError('no way')
+
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    app = make_app('html', srcdir=srcdir, parallel=2)
+    app.connect('html-page-context', fail)
+    with pytest.raises(SphinxParallelError) as raised:
+        app.build()
+    assert 'no way' in str(raised.value)
+    assert 'raise ValueError' in raised.value.traceback
 
 
 @pytest.fixture
