@@ -268,3 +268,46 @@ def test_the_collector_collects_before_freezing_after_many_pages(
     app.connect('write-started', lambda app, builder: monkeypatch.setattr(gc, 'collect', real))
     app.build()
     assert len(collections) == collected
+
+
+def test_late_parts_are_written_into_their_page_in_place_of_their_markers(tmp_path):
+    late = writing_order.LateParts()
+    first = late.add(lambda: iter(['<ul>\n', '<li>「旋风」𠀋</li>\n', '</ul>\n']))
+    missing = late.add(lambda: iter(['never written']))
+    last = late.add(lambda: iter(['<p>&amp;</p>']))
+    assert len({first, missing, last}) == 3 and late.token in first
+    page = tmp_path / 'page.html'
+    page.write_text(f'<body>\n{first}\n<p>中</p>{last}</body>\n', encoding='utf-8')
+    late.write(page, 'utf-8')
+    assert page.read_text(encoding='utf-8') == (
+        '<body>\n<ul>\n<li>「旋风」𠀋</li>\n</ul>\n\n<p>中</p><p>&amp;</p></body>\n')
+    assert [p.name for p in tmp_path.iterdir()] == ['page.html']  # no temporary file left
+
+
+def test_pages_with_late_parts_are_written_as_without(make_app, rootdir, tmp_path,
+                                                      monkeypatch):
+    # the timeline's months and the card index's groups are written after
+    # their pages; the bytes are those of the whole part written in the page
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    bodies: dict[str, str] = {}
+    late = make_app('html', srcdir=srcdir, builddir=tmp_path / 'late')
+
+    def body(app, pagename, templatename, context, doctree):
+        bodies[pagename] = context.get('body', '')
+    late.connect('html-page-context', body)
+    late.build()
+    assert_no_warnings(late)
+    assert 'handbook-late-part' in bodies['timeline'] and 'handbook-late-part' in bodies['card-index']
+
+    monkeypatch.setattr(writing_order.OrderedHTMLBuilder, 'writes_late_parts', False)
+    whole = make_app('html', srcdir=srcdir, builddir=tmp_path / 'whole')
+    whole.build()
+    pages = sorted(p.relative_to(whole.outdir) for p in whole.outdir.rglob('*.html'))
+    assert pages == sorted(p.relative_to(late.outdir) for p in late.outdir.rglob('*.html'))
+    for page in pages:
+        written = (late.outdir / page).read_bytes()
+        assert written == (whole.outdir / page).read_bytes(), page
+        assert b'handbook-late-part' not in written
+    assert b'ruling-entry' in (late.outdir / 'timeline.html').read_bytes()
+    assert b'card-index-' in (late.outdir / 'card-index.html').read_bytes()

@@ -40,17 +40,32 @@ process is forked (it has the doctrees, copied on write), the main process
 releases its own.  The main process resolves the next chunk while the
 others are written, as before.
 
+**Parts of a page written after the page.**  A page of 10 million
+characters (the timeline) was held four times over while Sphinx wrote it:
+in its doctree, in the translator's body, in the parts the writer joins,
+in the page the template renders.  :func:`late_part` gives a generated page
+a small ``raw`` node in place of such a part; once the page's file is
+written, :meth:`OrderedHTMLBuilder.handle_page` writes the part's HTML in
+its place, one piece after another, as Sphinx would have written it (the
+same bytes).  The file is written to a temporary file and moved into place.
+Builders other than this one get the whole part in the ``raw`` node.
+
 **A written page's doctree is released** (:func:`handbook.core.gc_policy.release`):
 what was read is frozen for the garbage collector during the write.
 """
 
 from __future__ import annotations
 
+import codecs
 import multiprocessing
 import multiprocessing.connection
+import os
+import secrets
 import traceback
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from docutils import nodes
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.errors import SphinxParallelError
 from sphinx.locale import __
@@ -62,11 +77,11 @@ from sphinx.util.parallel import make_chunks
 from handbook.core import gc_policy
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence, Set
+    from collections.abc import Callable, Iterable, Sequence, Set
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
-    from docutils import nodes
+    from sphinx.builders import Builder
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -79,12 +94,69 @@ WRITTEN = 'handbook-written'
 logger = logging.getLogger(__name__)
 
 #: a chunk of pages to write: ``[(docname, resolved doctree), ...]``
-Chunk = list[tuple[str, 'nodes.document']]
+Chunk = list[tuple[str, nodes.document]]
+
+#: the document attribute holding a page's late parts (:class:`LateParts`)
+LATE_PARTS = 'handbook_late_parts'
+
+
+class LateParts:
+    """The parts of a page written after it: each one's marker in the page,
+    and the function giving its HTML, piece by piece."""
+
+    def __init__(self) -> None:
+        self.token = secrets.token_hex(8)  # never in a page's text
+        self.parts: list[Callable[[], Iterable[str]]] = []
+
+    def add(self, part: Callable[[], Iterable[str]]) -> str:
+        self.parts.append(part)
+        return self.marker(len(self.parts) - 1)
+
+    def marker(self, index: int) -> str:
+        return f'<!--handbook-late-part-{self.token}-{index}-->'
+
+    def write(self, path: Path, encoding: str) -> None:
+        """Write the parts into the page's file *path* in place of their markers."""
+        page = path.read_bytes()
+        temporary = path.with_name(f'.{path.name}.{os.getpid()}.late')
+        try:
+            with temporary.open('wb') as out:
+                start = 0
+                for index, part in enumerate(self.parts):
+                    at = page.find(self.marker(index).encode(encoding), start)
+                    if at < 0:  # not on the page (a template without the body)
+                        continue
+                    out.write(page[start:at])
+                    for piece in part():  # as Sphinx writes: text mode, these errors
+                        out.write(piece.replace('\n', os.linesep).encode(encoding,
+                                                                          'xmlcharrefreplace'))
+                    start = at + len(self.marker(index))
+                out.write(page[start:])
+            os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
+
+
+def late_part(document: nodes.document, builder: Builder,
+              part: Callable[[], Iterable[str]]) -> nodes.raw | None:
+    """A ``raw`` node standing for the HTML that *part* gives, which the
+    builder writes into the page's file after the page; None where the
+    builder does not (then the caller writes the whole part in the node)."""
+    if not (getattr(builder, 'writes_late_parts', False)
+            and codecs.lookup(builder.config.html_output_encoding).name == 'utf-8'):
+        return None
+    late = document.get(LATE_PARTS)
+    if late is None:
+        late = document[LATE_PARTS] = LateParts()
+    return nodes.raw('', late.add(part), format='html')
 
 
 class OrderedHTMLBuilder(StandaloneHTMLBuilder):
     """Sphinx's HTML builder, writing with ``-j`` processes, some pages last
     (see the module docstring)."""
+
+    #: it writes the parts of :func:`late_part` into their pages
+    writes_late_parts = True
 
     def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
         super().__init__(app, env)
@@ -103,6 +175,16 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
     def write_doc(self, docname: str, doctree: nodes.document) -> None:
         super().write_doc(docname, doctree)
         gc_policy.release(doctree)  # written: freed now (handbook.core.gc_policy)
+
+    def handle_page(self, pagename: str, addctx: dict[str, Any],
+                    templatename: str = 'page.html', *, outfilename: Path | None = None,
+                    event_arg: Any = None) -> None:
+        super().handle_page(pagename, addctx, templatename,
+                            outfilename=outfilename, event_arg=event_arg)
+        late = event_arg.get(LATE_PARTS) if isinstance(event_arg, nodes.document) else None
+        if late is not None:
+            late.write(Path(outfilename) if outfilename else self.get_output_path(pagename),
+                       self.config.html_output_encoding)
 
     def _write_in_order(self, docnames: Sequence[str]) -> None:
         if not docnames:

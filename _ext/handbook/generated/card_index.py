@@ -75,7 +75,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -88,6 +88,7 @@ from sphinx.util.parallel import ParallelTasks, parallel_available
 from handbook.cards import links as card_links
 from handbook.cards.links import card_reference
 from handbook.core.records import frozen_record
+from handbook.core.writing_order import late_part
 from handbook.rulings import lines as ruling_lines
 from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
@@ -509,8 +510,12 @@ class FillCardIndex(SphinxPostTransform):
         return out
 
     def listing(self, group: list[Entry]) -> nodes.Element:
-        """The entries of a group: written at once to HTML (:class:`HtmlEntries`)."""
-        return nodes.raw('', HtmlEntries(self.env).listing(group), format='html')
+        """The entries of a group: written at once to HTML (:class:`HtmlEntries`),
+        into the page's file after the page where the builder can
+        (:func:`handbook.core.writing_order.late_part`)."""
+        entries = HtmlEntries(self.env)
+        late = late_part(self.document, store(self.env).builder, lambda: entries.listing(group))
+        return late or nodes.raw('', ''.join(entries.listing(group)), format='html')
 
 class FillCompactCardIndex(FillCardIndex):
     """The same for other builders (LaTeX: the PDF), as nodes, an entry's
@@ -581,8 +586,10 @@ class HtmlEntries:
         self.links = HtmlLinks(env, env.docname)
         self.link = self.links.link
 
-    def listing(self, group: list[Entry]) -> str:
-        return ''.join(['<dl class="simple card-index">\n', *map(self.entry, group), '</dl>\n'])
+    def listing(self, group: list[Entry]) -> Iterator[str]:
+        yield '<dl class="simple card-index">\n'
+        yield from map(self.entry, group)
+        yield '</dl>\n'
 
     def entry(self, entry: Entry) -> str:
         card = entry.card

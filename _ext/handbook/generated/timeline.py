@@ -40,7 +40,7 @@ from docutils import nodes
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from handbook.core.writing_order import WRITE_LAST
+from handbook.core.writing_order import WRITE_LAST, late_part
 from handbook.generated import ruling_html
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.generated.anchors import link, page_title
@@ -50,6 +50,8 @@ from handbook.rulings.lines import Ruling
 from handbook.store import PAGE_READ, Contribution, store
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
@@ -114,6 +116,11 @@ class FillTimeline(SphinxPostTransform):
     _copies: ruling_html.Copies | None = None
     _links: HtmlLinks | None = None
     _texts: dict[str, str]
+    _docname: str
+
+    def apply(self, **kwargs: Any) -> None:
+        self._docname = self.env.docname  # the entries may be written later (late_part)
+        super().apply(**kwargs)
 
     def run(self, **kwargs: Any) -> None:
         fill(self.env, self.document, RulingTimelineDirective, self.timeline)
@@ -180,26 +187,33 @@ class FillTimeline(SphinxPostTransform):
     def html_of(self, ruling: Ruling) -> str:
         """The ruling's HTML for this page (rendered with every ruling the page shows)."""
         if self._html is None:
-            self._html = ruling_html.ruling_html(self.env, self.shown(), self.env.docname)
+            self._html = ruling_html.ruling_html(self.env, self.shown(), self._docname)
         text = self._html.get((ruling.docname, ruling.anchor))
         if text is None:
-            text = ruling_html.ruling_html(self.env, [ruling], self.env.docname)[
+            text = ruling_html.ruling_html(self.env, [ruling], self._docname)[
                 ruling.docname, ruling.anchor]
         return text
 
     def month(self, rulings: list[Ruling]) -> nodes.Element:
         """The entries of a month: for HTML builders written at once
         (:mod:`handbook.generated.html_parts`), as the translator writes the
-        nodes of :meth:`entry`."""
-        if store(self.env).builder.format != 'html':
+        nodes of :meth:`entry`, and into the page's file after the page
+        where the builder can (:func:`handbook.core.writing_order.late_part`)."""
+        builder = store(self.env).builder
+        if builder.format != 'html':
             listing = nodes.bullet_list(classes=['ruling-timeline'])
             listing.extend(self.entry(ruling) for ruling in rulings)
             return listing
         if self._links is None:
             self._links = HtmlLinks(self.env, self.env.docname)
             self._texts = {'flag': escape(_('裁定已变更')), 'permalink': escape(_('固定链接'))}
-        return nodes.raw('', ''.join(['<ul class="ruling-timeline">\n',
-                                      *map(self.entry_html, rulings), '</ul>\n']), format='html')
+
+        def month_html() -> Iterator[str]:
+            yield '<ul class="ruling-timeline">\n'
+            yield from map(self.entry_html, rulings)
+            yield '</ul>\n'
+        late = late_part(self.document, builder, month_html)
+        return late or nodes.raw('', ''.join(month_html()), format='html')
 
     def entry_html(self, ruling: Ruling) -> str:
         link, texts = self._links.link, self._texts
