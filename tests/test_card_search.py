@@ -163,5 +163,28 @@ def test_the_dictionary_is_jiebas_own():
     own = jieba.Tokenizer()
     with _quiet_jieba():
         own.initialize()
-    words, total = jieba_dictionary()
-    assert (dict(words), total) == (own.FREQ, own.total)
+    shared = jieba_dictionary()
+    shared.lend(None, lambda tokenizer: None)  # without the words of the last build
+    assert (dict(shared), shared.total) == (own.FREQ, own.total)
+
+
+def test_the_dictionary_is_lent_to_one_build_at_a_time_without_the_others_words():
+    import jieba
+
+    from handbook.search.card_search import CardAwareChinese, jieba_dictionary
+
+    def language(*names):
+        return type('Bound', (CardAwareChinese,), {'card_names': names})({})
+
+    shared = jieba_dictionary()
+    before = dict(shared.lend(None, lambda tokenizer: None).FREQ)
+    first, second = language('旋风龙骑士', '黑洞龙'), language('冥王结界波')
+    assert '旋风龙骑士' in first.tokenizer.FREQ and first.tokenizer.FREQ is shared
+    assert '黑洞龙' in shared and '旋风龙骑' in shared  # a word and its prefixes
+    assert first.split('旋风龙骑士的效果') == first.split('旋风龙骑士的效果')
+    assert second.tokenizer.total == shared.total + shared['冥王结界波']  # jieba's own total, and its word
+    assert '冥王结界波' in shared and '旋风龙骑士' not in shared and '黑洞龙' not in shared
+    assert '旋风龙骑士' in first.tokenizer.FREQ  # lent back to the first: its words again
+    assert '冥王结界波' not in shared
+    assert dict(jieba_dictionary().lend(None, lambda tokenizer: None).FREQ) == before
+    assert isinstance(first.tokenizer, jieba.Tokenizer)

@@ -133,8 +133,9 @@ class HandbookStore(Domain):
     name = 'handbook'
     label = 'Handbook'
     # 5: ruling nodes kept pickled, a ruling at a time; 6: registry_relinked;
-    # 7: only the nodes of the rulings rendered at each build
-    data_version = 7
+    # 7: only the nodes of the rulings rendered at each build; 8: pinyin sort
+    # keys as strings (handbook.generated.card_index)
+    data_version = 8
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord
         'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: as read (some rulings)

@@ -84,8 +84,8 @@ ROOT = 'handbook-ruling-html'
 CACHE = 'handbook-ruling-html'
 #: changes whenever what :func:`render` writes does, or how it is kept (5: as
 #: the pages write it, kept while the page's doctree is the one it was written
-#: from; 6: the cards shown kept per page)
-VERSION = 6
+#: from; 6: the cards shown kept per page; 7: kept as UTF-8)
+VERSION = 7
 #: a relative link or image of the rendered HTML
 LINK = re.compile(r' (href|src)="([^"]*)"')
 #: a link to an anchor of the page the HTML was written for
@@ -158,7 +158,9 @@ class Rendered:
         self.base = self.digest()
         registry = store(env).registry  # none without handbook.cards
         self.registry = registry if registry is not None else {}
-        self.pages: dict[str, dict[str, str]] = {}  # docname -> {anchor: html}
+        # docname -> {anchor: html, UTF-8}: most of it is markup, and a text
+        # with a Chinese character takes two bytes a character (15 MB -> 10)
+        self.pages: dict[str, dict[str, bytes]] = {}
         # docname -> {key: card(key)} as the page's kept HTML shows them
         self.shown: dict[str, dict[str, tuple]] = {}
         self.stale: dict[str, frozenset[str]] = {}  # docname -> keys shown otherwise now
@@ -213,10 +215,17 @@ class Rendered:
         return self.cards[key]
 
     def get(self, ruling: Ruling) -> str | None:
+        found = self._kept(ruling)
+        return found.decode() if found is not None else self.once.get((ruling.docname,
+                                                                      ruling.anchor))
+
+    def holds(self, ruling: Ruling) -> bool:
+        """Whether :meth:`get` has the ruling's HTML."""
+        return self._kept(ruling) is not None or (ruling.docname, ruling.anchor) in self.once
+
+    def _kept(self, ruling: Ruling) -> bytes | None:
         found = self.pages.get(ruling.docname, {}).get(ruling.anchor)
-        if found is not None and self.valid(ruling):
-            return found
-        return self.once.get((ruling.docname, ruling.anchor))
+        return found if found is not None and self.valid(ruling) else None
 
     def valid(self, ruling: Ruling) -> bool:
         """Whether the kept HTML of *ruling* shows its cards as they are now."""
@@ -243,7 +252,7 @@ class Rendered:
         for ruling in record.rulings:
             text = written.get(ruling.anchor)
             # a ruling kept from an earlier build is written as it was
-            if text is not None and ruling.anchor not in transient and self.get(ruling) is None:
+            if text is not None and ruling.anchor not in transient and not self.holds(ruling):
                 self.add(ruling, move(text).strip(), lasting=True)
         if os.getpid() != self.pid and docname in self.dirty:
             self.save_page(docname)
@@ -260,7 +269,7 @@ class Rendered:
         if not lasting:
             self.once[ruling.docname, ruling.anchor] = text
             return
-        self.pages.setdefault(ruling.docname, {})[ruling.anchor] = text
+        self.pages.setdefault(ruling.docname, {})[ruling.anchor] = text.encode()
         self.fresh.add((ruling.docname, ruling.anchor))
         self.dirty.add(ruling.docname)
 

@@ -65,10 +65,9 @@ import logging
 import marshal
 import re
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import jieba
@@ -138,21 +137,56 @@ class NameFinder:
                 i += 1
 
 
+class SharedDictionary(dict):
+    """jieba's own dictionary (word -> frequency), lent to one build's
+    tokenizer at a time (:func:`jieba_dictionary`).  The words a build adds
+    (the card names, ``html_search_options['dict']``) are noted as they are
+    added, and taken out again before the dictionary is lent to the next
+    build: a build costs the words it adds, not a copy of jieba's 350,000
+    (15 MB, and a fiftieth of a second).  Only additions go through Python:
+    looking a word up is the dict's own."""
+
+    def __init__(self, words: dict[str, int], total: int) -> None:
+        super().__init__(words)
+        self.total = total
+        self.holder: object | None = None
+        self._before: dict[str, int | None] = {}  # what the holder changed: the old values
+
+    def __setitem__(self, word: str, frequency: int) -> None:
+        if word not in self._before:
+            self._before[word] = self.get(word)
+        super().__setitem__(word, frequency)
+
+    def lend(self, holder: object, add: Callable[[jieba.Tokenizer], object]) -> jieba.Tokenizer:
+        """A tokenizer on this dictionary for *holder*, with the words that
+        *add* adds to it, and none of the previous holder's."""
+        for word, frequency in self._before.items():
+            if frequency is None:
+                super().__delitem__(word)
+            else:
+                super().__setitem__(word, frequency)
+        self._before.clear()
+        self.holder = holder
+        tokenizer = jieba.Tokenizer()
+        tokenizer.FREQ, tokenizer.total, tokenizer.initialized = self, self.total, True
+        with _quiet_jieba():
+            add(tokenizer)
+        return tokenizer
+
+
 @functools.cache
-def jieba_dictionary() -> tuple[MappingProxyType[str, int], int]:
-    """jieba's own dictionary, as its tokenizer holds it: ``(word ->
-    frequency, total)``.  Loaded once per process (from jieba's cache file,
-    a fifth of a second: :func:`_read_jieba_cache`) and never changed: each
-    build's tokenizer starts from a copy of it (a tenth of that) and adds its
-    registry's names to the copy.  One process makes several builds under
-    sphinx.testing."""
+def jieba_dictionary() -> SharedDictionary:
+    """jieba's own dictionary, loaded once per process (from jieba's cache
+    file, a fifth of a second: :func:`_read_jieba_cache`) and shared by its
+    builds one after the other (one process makes several builds under
+    sphinx.testing)."""
     base = jieba.Tokenizer()
     loaded = _read_jieba_cache(base)
     if loaded is None:  # no cache yet: jieba builds its dictionary and writes the cache
         with _quiet_jieba():
             base.initialize()
         loaded = base.FREQ, base.total
-    return MappingProxyType(loaded[0]), loaded[1]
+    return SharedDictionary(*loaded)
 
 
 def _read_jieba_cache(tokenizer: jieba.Tokenizer) -> tuple[dict[str, int], int] | None:
@@ -213,19 +247,18 @@ class CardAwareChinese(SearchChinese):
     @property
     def tokenizer(self) -> jieba.Tokenizer:
         """jieba with the card names, loaded when a page is first indexed
-        (a build that indexes no page does not wait for its dictionary)."""
-        if self._tokenizer is None:
-            tokenizer = jieba.Tokenizer()
-            words, total = jieba_dictionary()
-            tokenizer.FREQ, tokenizer.total = words.copy(), total  # this build's own copy
-            tokenizer.initialized = True
-            with _quiet_jieba():
-                for word in dictionary_words(self.card_names):
-                    tokenizer.add_word(word)
-                if self.options.get('dict'):
-                    tokenizer.load_userdict(self.options['dict'])
-            self._tokenizer = tokenizer
+        (a build that indexes no page does not wait for its dictionary), and
+        again if another build has borrowed the dictionary since."""
+        dictionary = jieba_dictionary()
+        if self._tokenizer is None or dictionary.holder is not self:
+            self._tokenizer = dictionary.lend(self, self._add_words)
         return self._tokenizer
+
+    def _add_words(self, tokenizer: jieba.Tokenizer) -> None:
+        for word in dictionary_words(self.card_names):
+            tokenizer.add_word(word)
+        if self.options.get('dict'):
+            tokenizer.load_userdict(self.options['dict'])
 
     def split(self, input: str) -> list[str]:
         """The words of *input*; a short text is cut once per build (the
