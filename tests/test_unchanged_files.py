@@ -13,8 +13,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from helpers import assert_no_warnings
-from handbook.core.files import write_if_changed
+from handbook.core.files import write_if_changed, write_pieces_if_changed
 
 Snapshot = dict[str, tuple[int, int, bytes]]
 
@@ -148,3 +150,26 @@ def test_write_if_changed(tmp_path):
     assert (path.stat().st_ino, path.stat().st_mtime_ns) == (inode, mtime)
     assert write_if_changed(path, '文')
     assert path.read_text(encoding='utf-8') == '文'
+
+
+@pytest.mark.parametrize('other', [[b'ab', b'cd'], [b'abcd', b'e'], [b'abc'], [b'', b'abce']])
+def test_write_pieces_if_changed(tmp_path, other):
+    path = tmp_path / 'sub' / 'export.json'
+    calls = []
+
+    def pieces(parts):
+        def give():
+            calls.append(parts)
+            return iter(parts)
+        return give
+
+    assert write_pieces_if_changed(path, pieces([b'ab', b'', b'cd']))
+    assert path.read_bytes() == b'abcd'
+    inode, mtime = path.stat().st_ino, path.stat().st_mtime_ns
+    calls.clear()
+    assert write_pieces_if_changed(path, pieces(other)) == (b''.join(other) != b'abcd')
+    assert path.read_bytes() == b''.join(other)
+    assert len(calls) == (2 if b''.join(other) != b'abcd' else 1)  # compared, then written
+    if b''.join(other) == b'abcd':
+        assert (path.stat().st_ino, path.stat().st_mtime_ns) == (inode, mtime)
+    assert [p.name for p in path.parent.iterdir()] == ['export.json']  # no temporary file

@@ -8,7 +8,12 @@ watches or uploads the output folder by date sees only real changes (see
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
 
 
 def write_if_changed(path: Path, content: str | bytes) -> bool:
@@ -21,3 +26,34 @@ def write_if_changed(path: Path, content: str | bytes) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     return True
+
+
+def write_pieces_if_changed(path: Path, pieces: Callable[[], Iterable[bytes]]) -> bool:
+    """:func:`write_if_changed` for a large file given piece by piece, never
+    held whole: *pieces* gives them, once to compare them with the file and,
+    if they differ, once more to write them (to a temporary file moved into
+    place: a reader never sees half of it); whether it wrote."""
+    if _holds(path, pieces()):
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
+    try:
+        with temporary.open('wb') as out:
+            for piece in pieces():
+                out.write(piece)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return True
+
+
+def _holds(path: Path, pieces: Iterable[bytes]) -> bool:
+    """Whether the file *path* holds exactly *pieces*, one after the other."""
+    try:
+        with path.open('rb') as existing:
+            for piece in pieces:
+                if existing.read(len(piece)) != piece:
+                    return False
+            return existing.read(1) == b''
+    except OSError:
+        return False

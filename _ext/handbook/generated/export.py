@@ -62,11 +62,13 @@ import json
 import zlib
 from typing import TYPE_CHECKING, Any
 
-from handbook.core.files import write_if_changed
+from handbook.core.files import write_pieces_if_changed
 from handbook.rulings import lines as ruling_lines
 from handbook.store import store
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
@@ -152,16 +154,21 @@ def keep_lines(app: Sphinx, env: BuildEnvironment) -> list[str]:
 def write_export(app: Sphinx, exception: Exception | None) -> None:
     if exception is None and exported(app):
         pages = export_lines(app.env, app.builder)
-        write_if_changed(app.builder.outdir / app.config.handbook_rulings_export,
-                         dumps([zlib.decompress(page) for page in pages]))
+        write_pieces_if_changed(app.builder.outdir / app.config.handbook_rulings_export,
+                                lambda: dumps(map(zlib.decompress, pages)))
 
 
-def dumps(lines: list[bytes]) -> bytes:
-    """The export: the rulings' lines in one JSON document, one ruling per
-    line (json's fast encoder: an indented dump of 9,000 rulings takes it a
-    second), UTF-8."""
-    return b''.join([f'{{"format": {json.dumps(FORMAT)}, "rulings": [\n'.encode(),
-                     b',\n'.join(lines), b'\n]}\n'])
+def dumps(pages: Iterable[bytes]) -> Iterator[bytes]:
+    """The export, piece by piece (7 MB for 9,000 rulings, never held whole):
+    the rulings' lines in one JSON document, one ruling per line (json's fast
+    encoder: an indented dump of 9,000 rulings takes it a second), UTF-8.
+    *pages* are the pages' lines, each page's joined by ``,\\n``."""
+    yield f'{{"format": {json.dumps(FORMAT)}, "rulings": [\n'.encode()
+    for i, page in enumerate(pages):
+        if i:
+            yield b',\n'
+        yield page
+    yield b'\n]}\n'
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -166,6 +166,7 @@ class Rendered:
         self.stale: dict[str, frozenset[str]] = {}  # docname -> keys shown otherwise now
         self.fresh: set[tuple[str, str]] = set()  # (docname, anchor) made in this build
         self.files: dict[str, Path] = {}  # docname -> its file, as found
+        self.aside: set[str] = set()  # pages whose kept HTML is in their file only
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
         self.cards: dict[str, tuple] = {}  # key -> card(key)
         self.dirty: set[str] = set()
@@ -224,6 +225,9 @@ class Rendered:
         return self._kept(ruling) is not None or (ruling.docname, ruling.anchor) in self.once
 
     def _kept(self, ruling: Ruling) -> bytes | None:
+        if ruling.docname in self.aside:
+            self.aside.discard(ruling.docname)
+            self.load(self.path(ruling.docname))
         found = self.pages.get(ruling.docname, {}).get(ruling.anchor)
         return found if found is not None and self.valid(ruling) else None
 
@@ -242,8 +246,11 @@ class Rendered:
         """Keep the HTML of the rulings of page *docname* as its writing gave
         them (:func:`handbook.rulings.lines.written_html`), made HTML of the
         page :data:`ROOT` (:func:`from_page`); not that of the rulings
-        rendered at each build.  A process that writes pages for the main
-        one keeps it in the page's file at once."""
+        rendered at each build.  It is kept in the page's file at once, and
+        read again when it is first needed: by the main process, after a
+        process that writes pages for it; in a serial build, once the pages
+        are written (a yearly FAQ page's rulings are 5 MB, held to the end of
+        the writing otherwise)."""
         record = store(self.env).record(docname)
         if record is None or not record.rulings:
             return
@@ -254,16 +261,19 @@ class Rendered:
             # a ruling kept from an earlier build is written as it was
             if text is not None and ruling.anchor not in transient and not self.holds(ruling):
                 self.add(ruling, move(text).strip(), lasting=True)
-        if os.getpid() != self.pid and docname in self.dirty:
+        if docname in self.dirty:
             self.save_page(docname)
+            if docname in self.files:  # saved: set aside until needed
+                self.pages.pop(docname, None)
+                self.shown.pop(docname, None)
+                self.aside.add(docname)
 
     def reload(self, docnames: Iterable[str]) -> None:
         """Take what other processes kept of pages *docnames*, once they
-        have written them (``handbook-written``)."""
+        have written them (``handbook-written``): read when first needed."""
         for docname in docnames:
-            path = self.path(docname)
-            if docname not in self.dirty and path.is_file():
-                self.load(path)
+            if docname not in self.dirty and self.path(docname).is_file():
+                self.aside.add(docname)
 
     def add(self, ruling: Ruling, text: str, lasting: bool) -> None:
         if not lasting:
