@@ -18,6 +18,7 @@ import types
 import pytest
 import sphinx.builders
 from docutils import nodes
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.errors import SphinxParallelError
 from sphinx.util.parallel import ParallelTasks, make_chunks
 
@@ -123,7 +124,7 @@ def test_the_main_process_keeps_no_chunk_it_handed_out(make_app, rootdir, tmp_pa
 
     def slow(app, pagename, templatename, context, doctree):
         if os.getpid() != main:
-            time.sleep(0.2)
+            time.sleep(0.1)
 
     srcdir = tmp_path / 'handbook'
     shutil.copytree(rootdir / 'test-handbook', srcdir)
@@ -311,3 +312,60 @@ def test_pages_with_late_parts_are_written_as_without(make_app, rootdir, tmp_pat
         assert b'handbook-late-part' not in written
     assert b'ruling-entry' in (late.outdir / 'timeline.html').read_bytes()
     assert b'card-index-' in (late.outdir / 'card-index.html').read_bytes()
+
+
+def test_a_build_that_reads_no_page_keeps_the_tables_of_contents_pages_show(
+        make_app, rootdir, tmp_path, monkeypatch):
+    # the theme asks each page for the site's table of contents; Sphinx
+    # resolves it anew for each page (handbook/core/toctree_cache.py)
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    computed: list[str] = []
+    original = StandaloneHTMLBuilder._get_local_toctree
+
+    def counting(self, docname, *args, **kwargs):
+        computed.append(docname)
+        return original(self, docname, *args, **kwargs)
+
+    monkeypatch.setattr(StandaloneHTMLBuilder, '_get_local_toctree', counting)
+
+    def build(**kwargs):
+        app = make_app('html', srcdir=srcdir, **kwargs)
+        app.build()
+        app.cleanup()  # Sphinx's global registries, before the next app
+        assert_no_warnings(app)
+        return app
+
+    build()
+    assert 'p1' in computed
+
+    # a registry row whose URL changed: pages written again, none read
+    registry = srcdir / 'cards.tsv'
+    registry.write_text(registry.read_text(encoding='utf-8').replace(
+        'card\t旋风\n', 'card\t旋风\t\thttps://example.com/travel\n'), encoding='utf-8')
+    computed.clear()
+    relinked = build()
+    assert 'https://example.com/travel' in (relinked.outdir / 'p1.html').read_text(encoding='utf-8')
+    assert computed == []
+    fresh = build(builddir=tmp_path / 'fresh', freshenv=True)
+    for page in ('p1.html', 'index.html', 'genindex.html'):
+        assert (relinked.outdir / page).read_bytes() == (fresh.outdir / page).read_bytes(), page
+
+    # a page read again, its title and sections the same (a ruling edited)
+    page = srcdir / 'p2.rst'
+    page.write_text(page.read_text(encoding='utf-8').replace('也一样。', '也一样（已编辑）。'),
+                    encoding='utf-8')
+    computed.clear()
+    edited = build()
+    assert '也一样（已编辑）' in (edited.outdir / 'p2.html').read_text(encoding='utf-8')
+    assert computed == []
+
+    # a page whose title changed: a new generation, its new title in the navigation
+    page = srcdir / 'p1.rst'
+    page.write_text(page.read_text(encoding='utf-8').replace('第1页\n=======', '第一页\n======='),
+                    encoding='utf-8')
+    computed.clear()
+    retitled = build()
+    assert 'p1' in computed and 'index' in computed
+    navigation = (retitled.outdir / 'index.html').read_text(encoding='utf-8')
+    assert '第一页' in navigation.split('sidebar-tree')[1] and '第1页' not in navigation

@@ -298,5 +298,6 @@ def _run(sending: Connection, function: Callable[[Any], object], argument: Any) 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_event(WRITE_LAST)
     app.add_event(WRITTEN)
+    app.setup_extension('handbook.core.toctree_cache')  # the tables of contents the pages show
     app.add_builder(OrderedHTMLBuilder, override=True)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
