@@ -326,6 +326,24 @@ def test_index_and_related_sections_follow_the_pages(app, make_app):
     assert [w for w in warnings(seventh) if '[app.' not in w] == []
 
 
+@pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-relinked')
+def test_a_row_whose_link_alone_changed_leaves_the_related_sections_as_they_were(
+        app, make_app, monkeypatch):
+    from handbook.generated import related_sections
+
+    app.build()
+    before = {doc: related_of(app, doc) for doc in ('index', 'other')}
+    assert before['index']
+    computed = []
+    monkeypatch.setattr(related_sections, 'related_all', lambda *args: computed.append(args) or {})
+    edit(app.srcdir / 'cards.tsv', 'card\t旋风\n', 'card\t旋风\t\thttps://example.com/travel\n')
+    second, written = written_by(make_app, app.srcdir)
+    assert {'index', 'other'} <= written  # their links to 旋风 moved
+    assert 'https://example.com/travel' in html(second, 'index')
+    assert computed == []  # the blocks show no link to the card database
+    assert {doc: related_of(second, doc) for doc in ('index', 'other')} == before
+
+
 @pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-removed')
 def test_markers_follow_the_index_page(app, make_app):
     app.build()

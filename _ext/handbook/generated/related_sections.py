@@ -163,9 +163,12 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     data = store(env).data
     limit = env.config.handbook_related_sections
     changed = changes(env)
+    shown_rows = store(env).registry_changed - store(env).registry_relinked
     if 'related' in data and data.get('related_limit') == limit and \
-            not changed.sections and not changed.titles and not data['registry_changed']:
-        return []  # no section's cards or title, no page title, no registry row changed
+            not changed.sections and not changed.titles and not shown_rows:
+        # no section's cards or title, no page title, no registry row changed
+        # but in where its link leads (which the blocks do not show)
+        return []
     data['related'] = related_all(env, limit) if limit > 0 else {}
     data['related_limit'] = limit
     before: dict[str, tuple] = data.get('related_shown', {})
