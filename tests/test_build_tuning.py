@@ -134,10 +134,31 @@ def test_the_main_process_keeps_no_chunk_it_handed_out(make_app, rootdir, tmp_pa
     app.build()
     assert_no_warnings(app)
     first = sorted(app.env.found_docs - {'timeline'})  # the timeline is written last, alone
-    chunks = make_chunks(first[1:], 2)  # the first page is written before the others
+    chunks = writing_order.weighed_chunks(  # the first page is written before the others
+        first[1:], len(make_chunks(first[1:], 2)),
+        lambda docname: (app.doctreedir / f'{docname}.doctree').stat().st_size)
     assert len(chunks) > 1 and len(resolved) == len(app.env.found_docs)
     assert max(most) == max(map(len, chunks))  # the chunk being resolved, and no other
     assert not any(map(vars, resolved))  # all released once written
+
+
+def test_a_heavy_page_is_written_in_a_chunk_of_its_own():
+    # a handbook's shape: the two yearly FAQ pages sort next to each other
+    names = [f'ch{c}/p{p}' for c in range(1, 7) for p in range(1, 9)] + [
+        'faq/2023', 'faq/2024', 'faq/index', 'index']
+    sizes = {name: 250_000 for name in names}
+    sizes.update({'faq/2023': 4_000_000, 'faq/2024': 5_800_000, 'faq/index': 3_000,
+                  'index': 5_000})
+    names.sort()
+    sphinx_chunks = make_chunks(names, 2)
+    assert any({'faq/2023', 'faq/2024'} <= set(chunk) for chunk in sphinx_chunks)
+    chunks = writing_order.weighed_chunks(names, len(sphinx_chunks), sizes.__getitem__)
+    assert [name for chunk in chunks for name in chunk] == names  # the same order
+    assert ['faq/2023'] in chunks and not any({'faq/2023', 'faq/2024'} <= set(c) for c in chunks)
+    share = sum(sizes.values()) / len(sphinx_chunks)  # a chunk of pages weighs a share at most
+    assert all(sum(map(sizes.__getitem__, chunk)) <= share for chunk in chunks if len(chunk) > 1)
+    assert writing_order.weighed_chunks([], 3, sizes.__getitem__) == []
+    assert writing_order.weighed_chunks(['a', 'b'], 5, lambda name: 0) == [['a'], ['b']]
 
 
 def test_an_error_in_a_writing_process_is_raised_with_its_traceback(make_app, rootdir, tmp_path):

@@ -15,10 +15,13 @@ was a quarter of the build.
 :class:`OrderedHTMLBuilder`, the HTML builder of this extension (the
 handbook's own, :mod:`handbook.publishing.unchanged_files`, is one), lets
 ``N`` chunks be written at a time: the last chunk starts as soon as it is
-resolved, beside the one before it.  The chunks, their order, and what each
-process does are Sphinx's (the pages are still resolved and indexed one
+resolved, beside the one before it.  The chunks are about as many as
+Sphinx's, but of about the same weight (their doctrees' sizes), not of as
+many pages (:func:`weighed_chunks`): a heavy page is a chunk of its own,
+and the two FAQ pages are written side by side.  The order, and what each
+process does, are Sphinx's (the pages are still resolved and indexed one
 after the other, in the order of a serial build: ``test_builds`` compares
-``-j 2`` with ``-j 1``); only the number of writing processes changes.
+``-j 2`` with ``-j 1``).
 
 **Pages written last.**  Writing a page leaves the HTML of its rulings for
 the pages that show them elsewhere (:mod:`handbook.generated.ruling_html`).
@@ -200,7 +203,8 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         indexed here in order), with ``-j`` writing processes and no chunk
         kept here once its process has started."""
         self._write_serial(docnames[:1])
-        chunks = make_chunks(docnames[1:], self.jobs)
+        chunks = weighed_chunks(docnames[1:], len(make_chunks(docnames[1:], self.jobs)),
+                                self._doctree_size)
         progress = status_iterator(chunks, __('writing output... '), 'darkgreen',
                                    len(chunks), self.config.verbosity)
         processes = WritingProcesses(self.jobs, done=lambda: next(progress))
@@ -220,11 +224,39 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
             processes.terminate()
         logger.info('')
 
+    def _doctree_size(self, docname: str) -> int:
+        try:
+            return os.stat(os.path.join(self.env.doctreedir, f'{docname}.doctree')).st_size
+        except OSError:
+            return 1
+
     def _write_chunk(self, chunk: Chunk) -> None:
         """What a writing process does."""
         self.phase = BuildPhase.WRITING
         for docname, doctree in chunk:
             self.write_doc(docname, doctree)
+
+
+def weighed_chunks(docnames: Sequence[str], count: int,
+                   weight: Callable[[str], int]) -> list[list[str]]:
+    """*docnames* cut, in their order, into about *count* chunks of about the
+    same weight: a page heavier than a chunk's share is a chunk of its own.
+    Sphinx cuts them into chunks of as many pages, and the handbook's two
+    yearly FAQ pages, a second each to write and next to each other in page
+    order, were written one after the other by one process while the others
+    waited (the order, and so what the main process indexes when, is the
+    same)."""
+    weights = [max(weight(docname), 1) for docname in docnames]
+    share = sum(weights) / max(count, 1)
+    chunks: list[list[str]] = []
+    held = 0
+    for docname, weighs in zip(docnames, weights):
+        if not chunks or (held and held + weighs > share):
+            chunks.append([])
+            held = 0
+        chunks[-1].append(docname)
+        held += weighs
+    return chunks
 
 
 class WritingProcesses:
