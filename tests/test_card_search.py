@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 
 import pytest
 import sphinx.search
 
 from handbook.core.names import fold as search_key
 from handbook.search.card_search import NameFinder, dictionary_words
-from helpers import assert_no_warnings
+from helpers import ROOT, assert_no_warnings
 
 
 def search_index(app) -> dict:
@@ -188,3 +190,20 @@ def test_the_dictionary_is_lent_to_one_build_at_a_time_without_the_others_words(
     assert '冥王结界波' not in shared
     assert dict(jieba_dictionary().lend(None, lambda tokenizer: None).FREQ) == before
     assert isinstance(first.tokenizer, jieba.Tokenizer)
+
+
+def test_a_build_that_indexes_no_page_does_not_import_jieba(rootdir, tmp_path):
+    # jieba's import is a tenth of a second; a build with nothing to do needs none
+    script = f'''
+import sys
+sys.path.insert(0, {str(ROOT / '_ext')!r})
+from sphinx.application import Sphinx
+app = Sphinx({str(rootdir / 'test-search')!r}, {str(rootdir / 'test-search')!r},
+             {str(tmp_path / 'html')!r}, {str(tmp_path / 'doctrees')!r}, 'html',
+             status=None, warning=None)
+app.build()
+print('jieba' in sys.modules)
+'''
+    builds = [subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                             timeout=120) for _ in ('first', 'nothing to do')]
+    assert [run.stdout.strip() for run in builds] == ['True', 'False'], builds[1].stderr

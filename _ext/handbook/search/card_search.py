@@ -70,14 +70,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import jieba
 import sphinx.search
-from sphinx.search.zh import SearchChinese
+from sphinx.search import SearchLanguage
+from sphinx.search.en import SearchEnglish
 
 from handbook.cards import links as card_links
 from handbook.core.names import SEPARATOR_CLASS, fold
 
 if TYPE_CHECKING:
+    import jieba
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
@@ -106,6 +107,8 @@ def registry_names(cards: Iterable[Card]) -> list[str]:
 def dictionary_words(names: Iterable[str]) -> list[str]:
     """jieba's user dictionary: the names, each cut where jieba always cuts
     (at spaces, middle dots, @, /, 「 …: jieba joins no word across them)."""
+    import jieba  # imported once a page is indexed: a build that indexes none does without
+
     words: dict[str, None] = {}
     for name in names:
         for piece in jieba.re_han_default.findall(name):
@@ -167,6 +170,8 @@ class SharedDictionary(dict):
                 super().__setitem__(word, frequency)
         self._before.clear()
         self.holder = holder
+        import jieba
+
         tokenizer = jieba.Tokenizer()
         tokenizer.FREQ, tokenizer.total, tokenizer.initialized = self, self.total, True
         with _quiet_jieba():
@@ -180,6 +185,8 @@ def jieba_dictionary() -> SharedDictionary:
     file, a fifth of a second: :func:`_read_jieba_cache`) and shared by its
     builds one after the other (one process makes several builds under
     sphinx.testing)."""
+    import jieba
+
     base = jieba.Tokenizer()
     loaded = _read_jieba_cache(base)
     if loaded is None:  # no cache yet: jieba builds its dictionary and writes the cache
@@ -195,6 +202,8 @@ def _read_jieba_cache(tokenizer: jieba.Tokenizer) -> tuple[dict[str, int], int] 
     one piece: ``marshal.load`` from the file takes 0.55 s, ``marshal.loads``
     of its 9 MB 0.18 s.  None where there is no such cache, or no readable
     one, or the tokenizer has another dictionary."""
+    import jieba
+
     if tokenizer.dictionary != jieba.DEFAULT_DICT or tokenizer.cache_file:
         return None
     cache = Path(tokenizer.tmp_dir or tempfile.gettempdir()) / 'jieba.cache'
@@ -220,12 +229,16 @@ def _quiet_jieba() -> Iterator[None]:
         logger.setLevel(level)
 
 
-class CardAwareChinese(SearchChinese):
+class CardAwareChinese(SearchLanguage):
     """Sphinx's Chinese search with card names as words (bound to a registry
-    by :func:`bind_registry`)."""
+    by :func:`bind_registry`).  Sphinx's own (``sphinx.search.zh``) imports
+    jieba when it is imported, 0.1 s of every build; this one, when it first
+    cuts a text: a build that indexes no page (an edit that moved links
+    only, a build with nothing to do) never imports it."""
 
     lang = 'zh'
     language_name = 'Chinese'
+    stopwords = SearchEnglish.stopwords  # as Sphinx's Chinese search
     js_stemmer_rawcode = ''  # no English stemmer: the one Sphinx 9.0.4 wires up is broken
     js_stemmer_code = ('/* card_search: words are not stemmed */\n'
                        'var Stemmer = function () { this.stemWord = (word) => word; };\n')
@@ -233,7 +246,8 @@ class CardAwareChinese(SearchChinese):
     replaced: ClassVar[str | type | None] = None  # the language this one stands in for
 
     def __init__(self, options: dict[str, str]) -> None:
-        # not SearchChinese.__init__: it loads words into jieba's global dictionary
+        # not SearchLanguage.__init__ (nor Sphinx's Chinese search's, which
+        # loads words into jieba's global dictionary)
         self.options = options
         self.names = NameFinder(self.card_names)
         keys = json.dumps(sorted(self.names.keys), ensure_ascii=False)
