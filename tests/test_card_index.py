@@ -338,10 +338,16 @@ def test_a_row_whose_link_alone_changed_leaves_the_related_sections_as_they_were
     monkeypatch.setattr(related_sections, 'related_all', lambda *args: computed.append(args) or {})
     edit(app.srcdir / 'cards.tsv', 'card\t旋风\n', 'card\t旋风\t\thttps://example.com/travel\n')
     second, written = written_by(make_app, app.srcdir)
-    assert {'index', 'other'} <= written  # their links to 旋风 moved
-    assert 'https://example.com/travel' in html(second, 'index')
+    assert {'index', 'other', 'card-index'} <= written  # their links to 旋风 moved
+    assert 'https://example.com/travel' in html(second, 'index') + html(second, 'card-index')
     assert computed == []  # the blocks show no link to the card database
     assert {doc: related_of(second, doc) for doc in ('index', 'other')} == before
+    second.cleanup()
+
+    # a row no page links moves: the index does not show it, nothing is written again
+    edit(app.srcdir / 'cards.tsv', 'card\t大宇宙\n', 'card\t大宇宙\t\thttps://example.com/universe\n')
+    _, written = written_by(make_app, app.srcdir)
+    assert written - {'genindex', 'search'} == set()
 
 
 @pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-removed')

@@ -223,8 +223,14 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     pages = index_pages(env)
     shown_before = store(env).data.get('card_index_shown')
     order = tuple(ruling_lines.page_order(env))
-    if (changes(env).pages - pages or store(env).registry_changed or shown_before is None) \
-            and not _inputs_kept(env, order):
+    relinked = store(env).registry_relinked
+    if relinked:  # rows whose link alone changed: the index shows those links
+        registry = card_links.registry(env)
+        _target, _ids, indexed_before = store(env).data.get(MARKERS, (None, {}, frozenset()))
+        if any(registry[k].key in indexed_before for k in relinked if k in registry):
+            updated |= pages
+    if (changes(env).pages - pages or store(env).registry_changed - relinked
+            or shown_before is None) and not _inputs_kept(env, order):
         # a page read again or removed, a registry row changed: write the index
         # again if what it shows changed (its entries hold every card's row,
         # place and ruling)
@@ -393,10 +399,13 @@ class Entry:
 
 
 def shown_of(found: list[Entry]) -> tuple:
-    """What the index page shows of *found* (of a ruling: its page, permalink
-    and dates, not its text): equal values, equal page."""
+    """What the index page shows of *found* (of a card: its names and kind,
+    not where its link leads, which :func:`pages_to_rewrite` follows by the
+    registry's relinked rows; of a ruling: its page, permalink and dates, not
+    its text): equal values, equal page."""
     return tuple(
-        (entry.card, entry.id, entry.initial, tuple(
+        (entry.card.key, entry.card.name, entry.card.kind, entry.card.aliases, entry.id,
+         entry.initial, tuple(
             (place.docname, place.section_id, place.page_title, place.section_title,
              tuple((r.docname, r.anchor, tuple(ref.text for ref in r.references))
                    for r in place.rulings))
@@ -406,13 +415,13 @@ def shown_of(found: list[Entry]) -> tuple:
 
 def _inputs_kept(env: BuildEnvironment, order: tuple[str, ...]) -> bool:
     """Whether every input of the index's entries (:func:`_entries`) is as
-    in the last build that computed them: the same registry rows, the same
-    reading order, and each page read again or removed contributing what it
+    in the last build that computed them: the same registry rows (but for
+    where their links lead: :func:`shown_of`), the same reading order, and each page read again or removed contributing what it
     did.  Then the index shows what it showed, and its entries need not be
     computed (a ruling's text edited)."""
     data = store(env).data
     if data.get('card_index_shown') is None or data.get(ORDER) != order or \
-            store(env).registry_changed:
+            store(env).registry_changed - store(env).registry_relinked:
         return False
     pages, before = store(env).pages, data['before']
     return all(_inputs_of(before.get(doc)) == _inputs_of(pages.get(doc))
