@@ -84,9 +84,8 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
-    from sphinx.builders import Builder
-
     from sphinx.application import Sphinx
+    from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
 #: which pages to write after the others: ``(app, docnames) -> set of docnames``
@@ -199,9 +198,9 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
 
     def _write_chunks(self, docnames: Sequence[str]) -> None:
         """Sphinx's parallel write (the first page written here, to compile
-        the templates once; the others in Sphinx's chunks, resolved and
-        indexed here in order), with ``-j`` writing processes and no chunk
-        kept here once its process has started."""
+        the templates once; the others resolved and indexed here in order,
+        and written in chunks of about the same weight), with ``-j`` writing
+        processes and no chunk kept here once its process has started."""
         self._write_serial(docnames[:1])
         chunks = weighed_chunks(docnames[1:], len(make_chunks(docnames[1:], self.jobs)),
                                 self._doctree_size)

@@ -261,12 +261,10 @@ class Rendered:
             # a ruling kept from an earlier build is written as it was
             if text is not None and ruling.anchor not in transient and not self.holds(ruling):
                 self.add(ruling, move(text).strip(), lasting=True)
-        if docname in self.dirty:
-            self.save_page(docname)
-            if docname in self.files:  # saved: set aside until needed
-                self.pages.pop(docname, None)
-                self.shown.pop(docname, None)
-                self.aside.add(docname)
+        if docname in self.dirty and self.save_page(docname):  # set aside until needed
+            self.pages.pop(docname, None)
+            self.shown.pop(docname, None)
+            self.aside.add(docname)
 
     def reload(self, docnames: Iterable[str]) -> None:
         """Take what other processes kept of pages *docnames*, once they
@@ -288,21 +286,25 @@ class Rendered:
         return self.files.get(docname) or self.folder / (
             hashlib.sha256(docname.encode()).hexdigest()[:24] + '.pickle')
 
-    def save_page(self, docname: str) -> None:
+    def save_page(self, docname: str) -> bool:
         """Write the file of page *docname*: the HTML of its rulings of this
-        build that is still valid, and how it shows their cards."""
+        build that is still valid, and how it shows their cards; whether it
+        could."""
         record = store(self.env).record(docname)
         rulings = [r for r in (record.rulings if record is not None else ())
                    if r.anchor in self.pages[docname] and self.valid(r)]
         kept = {r.anchor: self.pages[docname][r.anchor] for r in rulings}
         shown = {key: self.card(key) for r in rulings for key, _written in r.cards}
         path = self.path(docname)
+        written = False
         with contextlib.suppress(OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
             path.write_bytes(pickle.dumps((self.base, docname, self.stamp(docname), shown, kept),
                                           pickle.HIGHEST_PROTOCOL))
             self.files[docname] = path
+            written = True
         self.dirty.discard(docname)
+        return written
 
     def save(self) -> None:
         """Write the files of the pages whose rulings were rendered or
