@@ -381,7 +381,7 @@ def test_a_build_that_reads_no_page_keeps_the_tables_of_contents_pages_show(
     assert '也一样（已编辑）' in (edited.outdir / 'p2.html').read_text(encoding='utf-8')
     assert computed == []
 
-    # a page whose title changed: a new generation, its new title in the navigation
+    # a page whose title changed: made anew, its new title in the navigation
     page = srcdir / 'p1.rst'
     page.write_text(page.read_text(encoding='utf-8').replace('第1页\n=======', '第一页\n======='),
                     encoding='utf-8')

@@ -11,14 +11,13 @@ tags and the builder, and on nothing else.
 So each page's tables of contents -- the HTML of each call of the page
 context's ``toctree`` (``html-page-context``, before the theme's handler),
 by its arguments -- are kept in the doctree folder, a file per page
-(:data:`FOLDER`), with the *generation* they belong to.  A build whose
-pages' tables of contents, titles and toctrees differ from the last
-build's in any way (:func:`signature`: 15 ms on such a handbook) starts a
-new generation; one where they are the same -- no page read, or pages
-read with the same title and sections (an edited ruling) -- keeps the
-generation, and what its pages' tables of contents were.  Another
-configuration, other tags or another builder start afresh.  A page's file
-is written as soon as the page is (by whichever process writes it).
+(:data:`FOLDER`), with the digest of what they were made of
+(:func:`signature`: every page's sections, title and toctrees, 15 ms on
+such a handbook; the configuration, the tags, the builder).  A build
+whose digest is the same -- no page read, or pages read with the same
+title and sections (an edited ruling) -- takes them as they are; any other
+makes them anew.  A page's file is written as soon as the page is (by
+whichever process writes it).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ if TYPE_CHECKING:
 #: the folder, in the doctree folder, that keeps the pages' tables of contents
 FOLDER = 'handbook-toctrees'
 #: changes whenever what is kept changes
-VERSION = 1
+VERSION = 2
 
 
 class Toctrees:
@@ -49,35 +48,28 @@ class Toctrees:
     def __init__(self) -> None:
         self.folder: Path | None = None  # None: nothing kept (not an HTML build)
         self.digest = ''
-        self.generation = 0
 
     def start(self, app: Sphinx, builder: Builder) -> None:
-        """Take the generation of the last build, or start a new one (``write-started``)."""
+        """What this build's tables of contents are made of (``write-started``)."""
         info = getattr(builder, 'build_info', None)
         if builder.format != 'html' or info is None:
             self.folder = None
             return
         self.folder = Path(app.doctreedir) / FOLDER
         self.digest = hashlib.sha256(repr((VERSION, builder.name, info.config_hash,
-                                           info.tags_hash)).encode()).hexdigest()
-        state = self.folder / 'generation.pickle'
-        kept = _load(state)
-        digest, generation, before = (kept if isinstance(kept, tuple) and len(kept) == 3
-                                      else ('', -1, ''))
-        now = signature(app.env)
-        self.generation = generation if (digest, before) == (self.digest, now) else generation + 1
-        if (digest, generation, before) != (self.digest, self.generation, now):
-            _save(state, (self.digest, self.generation, now))
+                                           info.tags_hash, signature(app.env))).encode()
+                                     ).hexdigest()
 
     def page(self, pagename: str) -> dict[str, str]:
-        """The tables of contents page *pagename* showed in this generation."""
+        """The tables of contents page *pagename* showed, if they were made
+        of what this build's are."""
         kept = _load(self._path(pagename))
-        if kept is not None and kept[:3] == (self.digest, self.generation, pagename):
-            return kept[3]
+        if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (self.digest, pagename):
+            return kept[2]
         return {}
 
     def save_page(self, pagename: str, toctrees: dict[str, str]) -> None:
-        _save(self._path(pagename), (self.digest, self.generation, pagename, toctrees))
+        _save(self._path(pagename), (self.digest, pagename, toctrees))
 
     def _path(self, pagename: str) -> Path:
         assert self.folder is not None
