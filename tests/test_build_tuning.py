@@ -85,8 +85,8 @@ def test_a_parallel_read_spreads_the_largest_pages(make_app, rootdir, tmp_path):
 
 
 @pytest.mark.parametrize('parallel, reading, writing', [(2, [2], [2]), (3, [3], [3]), (1, [], [])])
-def test_a_parallel_write_writes_with_as_many_processes_as_j(make_app, rootdir, tmp_path, monkeypatch,
-                                                            parallel, reading, writing):
+def test_a_parallel_write_writes_with_as_many_processes_as_j(
+        make_app, rootdir, tmp_path, monkeypatch, parallel, reading, writing):
     read: list[int] = []
     written: list[int] = []
 
@@ -320,7 +320,7 @@ def test_pages_with_late_parts_are_written_as_without(make_app, rootdir, tmp_pat
     late.connect('html-page-context', body)
     late.build()
     assert_no_warnings(late)
-    assert 'handbook-late-part' in bodies['timeline'] and 'handbook-late-part' in bodies['card-index']
+    assert all('handbook-late-part' in bodies[page] for page in ('timeline', 'card-index'))
 
     monkeypatch.setattr(writing_order.OrderedHTMLBuilder, 'writes_late_parts', False)
     whole = make_app('html', srcdir=srcdir, builddir=tmp_path / 'whole')
