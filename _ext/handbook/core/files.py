@@ -12,8 +12,9 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
     from pathlib import Path
+    from typing import BinaryIO
 
 
 def write_if_changed(path: Path, content: str | bytes) -> bool:
@@ -36,15 +37,24 @@ def write_pieces_if_changed(path: Path, pieces: Callable[[], Iterable[bytes]]) -
     if _holds(path, pieces()):
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
+    with replacing(path) as out:
+        for piece in pieces():
+            out.write(piece)
+    return True
+
+
+@contextlib.contextmanager
+def replacing(path: Path) -> Iterator[BinaryIO]:
+    """A temporary file beside *path* to write its new bytes to, moved over
+    *path* when the block ends (a reader never sees half of it), removed if
+    the block fails."""
     temporary = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
     try:
         with temporary.open('wb') as out:
-            for piece in pieces():
-                out.write(piece)
+            yield out
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    return True
 
 
 def _holds(path: Path, pieces: Iterable[bytes]) -> bool:

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from handbook.core.files import replacing
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -127,9 +128,8 @@ def _save(path: Path, value: object) -> None:
     """Write *value* to *path* through a temporary file (another process may read it)."""
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
-        temporary.write_bytes(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
-        os.replace(temporary, path)
+        with replacing(path) as out:
+            out.write(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -78,6 +78,7 @@ from sphinx.util.display import status_iterator
 from sphinx.util.parallel import make_chunks
 
 from handbook.core import gc_policy
+from handbook.core.files import replacing
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence, Set
@@ -120,23 +121,18 @@ class LateParts:
     def write(self, path: Path, encoding: str) -> None:
         """Write the parts into the page's file *path* in place of their markers."""
         page = path.read_bytes()
-        temporary = path.with_name(f'.{path.name}.{os.getpid()}.late')
-        try:
-            with temporary.open('wb') as out:
-                start = 0
-                for index, part in enumerate(self.parts):
-                    at = page.find(self.marker(index).encode(encoding), start)
-                    if at < 0:  # not on the page (a template without the body)
-                        continue
-                    out.write(page[start:at])
-                    for piece in part():  # as Sphinx writes: text mode, these errors
-                        out.write(piece.replace('\n', os.linesep).encode(encoding,
-                                                                          'xmlcharrefreplace'))
-                    start = at + len(self.marker(index))
-                out.write(page[start:])
-            os.replace(temporary, path)
-        finally:
-            temporary.unlink(missing_ok=True)
+        with replacing(path) as out:
+            start = 0
+            for index, part in enumerate(self.parts):
+                at = page.find(self.marker(index).encode(encoding), start)
+                if at < 0:  # not on the page (a template without the body)
+                    continue
+                out.write(page[start:at])
+                for piece in part():  # as Sphinx writes: text mode, these errors
+                    out.write(piece.replace('\n', os.linesep).encode(encoding,
+                                                                      'xmlcharrefreplace'))
+                start = at + len(self.marker(index))
+            out.write(page[start:])
 
 
 def late_part(document: nodes.document, builder: Builder,
