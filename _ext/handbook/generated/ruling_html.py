@@ -170,7 +170,6 @@ class Rendered:
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
         self.cards: dict[str, tuple] = {}  # key -> card(key)
         self.dirty: set[str] = set()
-        self.pid = os.getpid()  # the main process's (made before the pages are written)
         for path in sorted(self.folder.glob('*.pickle')):
             self.load(path)
 
