@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
-    from pathlib import Path
     from typing import BinaryIO
+
+    from sphinx.environment import BuildEnvironment
 
 
 def write_if_changed(path: Path, content: str | bytes) -> bool:
@@ -67,3 +69,8 @@ def _holds(path: Path, pieces: Iterable[bytes]) -> bool:
             return existing.read(1) == b''
     except OSError:
         return False
+
+
+def doctree_file(env: BuildEnvironment, docname: str) -> Path:
+    """The file where Sphinx keeps the doctree of page *docname*."""
+    return Path(env.doctreedir, f'{docname}.doctree')

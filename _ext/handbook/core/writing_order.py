@@ -78,7 +78,7 @@ from sphinx.util.display import status_iterator
 from sphinx.util.parallel import make_chunks
 
 from handbook.core import gc_policy
-from handbook.core.files import replacing
+from handbook.core.files import doctree_file, replacing
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence, Set
@@ -221,7 +221,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
 
     def _doctree_size(self, docname: str) -> int:
         try:
-            return os.stat(os.path.join(self.env.doctreedir, f'{docname}.doctree')).st_size
+            return os.stat(doctree_file(self.env, docname)).st_size
         except OSError:
             return 1
 

@@ -62,6 +62,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import new_document
 from sphinx.util.osutil import relative_uri
 
+from handbook.core.files import doctree_file
 from handbook.core.writing_order import WRITTEN
 from handbook.generated import card_index
 from handbook.generated.html_parts import Writer
@@ -188,7 +189,7 @@ class Rendered:
         """The size and time of the doctree file of page *docname*: another
         one since the page's rulings were kept, other rulings."""
         try:
-            found = os.stat(Path(self.env.doctreedir, f'{docname}.doctree'))
+            found = os.stat(doctree_file(self.env, docname))
         except OSError:
             return None
         return found.st_size, found.st_mtime_ns
