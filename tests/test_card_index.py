@@ -573,7 +573,7 @@ def test_the_pinyin_is_found_in_a_process_of_its_own(monkeypatch):
 
     monkeypatch.setattr(card_index, '_orders', noting)
     monkeypatch.setattr(card_index, 'PINYIN_ASIDE', 2)
-    env = types.SimpleNamespace(domains={'handbook': types.SimpleNamespace(data={})})
+    env = types.SimpleNamespace(domains={'handbook': types.SimpleNamespace(data={}, aside={})})
     keys = [Card(name, 'card', 1).key for name in ('旋风', '黑洞龙', '长老', 'DDD 反骨王', '重力')]
     card_index.learn_pinyin(env, keys)
     known = env.domains['handbook'].data[card_index.PINYIN]
@@ -584,3 +584,67 @@ def test_the_pinyin_is_found_in_a_process_of_its_own(monkeypatch):
     assert known == alone  # the same orders, first characters' too
     card_index.learn_pinyin(env, keys[:1])  # all known: nothing to find
     assert 'pid' not in known
+
+
+@pytest.mark.parametrize('parallel, ahead', [(1, True), (2, False)])
+def test_a_serial_build_finds_the_registrys_pinyin_while_it_reads(
+        make_app, rootdir, tmp_path, monkeypatch, parallel, ahead):
+    import os
+
+    main = os.getpid()
+    here: list[str] = []  # the names whose pinyin the main process found
+    syllables = card_index._syllables
+
+    def noting(key):
+        if os.getpid() == main:
+            here.append(key)
+        return syllables(key)
+
+    taken: list[int] = []  # how many names' pinyin was found ahead
+    result = card_index.PinyinAhead.result
+
+    def noting_result(self):
+        found = result(self)
+        taken.append(len(found))
+        return found
+
+    monkeypatch.setattr(card_index, '_syllables', noting)
+    monkeypatch.setattr(card_index.PinyinAhead, 'result', noting_result)
+    monkeypatch.setattr(card_index, 'PINYIN_ASIDE', 1)
+    shutil.copytree(rootdir / 'test-card-index', tmp_path / 'src')
+    app = make_app('html', srcdir=tmp_path / 'src', parallel=parallel)
+    app.build()
+    assert_no_warnings(app)
+    registry = card_index.card_links.registry(app.env)
+    keys = {card.key for card in registry.cards()}
+    linked = {entry.card.key for entry in card_index.entries(app.env)}
+    assert len(linked) < len(keys)  # names no page links: found ahead, not kept
+    known = app.env.domains['handbook'].data[card_index.PINYIN]
+    # ahead: every name of the registry, while the pages were read; else
+    # (parallel reading) the linked names once read, in another process
+    assert taken == ([len(keys) + len({key[0] for key in keys} - keys)] if ahead else [])
+    assert here == [] and linked <= known.keys() and not known.keys() - keys - {
+        key[0] for key in keys}
+    assert app.env.domains['handbook'].aside == {}
+    assert entry_places(app, 'card-旋风')  # the index is written
+
+
+def test_a_build_that_computes_no_index_stops_the_pinyin_found_ahead(
+        make_app, rootdir, tmp_path, monkeypatch):
+    stopped: list[bool] = []
+    stop = card_index.PinyinAhead.stop
+
+    def noting_stop(ahead):
+        if ahead is not None:
+            stopped.append(ahead.tasks is not None)
+        stop(ahead)
+
+    monkeypatch.setattr(card_index.PinyinAhead, 'stop', staticmethod(noting_stop))
+    monkeypatch.setattr(card_index, 'PINYIN_ASIDE', 1)
+    monkeypatch.setattr(card_index, 'pages_to_rewrite', lambda app, env: [])
+    monkeypatch.setattr(card_index, 'entries', lambda env, keys=None: [])
+    shutil.copytree(rootdir / 'test-card-index', tmp_path / 'src')
+    (tmp_path / 'src' / 'card-index.rst').write_text('Index\n=====\n', encoding='utf-8')
+    app = make_app('html', srcdir=tmp_path / 'src', parallel=1)
+    app.build()
+    assert stopped == [True] and app.env.domains['handbook'].aside == {}

@@ -149,6 +149,10 @@ class HandbookStore(Domain):
     builder: Builder | None = None
     """The builder of this build (set at ``builder-inited``; not pickled): for
     the post-transforms that make links at once (:mod:`handbook.generated.anchors`)."""
+    aside: dict[str, Any]
+    """Work a concern started in another process during this build, by the
+    concern's name, for the concern to collect when it needs its result
+    (emptied at ``builder-inited``; not pickled)."""
 
     @property
     def pages(self) -> dict[str, PageRecord]:
@@ -192,6 +196,7 @@ class HandbookStore(Domain):
     # -- a build ---------------------------------------------------------------------
 
     def start_build(self) -> None:
+        self.aside = {}
         self.data['before'] = {}
         self.data['registry_changed'] = frozenset()
         self.data['registry_relinked'] = frozenset()
