@@ -214,33 +214,50 @@ def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
     return out
 
 
-def shown_of(env: BuildEnvironment, page: CardPage, names: dict[str, str]) -> str:
-    """A digest of what *page* shows (see the module docstring)."""
-    registry = card_links.registry(env)
-    urls = card_links.url_templates(env)
-    language = env.config.language
-    card = page.entry.card
-    titles = {}
+class Shown:
+    """Digests of what card pages show (see the module docstring), for the
+    pages of one registry and one set of card pages (*names*: registry key
+    -> page name).  A ruling shows on the page of each card it names: its
+    part of the digest is made once."""
 
-    def title(docname: str) -> str:
-        if docname not in titles:
-            titles[docname] = page_title(env, docname)
-        return titles[docname]
+    def __init__(self, env: BuildEnvironment, names: dict[str, str]) -> None:
+        self.env = env
+        self.names = names
+        self.registry = card_links.registry(env)
+        self.urls = card_links.url_templates(env)
+        self.language = env.config.language
+        self.titles: dict[str, str] = {}
+        self.rulings: dict[tuple[str, str], str] = {}
 
-    def ruling(r: Ruling) -> tuple:
-        named = []
-        for key, _written in r.cards:
-            other = registry.get(key)
-            named.append((key, None if other is None else (
-                other.name_in(language), other.kind, urls.url(other), names.get(other.key))))
-        return (r, title(r.docname), tuple(named))
+    def __call__(self, page: CardPage) -> str:
+        card = page.entry.card
+        shown = (
+            page.name, card, card.name_in(self.language), self.urls.url(card), page.spellings,
+            tuple(map(self.ruling, page.rulings)), tuple(map(self.ruling, page.overturned)),
+            tuple((p.docname, p.section_id, p.page_title, p.section_title)
+                  for p in page.entry.places),
+        )
+        return hashlib.sha256(repr(shown).encode()).hexdigest()
 
-    shown = (
-        page.name, card, card.name_in(language), urls.url(card), page.spellings,
-        tuple(ruling(r) for r in page.rulings), tuple(ruling(r) for r in page.overturned),
-        tuple((p.docname, p.section_id, p.page_title, p.section_title) for p in page.entry.places),
-    )
-    return hashlib.sha256(repr(shown).encode()).hexdigest()
+    def ruling(self, r: Ruling) -> str:
+        """What a card page shows of *r*: the ruling, its page's title, the
+        cards it names (their names, kinds, links and pages)."""
+        shown = self.rulings.get((r.docname, r.anchor))
+        if shown is None:
+            named = []
+            for key, _written in r.cards:
+                other = self.registry.get(key)
+                named.append((key, None if other is None else (
+                    other.name_in(self.language), other.kind, self.urls.url(other),
+                    self.names.get(other.key))))
+            shown = self.rulings[r.docname, r.anchor] = repr(
+                (r, self.title(r.docname), tuple(named)))
+        return shown
+
+    def title(self, docname: str) -> str:
+        if docname not in self.titles:
+            self.titles[docname] = page_title(self.env, docname)
+        return self.titles[docname]
 
 
 def build_base(app: Sphinx) -> str:
@@ -286,7 +303,8 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
         pages = card_pages(env)
         names = {page.entry.card.key: page.name for page in pages}
         data[CARD_PAGES] = names
-        digests = {page.name: shown_of(env, page, names) for page in pages}
+        shown = Shown(env, names)
+        digests = {page.name: shown(page) for page in pages}
     todo = [name for name, digest in digests.items()
             if old.get(name) != digest or name not in written]
     gone = sorted(set(before.get('digests', {})) - set(digests))
@@ -319,7 +337,8 @@ def _digests_of_changed(env: BuildEnvironment, names: dict[str, str], old: dict[
     if present != {k: name for k, name in names.items() if k in keys} or \
             any(name not in old for name in present.values()):
         return None
-    return {**old, **{page.name: shown_of(env, page, names) for page in pages}}
+    shown = Shown(env, names)
+    return {**old, **{page.name: shown(page) for page in pages}}
 
 
 def shown_keys(old: PageRecord | None, new: PageRecord | None) -> set[str]:
