@@ -12,19 +12,30 @@ import pytest
 from handbook.core.names import fold as search_key
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
-#: the card links of the element a link leads to: a section's own text (its
-#: subsections left out), or a ruling; the page's top section for a page link
-_CARDS_AT = '''async (href) => {
-  const [url, id] = href.split("#");
-  const html = await (await fetch(url)).text();
-  const page = new DOMParser().parseFromString(html, "text/html");
-  const target = id ? page.getElementById(decodeURIComponent(id))
-                    : page.querySelector('[role="main"] section');
-  if (!target) return null;
-  const own = target.cloneNode(true);
-  own.querySelectorAll("section").forEach((section) => section.remove());
-  return [...own.querySelectorAll("a.card-link")].map((link) => link.textContent);
+#: the card links of each element the links lead to: a section's own text
+#: (its subsections left out), or a ruling; the page's top section for a page
+#: link (each page fetched and parsed once: a page is most of a megabyte)
+_CARDS_AT = '''async (hrefs) => {
+  const pages = {};
+  const found = {};
+  for (const href of hrefs) {
+    const [url, id] = href.split("#");
+    if (!(url in pages)) {
+      const html = await (await fetch(url)).text();
+      pages[url] = new DOMParser().parseFromString(html, "text/html");
+    }
+    const target = id ? pages[url].getElementById(decodeURIComponent(id))
+                      : pages[url].querySelector('[role="main"] section');
+    if (!target) { found[href] = null; continue; }
+    const own = target.cloneNode(true);
+    own.querySelectorAll("section").forEach((section) => section.remove());
+    found[href] = [...own.querySelectorAll("a.card-link")].map((link) => link.textContent);
+  }
+  return found;
 }'''
+
+#: the addresses of the links
+_HREFS = '(links) => links.map((link) => link.getAttribute("href"))'
 
 #: is the element the address points at (its fragment) on the screen, once the
 #: browser has scrolled there?
@@ -42,10 +53,12 @@ def target_shown(page) -> bool:
     return page.evaluate(_TARGET_SHOWN)
 
 
-def names_card(page, href: str, name: str) -> bool:
-    cards = page.evaluate(_CARDS_AT, href)
-    assert cards is not None, f'{href}: no such element'
-    return any(search_key(card) == search_key(name) for card in cards)
+def cards_at(page, hrefs: list[str]) -> dict[str, set[str]]:
+    """The search keys of the card links of the element each of *hrefs* leads to."""
+    found = page.evaluate(_CARDS_AT, hrefs)
+    missing = [href for href, cards in found.items() if cards is None]
+    assert not missing, f'no such element: {missing}'
+    return {href: {search_key(card) for card in cards} for href, cards in found.items()}
 
 
 @pytest.mark.parametrize(('path', 'name'), [
@@ -80,17 +93,14 @@ def test_marker_leads_to_the_entry_and_on_to_the_sections(desktop, site, screens
 
     places = entry.locator('xpath=following-sibling::dd[1]//li')
     assert places.count() >= 3
-    pages = set()
-    for i in range(places.count()):
-        links = places.nth(i).locator('a')
-        section = links.first.get_attribute('href')
-        pages.add(section.split('#')[0])
-        assert names_card(page, section, name), f'{section} does not name 「{name}」'
-        for j in range(1, links.count()):  # the rulings of the section that name the card
-            ruling = links.nth(j).get_attribute('href')
-            assert ruling.split('#')[0] == section.split('#')[0]
-            assert names_card(page, ruling, name), f'{ruling} does not name 「{name}」'
-    assert len(pages) >= 3
+    # each place: its section, then the rulings of the section that name the card
+    hrefs = [places.nth(i).locator('a').evaluate_all(_HREFS) for i in range(places.count())]
+    assert all(ruling.split('#')[0] == section.split('#')[0]
+               for section, *rulings in hrefs for ruling in rulings)
+    named = cards_at(page, [href for place in hrefs for href in place])
+    for href, cards in named.items():
+        assert search_key(name) in cards, f'{href} does not name 「{name}」'
+    assert len({section.split('#')[0] for section, *_rulings in hrefs}) >= 3
 
     # and a reader gets there: the section is shown
     first = places.last.locator('a').first
@@ -143,14 +153,15 @@ def test_related_sections_open_and_lead_to_shared_cards(desktop, site, screensho
     block.scroll_into_view_if_needed()
     screenshot(page, 'open')
     section = block.evaluate('(details) => details.closest("section").id')
-    here = {search_key(card) for card in page.evaluate(_CARDS_AT, f'negation.html#{section}')}
     assert 1 <= items.count() <= 5
-    for i in range(items.count()):
-        href = items.nth(i).locator('a').get_attribute('href')
+    hrefs = [items.nth(i).locator('a').get_attribute('href') for i in range(items.count())]
+    named = cards_at(page, [f'negation.html#{section}', *hrefs])
+    here = named[f'negation.html#{section}']
+    for i, href in enumerate(hrefs):
         assert not href.startswith('negation.html')  # sections of other pages
         shared = items.nth(i).locator('.related-cards').inner_text()
         count, names = re.fullmatch(r'(\d+) 个共同的卡名：(.*?)(……)?', shared).group(1, 2)
-        there = {search_key(card) for card in page.evaluate(_CARDS_AT, href)}
+        there = named[href]
         for name in names.split('、'):
             assert search_key(name) in here & there, (href, name)
         assert int(count) >= len(names.split('、'))
