@@ -381,9 +381,8 @@ class CardMarkup(SphinxTransform):
     def check_emphasis(self) -> set[int]:
         """Report emphasis holding card links; the ids of those reported."""
         reported = set()
-        for node in self.document.findall(
-                lambda n: isinstance(n, (nodes.strong, nodes.emphasis))):
-            if self.not_prose(node):
+        for node in self.document.findall(nodes.Inline):  # a walk for a class: the fast one
+            if not isinstance(node, (nodes.strong, nodes.emphasis)) or self.not_prose(node):
                 continue
             raw = node.rawsource
             split = split_emphasis(raw)

@@ -97,7 +97,7 @@ from handbook.publishing.editions import doctree_edition
 from handbook.publishing.page_dates import git_state
 from handbook.publishing.site_urls import SITE_BUILDERS
 from handbook.rulings import lines as ruling_lines
-from handbook.rulings.lines import Ruling, is_reference
+from handbook.rulings.lines import Ruling, references_in
 from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store
 
 if TYPE_CHECKING:
@@ -187,7 +187,7 @@ def spans(lines: list[nodes.Element]) -> dict[str, tuple[str | None, int, int]]:
         last = first + getattr(parent, 'rawsource', '').count('\n')
         start = first
         for i, line in enumerate(group):
-            dates = [locate(ref) for ref in line.findall(is_reference)]
+            dates = [locate(ref) for ref in references_in(line)]
             if any(where != source or not n for where, n in dates):
                 # a translation: its dates are at lines of the catalog, the
                 # block at its line of the page

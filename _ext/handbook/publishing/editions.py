@@ -163,7 +163,7 @@ class StruckRulings(SphinxTransform):
             line['classes'].append('ruling-struck')
         if doctree_edition(self.env) != 'current':
             return
-        removed = [*lines, *self.document.findall(is_struck)]
+        removed = [*lines, *filter(is_struck, self.document.findall(nodes.Element))]
         for node in removed:
             if attached(node, self.document):  # not inside a node removed already
                 self.remove(node)
