@@ -345,9 +345,12 @@ class TranslatedMessages(SphinxTransform):
     default_priority = 21  # after sphinx.transforms.i18n.Locale (20)
 
     def apply(self, **kwargs: Any) -> None:
+        catalogs = store(self.env).data.get(CATALOGS)
+        if not catalogs:  # nothing translated, nothing noted (RememberReferences)
+            return
         domain = docname_to_domain(self.env.current_document.docname,
                                    self.config.gettext_compact)
-        po, _digest = store(self.env).data.get(CATALOGS, {}).get(domain, (None, None))
+        po, _digest = catalogs.get(domain, (None, None))
         fuzzy = self.config.gettext_allow_fuzzy_translations
         translations = msgstrs(Path(po), self.config.language, fuzzy) if po else {}
         for node, msg in list(extract_messages(self.document)):
