@@ -142,6 +142,55 @@ def test_the_main_process_keeps_no_chunk_it_handed_out(make_app, rootdir, tmp_pa
     assert not any(map(vars, resolved))  # all released once written
 
 
+def test_the_main_process_indexes_a_chunk_while_its_process_writes_it(
+        make_app, rootdir, tmp_path, monkeypatch):
+    # Sphinx indexes a chunk's pages before it starts the process writing them;
+    # at the end of a build, a heavy page then waited for its indexing alone
+    main = os.getpid()
+    events: list[tuple] = []
+    free, start = writing_order.WritingProcesses.free, writing_order.WritingProcesses.start
+
+    def noting_free(self):
+        events.append(('free', free(self)))
+        return events[-1][1]
+
+    def noting_start(self, function, chunk):
+        events.append(('start', tuple(docname for docname, _ in chunk)))
+        return start(self, function, chunk)
+
+    def noting_feed(self, pagename, filename, title, doctree):
+        if os.getpid() == main:
+            events.append(('index', pagename))
+        return feed(self, pagename, filename, title, doctree)
+
+    def slow(app, pagename, templatename, context, doctree):
+        if os.getpid() != main:
+            time.sleep(0.2)  # both processes busy: a chunk waits, indexed first
+
+    from sphinx.search import IndexBuilder
+    feed = IndexBuilder.feed
+    monkeypatch.setattr(writing_order.WritingProcesses, 'free', noting_free)
+    monkeypatch.setattr(writing_order.WritingProcesses, 'start', noting_start)
+    monkeypatch.setattr(IndexBuilder, 'feed', noting_feed)
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    app = make_app('html', srcdir=srcdir, parallel=2)
+    app.connect('html-page-context', slow)
+    app.build()
+    assert_no_warnings(app)
+    chunks, at_once = [], []
+    for i, (kind, value) in enumerate(events):
+        if kind == 'free':
+            started = next(j for j in range(i, len(events)) if events[j][0] == 'start')
+            chunks.append(events[started][1])
+            indexed = [j for j, (k, docname) in enumerate(events)
+                       if k == 'index' and docname in events[started][1]]
+            # at once: its pages indexed once the process started; else while it waits
+            assert indexed and all((j > started) == value for j in indexed), events
+            at_once.append(value)
+    assert len(chunks) > 2 and True in at_once and False in at_once  # both cases seen
+
+
 def test_a_heavy_page_is_written_in_a_chunk_of_its_own():
     # a handbook's shape: the two yearly FAQ pages sort next to each other
     names = [f'ch{c}/p{p}' for c in range(1, 7) for p in range(1, 9)] + [

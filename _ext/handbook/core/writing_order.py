@@ -23,6 +23,16 @@ process does, are Sphinx's (the pages are still resolved and indexed one
 after the other, in the order of a serial build: ``test_builds`` compares
 ``-j 2`` with ``-j 1``).
 
+**A chunk is indexed while it is written.**  Sphinx's main process
+indexes a chunk's pages for the search before it hands the chunk out; at
+the end of a build, the last FAQ page waited for its indexing (0.8 s of
+jieba), then the main process waited for its writing.  Here the main
+process resolves a chunk, starts its writing process, then indexes the
+chunk while the process writes it (where every process is busy, it indexes
+the chunk while it waits for one, as Sphinx does).  The pages are indexed
+in the same order: only the process start moved (the write 8.2 → 7.5 s, the
+median of three pairs on the benchmark corpus at ``-j auto``).
+
 **Pages written last.**  Writing a page leaves the HTML of its rulings for
 the pages that show them elsewhere (:mod:`handbook.generated.ruling_html`).
 Before writing, the builder emits ``handbook-write-last`` ``(app,
@@ -159,6 +169,9 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
     def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
         super().__init__(app, env)
         self.jobs = app.parallel  # -j
+        #: the pages resolved for the next writing process, to be indexed once
+        #: it has started: ``[(pagename, doctree, title)]``; None: index at once
+        self._index_later: list[tuple[str, nodes.document, str]] | None = None
 
     def write_documents(self, docnames: Set[str]) -> None:
         last: set[str] = set()
@@ -173,6 +186,12 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
     def write_doc(self, docname: str, doctree: nodes.document) -> None:
         super().write_doc(docname, doctree)
         gc_policy.release(doctree)  # written: freed now (handbook.core.gc_policy)
+
+    def index_page(self, pagename: str, doctree: nodes.document, title: str) -> None:
+        if self._index_later is not None:
+            self._index_later.append((pagename, doctree, title))
+        else:
+            super().index_page(pagename, doctree, title)
 
     def handle_page(self, pagename: str, addctx: dict[str, Any],
                     templatename: str = 'page.html', *, outfilename: Path | None = None,
@@ -196,7 +215,8 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         """Sphinx's parallel write (the first page written here, to compile
         the templates once; the others resolved and indexed here in order,
         and written in chunks of about the same weight), with ``-j`` writing
-        processes and no chunk kept here once its process has started."""
+        processes, each chunk indexed while its process writes it, and no
+        chunk kept here once its process has started and it is indexed."""
         self._write_serial(docnames[:1])
         chunks = weighed_chunks(docnames[1:], len(make_chunks(docnames[1:], self.jobs)),
                                 self._doctree_size)
@@ -207,11 +227,17 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
             for docs in chunks:
                 self.phase = BuildPhase.RESOLVING
                 chunk: Chunk = []
-                for docname in docs:
-                    doctree = self.env.get_and_resolve_doctree(docname, self, tags=self.tags)
-                    self.write_doc_serialized(docname, doctree)
-                    chunk.append((docname, doctree))
+                later = self._index_later = [] if processes.free() else None
+                try:
+                    for docname in docs:
+                        doctree = self.env.get_and_resolve_doctree(docname, self, tags=self.tags)
+                        self.write_doc_serialized(docname, doctree)
+                        chunk.append((docname, doctree))
+                finally:
+                    self._index_later = None
                 processes.start(self._write_chunk, chunk)
+                for pagename, doctree, title in later or ():  # while they are written
+                    self.index_page(pagename, doctree, title)
                 for _, doctree in chunk:  # the process has its own copy
                     gc_policy.release(doctree)
             processes.join()
@@ -275,6 +301,10 @@ class WritingProcesses:
         process.start()
         sending.close()  # the child's end: a child that dies gives an end of file
         self.running[receiving] = process
+
+    def free(self) -> bool:
+        """Whether a process can start at once."""
+        return len(self.running) < self.nproc
 
     def join(self) -> None:
         while self.running:
