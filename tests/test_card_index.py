@@ -586,9 +586,10 @@ def test_the_pinyin_is_found_in_a_process_of_its_own(monkeypatch):
     assert 'pid' not in known
 
 
-@pytest.mark.parametrize('parallel, ahead', [(1, True), (2, False)])
-def test_a_serial_build_finds_the_registrys_pinyin_while_it_reads(
-        make_app, rootdir, tmp_path, monkeypatch, parallel, ahead):
+@pytest.mark.parametrize('builder, parallel, ahead', [
+    ('html', 1, True), ('html', 2, True), ('dummy', 1, False)])  # dummy: make check's
+def test_the_registrys_pinyin_is_found_while_the_pages_are_read(
+        make_app, rootdir, tmp_path, monkeypatch, builder, parallel, ahead):
     import os
 
     main = os.getpid()
@@ -612,20 +613,23 @@ def test_a_serial_build_finds_the_registrys_pinyin_while_it_reads(
     monkeypatch.setattr(card_index.PinyinAhead, 'result', noting_result)
     monkeypatch.setattr(card_index, 'PINYIN_ASIDE', 1)
     shutil.copytree(rootdir / 'test-card-index', tmp_path / 'src')
-    app = make_app('html', srcdir=tmp_path / 'src', parallel=parallel)
+    app = make_app(builder, srcdir=tmp_path / 'src', parallel=parallel)
     app.build()
     assert_no_warnings(app)
+    assert app.env.domains['handbook'].aside == {}
+    if not ahead:  # no index, no pinyin
+        assert taken == here == [] and not app.env.domains['handbook'].data.get(
+            card_index.PINYIN)
+        return
     registry = card_index.card_links.registry(app.env)
     keys = {card.key for card in registry.cards()}
     linked = {entry.card.key for entry in card_index.entries(app.env)}
     assert len(linked) < len(keys)  # names no page links: found ahead, not kept
     known = app.env.domains['handbook'].data[card_index.PINYIN]
-    # ahead: every name of the registry, while the pages were read; else
-    # (parallel reading) the linked names once read, in another process
-    assert taken == ([len(keys) + len({key[0] for key in keys} - keys)] if ahead else [])
+    # every name of the registry (and first character), while the pages were read
+    assert taken == [len(keys) + len({key[0] for key in keys} - keys)]
     assert here == [] and linked <= known.keys() and not known.keys() - keys - {
         key[0] for key in keys}
-    assert app.env.domains['handbook'].aside == {}
     assert entry_places(app, 'card-旋风')  # the index is written
 
 
