@@ -609,8 +609,16 @@ def test_the_registrys_pinyin_is_found_while_the_pages_are_read(
         taken.append(len(found))
         return found
 
+    started: list[int] = []  # how many names each process started with
+    init = card_index.PinyinAhead.__init__
+
+    def noting_init(self, keys):
+        started.append(len(keys))
+        init(self, keys)
+
     monkeypatch.setattr(card_index, '_syllables', noting)
     monkeypatch.setattr(card_index.PinyinAhead, 'result', noting_result)
+    monkeypatch.setattr(card_index.PinyinAhead, '__init__', noting_init)
     monkeypatch.setattr(card_index, 'PINYIN_ASIDE', 1)
     shutil.copytree(rootdir / 'test-card-index', tmp_path / 'src')
     app = make_app(builder, srcdir=tmp_path / 'src', parallel=parallel)
@@ -618,19 +626,27 @@ def test_the_registrys_pinyin_is_found_while_the_pages_are_read(
     assert_no_warnings(app)
     assert app.env.domains['handbook'].aside == {}
     if not ahead:  # no index, no pinyin
-        assert taken == here == [] and not app.env.domains['handbook'].data.get(
+        assert started == taken == here == [] and not app.env.domains['handbook'].data.get(
             card_index.PINYIN)
         return
     registry = card_index.card_links.registry(app.env)
     keys = {card.key for card in registry.cards()}
     linked = {entry.card.key for entry in card_index.entries(app.env)}
-    assert len(linked) < len(keys)  # names no page links: found ahead, not kept
+    assert len(linked) < len(keys)  # and names no page links
     known = app.env.domains['handbook'].data[card_index.PINYIN]
-    # every name of the registry (and first character), while the pages were read
-    assert taken == [len(keys) + len({key[0] for key in keys} - keys)]
-    assert here == [] and linked <= known.keys() and not known.keys() - keys - {
-        key[0] for key in keys}
+    # every name of the registry (and first character), while the pages were
+    # read, all kept
+    assert started == [len(keys)]
+    assert taken == [len(known)] == [len(keys) + len({key[0] for key in keys} - keys)]
+    assert here == []
     assert entry_places(app, 'card-旋风')  # the index is written
+    # the next build reads a page again: it knows every name, it starts no process
+    edit(app.srcdir / 'other.rst', '「`神之宣告`_」', '「`神之宣告`_」。')
+    app.cleanup()  # Sphinx's global registries, before the next app
+    again = make_app(builder, srcdir=tmp_path / 'src', parallel=parallel)
+    again.build()
+    assert_no_warnings(again)
+    assert started == [len(keys)] and here == []
 
 
 def test_a_build_that_computes_no_index_stops_the_pinyin_found_ahead(

@@ -67,7 +67,9 @@ the whole registry appended to every page (the former baseline), reported
 in a footnote only.
 
 **The measures**, each the median of ``--runs`` runs (3; peak memory: the
-largest of the runs).  Our toolchain always runs through the Makefile, as a
+largest of the runs); before each timed command, what the commands before
+wrote is flushed to disk (``os.sync``), so that no run pays for another's
+writing back.  Our toolchain always runs through the Makefile, as a
 user runs it (``make html SOURCEDIR=<corpus>/source CARDS=<corpus>/links.rst``,
 each measure with its own ``BUILDDIR``, without make bench's own command
 line variables):
@@ -679,6 +681,9 @@ def run(cmd: list[str], log: Path) -> Run:
     """Run *cmd*; its wall time and the peak RSS of its largest process
     (itself or a descendant), its output kept in *log*."""
     log.parent.mkdir(parents=True, exist_ok=True)
+    # what the runs before wrote goes to disk first, untimed: a run does not
+    # pay for the writing back of the one before (a clean build writes 150 MB)
+    os.sync()
     with log.open('w', encoding='utf-8') as out:
         out.write('$ ' + ' '.join(cmd) + '\n')
         out.flush()

@@ -332,7 +332,7 @@ def learn_pinyin(env: BuildEnvironment, keys: Iterable[str]) -> None:
     ahead = store(env).aside.pop(PINYIN, None)
     if ahead is not None and missing:
         found = ahead.result()
-        known.update((key, found[key]) for key in missing & found.keys())
+        known.update(found)  # every name of the registry: later builds find none
         missing -= found.keys()
     else:
         PinyinAhead.stop(ahead)
