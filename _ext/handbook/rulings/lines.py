@@ -287,16 +287,21 @@ class RulingLines(SphinxTransform):
         return '-'.join(['ruling', *filter(None, parts)])
 
 
-def record(env: BuildEnvironment, index: int, line: ruling_line) -> Ruling:
-    """What the environment keeps about one ruling."""
+def record(env: BuildEnvironment, index: int, line: ruling_line,
+           sections: dict[int, tuple[str, str]]) -> Ruling:
+    """What the environment keeps about one ruling (*sections*: the id and
+    title of each section of the page met so far, by ``id()``)."""
     section = line.parent
     while section is not None and not isinstance(section, nodes.section):
         section = section.parent
-    if section is not None:
+    if section is None:
+        section_id = section_title = ''
+    elif id(section) in sections:
+        section_id, section_title = sections[id(section)]
+    else:
         section_id = section['ids'][0] if section['ids'] else ''
         section_title = clean_astext(section[0]) if isinstance(section[0], nodes.title) else ''
-    else:
-        section_id = section_title = ''
+        sections[id(section)] = section_id, section_title
     references = tuple(
         Reference(ref['ruling_text'], ref.get('ruling_date'), ref.get('ruling_faq'),
                   ref.get('ruling_url'))
@@ -328,7 +333,8 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
     """The page's rulings, for the store (``handbook-page-read``)."""
     env = app.env
     lines = page.nodes.rulings
-    found = [record(env, i, line) for i, line in enumerate(lines)]
+    sections: dict[int, tuple[str, str]] = {}
+    found = [record(env, i, line, sections) for i, line in enumerate(lines)]
     replaced_by, replaces = statuses.replacements(
         lines, ['overturned' in r.status for r in found])
     blocks: dict[int, int] = {}

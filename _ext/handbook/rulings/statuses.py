@@ -79,6 +79,7 @@ render with the same codes; the classes are stable):
 
 from __future__ import annotations
 
+import functools
 import re
 from html import escape
 from typing import TYPE_CHECKING
@@ -179,12 +180,12 @@ def read_sources(references: Iterable, config: Config) -> tuple[tuple[str, str],
     """``(kind, FAQ id or '')`` of each distinct source the references link."""
     from handbook.rulings.dates import faq_id_from_url
 
-    official = urlsplit(config.handbook_faq_url.replace('{id}', '0')).hostname
+    official = _host_of(config.handbook_faq_url.replace('{id}', '0'))
     found: dict[tuple[str, str], None] = {}
     for reference in references:
         if not reference.url:
             continue
-        host = urlsplit(reference.url).hostname
+        host = _host_of(reference.url)
         if reference.faq:
             source = ('faq', reference.faq)
         elif host == official:
@@ -195,6 +196,12 @@ def read_sources(references: Iterable, config: Config) -> tuple[tuple[str, str],
             source = ('other', '')
         found.setdefault(source, None)
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def _host_of(url: str) -> str | None:
+    """The host of *url* (the same few hosts for every ruling of a page)."""
+    return urlsplit(url).hostname
 
 
 def replacements(lines: Sequence[nodes.Element], overturned: Sequence[bool]
