@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from handbook.cards.links import card_reference
@@ -54,6 +56,22 @@ def test_unknown_names_are_errors_at_their_line(app):
     ]
     # the unknown name stays readable text
     assert '旋风的主人' in html(app)
+
+
+def test_the_same_name_twice_in_a_paragraph_is_reported_at_each_line(
+        make_app, rootdir, tmp_path):
+    # each reference located as the paragraph was read, not among the
+    # references not yet resolved (the second one got the first one's line)
+    shutil.copytree(rootdir / 'test-cards', tmp_path / 'src')
+    (tmp_path / 'src' / 'twice.rst').write_text(
+        ':orphan:\n\nTwice\n=====\n\n第一行「`王宫铁壁`_」，\n第二行「`王宫铁壁`_」。\n',
+        encoding='utf-8')
+    app = make_app('html', srcdir=tmp_path / 'src')
+    app.build()
+    unknown = ('ERROR: unknown card name 「王宫铁壁」: did you mean 「王宫的铁壁」? '
+               'If it is a new card, add a row to cards.tsv. [handbook.card]')
+    assert [w for w in warnings(app) if w.startswith('twice.rst')] == [
+        f'twice.rst:6: {unknown}', f'twice.rst:7: {unknown}']
 
 
 @pytest.mark.sphinx('html', testroot='cards', srcdir='cards-registry-edit')

@@ -73,7 +73,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from handbook.cards import registry as card_registry
 from handbook.cards.registry import DEFAULT_URLS, Registry, RegistryError, UrlTemplates, fold
 from handbook.core import reports
-from handbook.core.source_lines import set_location
+from handbook.core.source_lines import BlockLines, set_location
 from handbook.store import PAGE_READ, store
 
 if TYPE_CHECKING:
@@ -100,12 +100,13 @@ class CardReferences(SphinxTransform):
 
     def apply(self, **kwargs: Any) -> None:
         nameids = self.document.nameids
+        lines = BlockLines()  # each block's references located as the block was read
         for ref in list(self.document.findall(nodes.reference)):
             if ref.resolved or 'refname' not in ref or ref['refname'] in nameids:
                 continue  # resolved, anonymous/external, or a target of this page
             name = ref.get('name') or ref.astext()
             xref = card_xref(self.env, name, ref.rawsource, ref.children)
-            set_location(xref, ref)
+            xref.source, xref.line = lines(ref)
             ref.replace_self(xref)
 
 

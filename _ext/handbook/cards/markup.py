@@ -78,7 +78,7 @@ from sphinx.transforms import SphinxTransform
 from handbook.cards.links import changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
-from handbook.core.source_lines import locate
+from handbook.core.source_lines import BlockLines, locate
 from handbook.store import PAGE_READ, Contribution, carry, store
 
 if TYPE_CHECKING:
@@ -235,55 +235,6 @@ class _Siblings:
         return parent[i] if 0 <= i < len(parent) else None
 
 
-class _Lines:
-    """Exact lines of inline nodes, as :func:`handbook.core.source_lines.locate`
-    finds them, but each block located in one pass: the block's inline
-    elements, in order, are found one after the other in its raw source."""
-
-    #: after this many elements not found verbatim, a block's others get its line
-    MISSES = 50
-
-    def __init__(self) -> None:
-        self.found: dict[int, tuple[str | None, int | None]] = {}
-        self.blocks: set[int] = set()
-
-    def __call__(self, node: nodes.Node) -> tuple[str | None, int | None]:
-        if node.line is not None:
-            return locate(node)
-        block = node.parent
-        while block is not None and block.line is None:
-            block = block.parent
-        if block is None:
-            return locate(node)
-        if id(block) not in self.blocks:
-            self.blocks.add(id(block))
-            self.index(block)
-        return self.found.get(id(node), (block.source or node.source, block.line))
-
-    def index(self, block: nodes.Element) -> None:
-        raw = getattr(block, 'rawsource', '') or ''
-        source = block.source
-        cursor = counted = lines = misses = 0
-        stack = list(reversed(block.children))
-        while stack:
-            node = stack.pop()
-            if not isinstance(node, nodes.Element):
-                continue
-            own = getattr(node, 'rawsource', '')
-            pos = raw.find(own, cursor) if own and raw and misses < self.MISSES else -1
-            if pos < 0:
-                misses += bool(own)
-                if node.line is None:
-                    self.found[id(node)] = (source, block.line)
-                    stack.extend(reversed(node.children))
-                continue
-            lines += raw.count('\n', counted, pos)
-            counted = cursor = pos
-            if node.line is None:
-                self.found[id(node)] = (source, block.line + lines)
-            cursor = pos + len(own)
-
-
 class CardMarkup(SphinxTransform):
     """Report broken card markup; remember and report plain registry names."""
 
@@ -292,7 +243,7 @@ class CardMarkup(SphinxTransform):
 
     def apply(self, **kwargs: Any) -> None:
         self.sibling = _Siblings()
-        self.lines = _Lines()
+        self.lines = BlockLines()
         self.registry = registry(self.env)
         self.check_card_references()
         self.check_default_role()

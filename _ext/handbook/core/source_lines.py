@@ -4,7 +4,8 @@ Docutils gives line numbers to block elements (a paragraph, a line of a line
 block) but not to the references and roles inside them: a warning about a
 card name in the third line of a paragraph would otherwise point at its
 first line.  :func:`locate` counts the line breaks in the block's raw source
-before the node's own raw text.
+before the node's own raw text; :class:`BlockLines` does it for every inline
+node of a block in one pass, for a transform that locates many.
 """
 
 from __future__ import annotations
@@ -38,3 +39,60 @@ def locate(node: nodes.Node) -> tuple[str | None, int | None]:
 def set_location(target: nodes.Node, node: nodes.Node) -> None:
     """Give *target* the exact location of *node* (for Sphinx's ``location=``)."""
     target.source, target.line = locate(node)
+
+
+class BlockLines:
+    """Exact lines of inline nodes, as :func:`locate` finds them, but each
+    block located in one pass: the block's inline elements, in order, are
+    found one after the other in its raw source, when the first of them is
+    asked for.  A transform that replaces the nodes it locates, one after
+    the other, gets each one's line as the block was (:func:`locate`, which
+    counts a node's twins still in the block, would give the second of two
+    same references the first one's line once the first is replaced)."""
+
+    #: after this many elements not found verbatim, a block's others get its line
+    MISSES = 50
+
+    def __init__(self) -> None:
+        # id(node) -> (node, source, line); the node is kept so that its id is not reused
+        self.found: dict[int, tuple[nodes.Node, str | None, int | None]] = {}
+        self.blocks: dict[int, nodes.Element] = {}
+
+    def __call__(self, node: nodes.Node) -> tuple[str | None, int | None]:
+        if node.line is not None:
+            return locate(node)
+        block = node.parent
+        while block is not None and block.line is None:
+            block = block.parent
+        if block is None:
+            return locate(node)
+        if id(block) not in self.blocks:
+            self.blocks[id(block)] = block
+            self.index(block)
+        found = self.found.get(id(node))
+        if found is None or found[0] is not node:
+            return block.source or node.source, block.line
+        return found[1], found[2]
+
+    def index(self, block: nodes.Element) -> None:
+        raw = getattr(block, 'rawsource', '') or ''
+        source = block.source
+        cursor = counted = lines = misses = 0
+        stack = list(reversed(block.children))
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, nodes.Element):
+                continue
+            own = getattr(node, 'rawsource', '')
+            pos = raw.find(own, cursor) if own and raw and misses < self.MISSES else -1
+            if pos < 0:
+                misses += bool(own)
+                if node.line is None:
+                    self.found[id(node)] = (node, source, block.line)
+                    stack.extend(reversed(node.children))
+                continue
+            lines += raw.count('\n', counted, pos)
+            counted = cursor = pos
+            if node.line is None:
+                self.found[id(node)] = (node, source, block.line + lines)
+            cursor = pos + len(own)

@@ -61,7 +61,7 @@ from sphinx.util.docutils import SphinxRole
 
 from handbook.core import reports, settings
 from handbook.core.hostile_input import quoted, unsafe_link
-from handbook.core.source_lines import set_location
+from handbook.core.source_lines import BlockLines, set_location
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -204,6 +204,7 @@ class RulingReferences(SphinxTransform):
                     and _LINK_DATE.match(node.astext().strip()):
                 self.legacy(node, refuri)
         today = datetime.date.today()
+        self.lines = BlockLines()
         for node in list(self.document.findall(nodes.Element)):
             if node.get('ruling_malformed'):
                 self.malformed(node)
@@ -228,7 +229,7 @@ class RulingReferences(SphinxTransform):
         node.replace_self(ruling)
 
     def malformed(self, node: nodes.Element) -> None:
-        set_location(node, node)
+        node.source, node.line = self.lines(node)
         text = node.astext()
         date = text.split('<', 1)[0].split('>', 1)[0].strip()
         date = date if parse_date(date)[0] else 'YY/M/D'
@@ -239,7 +240,7 @@ class RulingReferences(SphinxTransform):
 
     def check(self, node: nodes.Element, today: datetime.date) -> None:
         if node.line is None:
-            set_location(node, node)
+            node.source, node.line = self.lines(node)
         text = node['ruling_text']
         date, problem = parse_date(text)
         if date is not None:
