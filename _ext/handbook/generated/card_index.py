@@ -125,6 +125,8 @@ SEPARATOR = '\x00'
 PINYIN_ASIDE = 200
 #: the store's entry: the reading order of the pages at the last build
 ORDER = 'card_index_order'
+#: the HTML translator's attribute: the § after each card's links on its page
+PAGE_MARKERS = 'handbook_card_markers'
 
 
 def card_page(env: BuildEnvironment, key: str) -> str | None:
@@ -741,14 +743,25 @@ def marker_target(env: BuildEnvironment, key: str) -> tuple[str, str, str] | Non
 def depart_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
     """A card link, then its § (none on a page that holds the index)."""
     card_links.depart_card_reference_html(self, node)
+    # made once per card and page (the translator writes one page)
+    markers = self.__dict__.setdefault(PAGE_MARKERS, {})
+    key = node['card_key']
+    if key not in markers:
+        markers[key] = _marker_after(self, key)
+    self.body.append(markers[key])
+
+
+def _marker_after(self: HTML5Translator, key: str) -> str:
+    """The § after a link to the card *key* on the page being written, or ''."""
     env = self.builder.env
     record = store(env).record(self.builder.current_docname)
     if record is not None and INDEX in record.holds:
-        return
-    target = marker_target(env, node['card_key'])
-    if target is not None:
-        docname, anchor, title = target
-        self.body.append(marker_html(self, docname, anchor, title))
+        return ''
+    target = marker_target(env, key)
+    if target is None:
+        return ''
+    docname, anchor, title = target
+    return marker_html(self, docname, anchor, title)
 
 
 def visit_marker_html(self: HTML5Translator, node: card_index_marker) -> None:
