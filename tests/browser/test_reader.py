@@ -33,14 +33,22 @@ _MAIN_TEXTS = '''async (docnames) => {
   return texts;
 }'''
 
-#: the text a search result leads to: its section, or the page's main part
-_TARGET_TEXT = '''async (href) => {
-  const [url, id] = href.split("#");
-  const html = await (await fetch(url)).text();
-  const page = new DOMParser().parseFromString(html, "text/html");
-  const target = id ? page.getElementById(decodeURIComponent(id))
-                     : page.querySelector('[role="main"]');
-  return target ? target.textContent : null;
+#: the text each search result leads to: its section, or the page's main part
+#: (each page fetched and parsed once)
+_TARGET_TEXTS = '''async (hrefs) => {
+  const pages = {};
+  const texts = {};
+  for (const href of hrefs) {
+    const [url, id] = href.split("#");
+    if (!(url in pages)) {
+      const html = await (await fetch(url)).text();
+      pages[url] = new DOMParser().parseFromString(html, "text/html");
+    }
+    const target = id ? pages[url].getElementById(decodeURIComponent(id))
+                       : pages[url].querySelector('[role="main"]');
+    texts[href] = target ? target.textContent : null;
+  }
+  return texts;
 }'''
 
 
@@ -108,8 +116,7 @@ def test_search_finds_exactly_the_pages_naming_a_card(desktop, site, screenshot,
     screenshot(desktop, 'results')
     assert {docname(href) for href in results} == expected
     # each result leads to a section (or a page) that names the card
-    for href in results:
-        text = desktop.evaluate(_TARGET_TEXT, href)
+    for href, text in desktop.evaluate(_TARGET_TEXTS, results).items():
         assert text is not None, f'{href}: no such section'
         assert search_key(name) in search_key(text), f'{href} does not name 「{name}」'
 
@@ -133,8 +140,8 @@ def test_search_finds_a_phrase_that_jieba_splits(desktop, site, screenshot, phra
     expected = {doc for doc, text in texts.items() if phrase in search_key(text)}
     assert expected, f'no page contains {phrase}: choose another phrase'
     assert {docname(href) for href in results} == expected
-    for href in results:
-        assert phrase in search_key(desktop.evaluate(_TARGET_TEXT, href))
+    for href, text in desktop.evaluate(_TARGET_TEXTS, results).items():
+        assert text is not None and phrase in search_key(text), href
 
 
 def test_search_box_searches(desktop, site, screenshot):
