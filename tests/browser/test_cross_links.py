@@ -10,28 +10,14 @@ from urllib.parse import unquote
 import pytest
 
 from handbook.core.names import fold as search_key
-from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
+from test_reader import _CUT_OFF, at_targets  # _CUT_OFF: what sticks out of a phone's screen
 
-#: the card links of each element the links lead to: a section's own text
-#: (its subsections left out), or a ruling; the page's top section for a page
-#: link (each page fetched and parsed once: a page is most of a megabyte)
-_CARDS_AT = '''async (hrefs) => {
-  const pages = {};
-  const found = {};
-  for (const href of hrefs) {
-    const [url, id] = href.split("#");
-    if (!(url in pages)) {
-      const html = await (await fetch(url)).text();
-      pages[url] = new DOMParser().parseFromString(html, "text/html");
-    }
-    const target = id ? pages[url].getElementById(decodeURIComponent(id))
-                      : pages[url].querySelector('[role="main"] section');
-    if (!target) { found[href] = null; continue; }
-    const own = target.cloneNode(true);
-    own.querySelectorAll("section").forEach((section) => section.remove());
-    found[href] = [...own.querySelectorAll("a.card-link")].map((link) => link.textContent);
-  }
-  return found;
+#: the card links of an element a link leads to: a section's own text (its
+#: subsections left out), or a ruling; the page's top section for a page link
+_CARDS = '''(target) => {
+  const own = target.cloneNode(true);
+  own.querySelectorAll("section").forEach((section) => section.remove());
+  return [...own.querySelectorAll("a.card-link")].map((link) => link.textContent);
 }'''
 
 #: the addresses of the links
@@ -55,7 +41,7 @@ def target_shown(page) -> bool:
 
 def cards_at(page, hrefs: list[str]) -> dict[str, set[str]]:
     """The search keys of the card links of the element each of *hrefs* leads to."""
-    found = page.evaluate(_CARDS_AT, hrefs)
+    found = at_targets(page, hrefs, _CARDS, whole='[role="main"] section')
     missing = [href for href, cards in found.items() if cards is None]
     assert not missing, f'no such element: {missing}'
     return {href: {search_key(card) for card in cards} for href, cards in found.items()}

@@ -33,11 +33,12 @@ _MAIN_TEXTS = '''async (docnames) => {
   return texts;
 }'''
 
-#: the text each search result leads to: its section, or the page's main part
-#: (each page fetched and parsed once)
-_TARGET_TEXTS = '''async (hrefs) => {
+#: the elements addresses lead to, in copies of their pages: each page fetched
+#: and parsed once (a page is most of a megabyte); ``value`` of each element
+_AT_TARGETS = '''async ([hrefs, whole, value]) => {
   const pages = {};
-  const texts = {};
+  const found = {};
+  const of = eval(value);
   for (const href of hrefs) {
     const [url, id] = href.split("#");
     if (!(url in pages)) {
@@ -45,11 +46,18 @@ _TARGET_TEXTS = '''async (hrefs) => {
       pages[url] = new DOMParser().parseFromString(html, "text/html");
     }
     const target = id ? pages[url].getElementById(decodeURIComponent(id))
-                       : pages[url].querySelector('[role="main"]');
-    texts[href] = target ? target.textContent : null;
+                      : pages[url].querySelector(whole);
+    found[href] = target ? of(target) : null;
   }
-  return texts;
+  return found;
 }'''
+
+
+def at_targets(page, hrefs: list[str], value: str, whole: str = '[role="main"]') -> dict:
+    """``{href: value}`` for the element each of *hrefs* leads to: its
+    fragment's element, else *whole* (a selector); *value* is a JavaScript
+    function of the element; None where there is no such element."""
+    return page.evaluate(_AT_TARGETS, [hrefs, whole, value])
 
 
 #: what sticks out to the right of a phone's screen, not inside a box that scrolls
@@ -116,7 +124,7 @@ def test_search_finds_exactly_the_pages_naming_a_card(desktop, site, screenshot,
     screenshot(desktop, 'results')
     assert {docname(href) for href in results} == expected
     # each result leads to a section (or a page) that names the card
-    for href, text in desktop.evaluate(_TARGET_TEXTS, results).items():
+    for href, text in at_targets(desktop, results, '(target) => target.textContent').items():
         assert text is not None, f'{href}: no such section'
         assert search_key(name) in search_key(text), f'{href} does not name 「{name}」'
 
@@ -140,7 +148,7 @@ def test_search_finds_a_phrase_that_jieba_splits(desktop, site, screenshot, phra
     expected = {doc for doc, text in texts.items() if phrase in search_key(text)}
     assert expected, f'no page contains {phrase}: choose another phrase'
     assert {docname(href) for href in results} == expected
-    for href, text in desktop.evaluate(_TARGET_TEXTS, results).items():
+    for href, text in at_targets(desktop, results, '(target) => target.textContent').items():
         assert text is not None and phrase in search_key(text), href
 
 
