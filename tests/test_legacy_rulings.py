@@ -231,6 +231,28 @@ def test_hostile_input_is_a_located_error_never_a_link(app):
     assert [r.references[0].text for r in rulings(app.env)['hostile']] == ['17/3/24'] * 9
 
 
+def test_the_same_unsafe_link_twice_in_a_paragraph_is_reported_at_each_line(
+        make_app, rootdir, tmp_path):
+    # each link located as the paragraph was read, not among the links not
+    # yet replaced (the second one got the first one's line)
+    shutil.copytree(rootdir / 'test-legacy-faults', tmp_path / 'src')
+    (tmp_path / 'src' / 'twice.rst').write_text(
+        ':orphan:\n\nTwice\n=====\n\n'
+        '第一行 `链接 <javascript:alert(1)>`__，\n第二行 `链接 <javascript:alert(1)>`__。\n\n'
+        '| 第一条裁定。`17/3/24 <javascript:alert(1)>`__\n'
+        '  接着写。`17/3/24 <javascript:alert(1)>`__\n',
+        encoding='utf-8')
+    app = make_app('html', srcdir=tmp_path / 'src')
+    app.build()
+    unsafe = ("ERROR: link '链接' goes to 'javascript:alert(1)', which is a javascript: URL, "
+              'not an http(s) address: it is shown as plain text; write the https:// address '
+              'of the page it should open, or remove the link [handbook.link]')
+    found = reports(app, 'twice.rst')
+    assert found[:2] == [f'twice.rst:6: {unsafe}', f'twice.rst:7: {unsafe}']
+    # a legacy date link to such a URL: plain text, reported at its own line
+    assert [r.split(': ERROR: ')[0] for r in found[2:]] == ['twice.rst:9', 'twice.rst:10'], found
+
+
 def test_binary_page_and_megabyte_line(make_app, rootdir, tmp_path):
     """A page that is not UTF-8 (Sphinx 9.0 crashes on it) and a 1 MB line
     with a hostile ruling role: located errors, and the rest builds."""

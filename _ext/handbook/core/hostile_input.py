@@ -46,7 +46,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util.matching import get_matching_files
 
 from handbook.core import reports
-from handbook.core.source_lines import set_location
+from handbook.core.source_lines import BlockLines
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -148,6 +148,7 @@ class UnsafeLinks(SphinxTransform):
     default_priority = 700
 
     def apply(self, **kwargs: Any) -> None:
+        lines = BlockLines()  # each block's links located as the block was read
         for node in list(self.document.findall(nodes.reference)):
             url = node.get('refuri')
             if not url:
@@ -156,7 +157,7 @@ class UnsafeLinks(SphinxTransform):
             if problem is None:
                 continue
             text = nodes.inline(node.rawsource, '', *node.children)
-            set_location(text, node)
+            text.source, text.line = lines(node)
             node.replace_self(text)
             reports.error(f'link {quoted(node.astext())} goes to {quoted(url)}, which '
                           f'{problem}: it is shown as plain text; write the https:// address '

@@ -61,7 +61,7 @@ from sphinx.util.docutils import SphinxRole
 
 from handbook.core import reports, settings
 from handbook.core.hostile_input import quoted, unsafe_link
-from handbook.core.source_lines import BlockLines, set_location
+from handbook.core.source_lines import BlockLines
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -198,13 +198,13 @@ class RulingReferences(SphinxTransform):
     default_priority = 500
 
     def apply(self, **kwargs: Any) -> None:
+        self.lines = BlockLines()  # each block's references located as the block was read
         for node in list(self.document.findall(nodes.reference)):
             refuri = node.get('refuri')
             if refuri and 'ruling' not in node['classes'] \
                     and _LINK_DATE.match(node.astext().strip()):
                 self.legacy(node, refuri)
         today = datetime.date.today()
-        self.lines = BlockLines()
         for node in list(self.document.findall(nodes.Element)):
             if node.get('ruling_malformed'):
                 self.malformed(node)
@@ -225,7 +225,7 @@ class RulingReferences(SphinxTransform):
                         'ruling_legacy'):
                 node[key] = ruling[key]
             return
-        set_location(ruling, node)
+        ruling.source, ruling.line = self.lines(node)
         node.replace_self(ruling)
 
     def malformed(self, node: nodes.Element) -> None:
