@@ -21,21 +21,17 @@ if TYPE_CHECKING:
 
 def write_if_changed(path: Path, content: str | bytes) -> bool:
     """Write *content* (text as UTF-8) to *path* unless the file holds it
-    already; whether it wrote."""
+    already (:func:`write_pieces_if_changed`, in one piece); whether it wrote."""
     data = content.encode('utf-8') if isinstance(content, str) else content
-    with contextlib.suppress(OSError):
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return True
+    return write_pieces_if_changed(path, lambda: (data,))
 
 
 def write_pieces_if_changed(path: Path, pieces: Callable[[], Iterable[bytes]]) -> bool:
-    """:func:`write_if_changed` for a large file given piece by piece, never
-    held whole: *pieces* gives them, once to compare them with the file and,
-    if they differ, once more to write them (to a temporary file moved into
-    place: a reader never sees half of it); whether it wrote."""
+    """Write what *pieces* gives to *path* unless the file holds it already,
+    for a large file given piece by piece, never held whole: *pieces* gives
+    them, once to compare them with the file and, if they differ, once more
+    to write them (to a temporary file moved into place: a reader never sees
+    half of it); whether it wrote."""
     if _holds(path, pieces()):
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
