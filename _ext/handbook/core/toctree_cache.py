@@ -18,6 +18,20 @@ whose digest is the same -- no page read, or pages read with the same
 title and sections (an edited ruling) -- takes them as they are; any other
 makes them anew.  A page's file is written as soon as the page is (by
 whichever process writes it).
+
+**The navigation, made from the pages' titles.**  The theme's call asks for
+titles only (``titles_only``, not collapsed).  Sphinx copies every page's
+table of contents, all its sections, for every page that asks, and only
+then cuts each down to its title and the toctrees under it: 2,600 nodes
+copied for a navigation of 60 titles, 20 ms a page.  Where a page's table
+of contents could not come out otherwise (no ``only`` in it, no ``:tocdepth:``,
+each entry a title with at most one list under it), that cut is made once
+per build and process (:class:`TitlesOnlyTocs`), and Sphinx's own
+:func:`~sphinx.environment.adapters.toctree.global_toctree_for_doc` is given
+the cut tables instead of the whole ones (:class:`NavigationView`).  It
+resolves, marks and renders them as it would have: the same HTML
+(a test compares every page of a handbook), 1.1 s less in a clean ``-j 1``
+build of the benchmark corpus.
 """
 
 from __future__ import annotations
@@ -27,6 +41,10 @@ import hashlib
 import pickle
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.environment.adapters.toctree import global_toctree_for_doc
 
 from handbook.core.files import replacing
 
@@ -49,9 +67,11 @@ class Toctrees:
     def __init__(self) -> None:
         self.folder: Path | None = None  # None: nothing kept (not an HTML build)
         self.digest = ''
+        self.titles_tocs: TitlesOnlyTocs | None = None  # made when first needed
 
     def start(self, app: Sphinx, builder: Builder) -> None:
         """What this build's tables of contents are made of (``write-started``)."""
+        self.titles_tocs = None
         info = getattr(builder, 'build_info', None)
         if builder.format != 'html' or info is None:
             self.folder = None
@@ -82,9 +102,10 @@ class Toctrees:
         toctree = context.get('toctree')
         if self.folder is None or not callable(toctree):
             return
-        context['toctree'] = self._kept(pagename, toctree)
+        context['toctree'] = self._kept(app.builder, pagename, toctree)
 
-    def _kept(self, pagename: str, toctree: Callable[..., str]) -> Callable[..., str]:
+    def _kept(self, builder: Builder, pagename: str,
+              toctree: Callable[..., str]) -> Callable[..., str]:
         kept: dict[str, str] | None = None
 
         def kept_toctree(**kwargs: Any) -> str:
@@ -93,11 +114,78 @@ class Toctrees:
                 kept = self.page(pagename)
             key = repr(sorted(kwargs.items()))
             if key not in kept:
-                kept[key] = toctree(**kwargs)
+                if kwargs.get('titles_only') and kwargs.get('collapse') is False:
+                    kept[key] = self.navigation(builder, pagename, **kwargs)
+                else:
+                    kept[key] = toctree(**kwargs)
                 self.save_page(pagename, kept)
             return kept[key]
 
         return kept_toctree
+
+    def navigation(self, builder: Builder, pagename: str, **kwargs: Any) -> str:
+        """What the page context's ``toctree(titles_only=True, collapse=False,
+        ...)`` gives, from the titles-only tables of contents."""
+        env = builder.env
+        if self.titles_tocs is None or self.titles_tocs.env is not env:
+            self.titles_tocs = TitlesOnlyTocs(env)
+        # as StandaloneHTMLBuilder._get_local_toctree takes its arguments
+        kwargs.setdefault('includehidden', False)
+        if kwargs.get('maxdepth') == '':
+            del kwargs['maxdepth']
+        toctree = global_toctree_for_doc(NavigationView(env, self.titles_tocs),  # type: ignore[arg-type]
+                                         pagename,
+                                         builder, tags=builder.tags, **kwargs)
+        return builder.render_partial(toctree)['fragment']  # type: ignore[attr-defined]
+
+
+class TitlesOnlyTocs(dict[str, nodes.Element]):
+    """Each page's table of contents as a titles-only navigation uses it: its
+    title, and under it its toctrees, without its sections."""
+
+    def __init__(self, env: BuildEnvironment) -> None:
+        super().__init__()
+        self.env = env
+
+    def __missing__(self, docname: str) -> nodes.Element:
+        toc = self.env.tocs[docname]  # a KeyError for a page not there, as Sphinx expects
+        cut = self[docname] = cut_to_titles(toc, self.env.metadata[docname].get('tocdepth', 0))
+        return cut
+
+
+def cut_to_titles(toc: nodes.Element, tocdepth: object = 0) -> nodes.Element:
+    """*toc* cut as ``titles_only`` cuts it after copying it, or *toc* itself
+    where the cut made first could give anything else: ``only`` nodes (kept or
+    not by the tags while copying), a ``:tocdepth:`` (cuts by depth while
+    copying), or an entry that is not a title with at most one list under it
+    (cutting twice would cut more)."""
+    if tocdepth or next(toc.findall(addnodes.only), None) is not None:
+        return toc
+    for entry in toc.children:
+        if not (isinstance(entry, nodes.list_item) and len(entry) <= 2
+                and isinstance(entry[0], addnodes.compact_paragraph)
+                and next(entry[0].findall(addnodes.toctree), None) is None):
+            return toc
+    cut = toc.deepcopy()
+    for entry in cut.children:  # Sphinx's cut (_entries_from_toctree, titles_only)
+        if len(entry) > 1:
+            if subtrees := list(entry.findall(addnodes.toctree)):
+                entry[1][:] = subtrees  # type: ignore[index]
+            else:
+                entry.pop(1)
+    return cut
+
+
+class NavigationView:
+    """The build environment, with the titles-only tables of contents in
+    place of the whole ones (read only, for one call)."""
+
+    def __init__(self, env: BuildEnvironment, tocs: TitlesOnlyTocs) -> None:
+        self._env = env
+        self.tocs = tocs
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._env, name)
 
 
 def signature(env: BuildEnvironment) -> str:
