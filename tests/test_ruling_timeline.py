@@ -316,3 +316,26 @@ def test_the_timeline_is_left_out_of_the_page_search(app):
     found = [pages(docs) for docs in index['terms'].values()]
     assert not any(timeline_page in docs for docs in found)
     assert any(other_page in docs for docs in found)  # the other pages are indexed
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+def test_only_doctrees_that_may_hold_the_timeline_are_walked_for_it(app, monkeypatch):
+    # each list's post-transform walks a page for its placeholder only where
+    # the store says the page, or a page its toctree includes (a doctree
+    # assembled from pages), holds one (handbook/generated/placeholders.py)
+    from docutils import nodes
+
+    from handbook.generated import placeholders
+    from handbook.generated.timeline import TIMELINE, RulingTimelineDirective
+
+    app.build()
+    holding = {docname for docname in app.env.found_docs
+               if placeholders.may_hold(app.env, docname, TIMELINE)}
+    assert holding == {'timeline', 'index'}  # index includes timeline in its toctree
+    walked: list[str] = []
+    document = nodes.document(None, None)
+    monkeypatch.setattr(document, 'findall', lambda *args: walked.append(args) or iter(()))
+    for docname in ('other', 'timeline'):
+        app.env.temp_data['docname'] = docname
+        placeholders.fill(app.env, document, RulingTimelineDirective, list)
+    assert walked == [(RulingTimelineDirective.node_class,)]

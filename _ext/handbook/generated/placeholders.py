@@ -21,7 +21,7 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from handbook.store import writes_pages
+from handbook.store import store, writes_pages
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -53,12 +53,41 @@ def fill(env: BuildEnvironment, document: nodes.document,
     be a page, or all pages in one, as LaTeX builds them).  A build that
     writes nothing (the ``dummy`` builder of ``make check``) does not fill
     the lists: their placeholders are removed (filling them reports nothing:
-    their entries' problems are reported on the pages the entries come from)."""
+    their entries' problems are reported on the pages the entries come from).
+    A doctree that cannot hold one is not walked (:func:`may_hold`)."""
+    if not may_hold(env, env.docname, directive.kind):
+        return
     for placeholder in list(document.findall(directive.node_class)):
         if writes_pages(env):
             placeholder.replace_self(make())
         else:
             placeholder.parent.remove(placeholder)
+
+
+def may_hold(env: BuildEnvironment, docname: str, kind: str) -> bool:
+    """Whether the doctree of *docname* may hold a list of *kind*: the store
+    says the page holds one (or does not know the page), or the page includes
+    one that does in its toctree (a doctree assembled from pages:
+    singlehtml, LaTeX).  Each list's post-transform would otherwise walk
+    every page for its placeholder."""
+    pages = store(env).pages
+    if docname not in pages:
+        return True
+    todo = [name for name, page in pages.items() if kind in page.holds]
+    parents: dict[str, list[str]] = {}
+    if todo:
+        for parent, children in env.toctree_includes.items():
+            for child in children:
+                parents.setdefault(child, []).append(parent)
+    seen: set[str] = set()
+    while todo:
+        page = todo.pop()
+        if page == docname:
+            return True
+        if page not in seen:
+            seen.add(page)
+            todo.extend(parents.get(page, ()))
+    return False
 
 
 def last_in_section(node: nodes.Element) -> bool:

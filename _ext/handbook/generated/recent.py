@@ -278,28 +278,6 @@ def pages(env: BuildEnvironment) -> set[str]:
     return {docname for docname, page in store(env).pages.items() if RECENT in page.holds}
 
 
-def may_hold(env: BuildEnvironment, docname: str) -> bool:
-    """Whether the doctree of *docname* may hold the list: the page holds it,
-    or includes a page that does in its toctree (a doctree assembled from
-    pages: singlehtml, LaTeX)."""
-    todo = list(pages(env))
-    if docname in todo:
-        return True
-    parents: dict[str, list[str]] = {}
-    for parent, children in env.toctree_includes.items():
-        for child in children:
-            parents.setdefault(child, []).append(parent)
-    seen: set[str] = set()
-    while todo:
-        page = todo.pop()
-        if page == docname:
-            return True
-        if page not in seen:
-            seen.add(page)
-            todo.extend(parents.get(page, ()))
-    return False
-
-
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages to write again (``env-get-updated``): those that hold the
     list, whenever rulings or their dates changed."""
@@ -330,8 +308,6 @@ class FillRecent(FillTimeline):
     default_priority = 5  # as the timeline's: before the references are resolved
 
     def run(self, **kwargs: Any) -> None:
-        if not may_hold(self.env, self.env.docname):
-            return  # no walk of the doctree
         fill(self.env, self.document, RecentRulingsDirective, self.recent)
 
     def shown(self) -> list[Ruling]:
