@@ -115,11 +115,13 @@ def test_the_main_process_keeps_no_chunk_it_handed_out(make_app, rootdir, tmp_pa
     # writing processes are slow, it would hold all the pages at once
     main = os.getpid()
     resolved: list[nodes.document] = []
+    names: list[str] = []
     most = []
 
     def note(app, doctree, docname):
         if os.getpid() == main:
             resolved.append(doctree)
+            names.append(docname)
             most.append(sum(bool(vars(doctree)) for doctree in resolved))  # not released
 
     def slow(app, pagename, templatename, context, doctree):
@@ -128,15 +130,24 @@ def test_the_main_process_keeps_no_chunk_it_handed_out(make_app, rootdir, tmp_pa
 
     srcdir = tmp_path / 'handbook'
     shutil.copytree(rootdir / 'test-handbook', srcdir)
+    # the first page by name is not the lightest (Sphinx writes the first by name first)
+    (srcdir / 'aaa.rst').write_text('长页\n====\n\n' + '正文。\n\n' * 300, encoding='utf-8')
+    index = srcdir / 'index.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace('   p1\n', '   aaa\n   p1\n'),
+                     encoding='utf-8')
     app = make_app('html', srcdir=srcdir, parallel=2)
     app.connect('doctree-resolved', note, priority=999)
     app.connect('html-page-context', slow)
     app.build()
     assert_no_warnings(app)
-    first = sorted(app.env.found_docs - {'timeline'})  # the timeline is written last, alone
-    chunks = writing_order.weighed_chunks(  # the first page is written before the others
-        first[1:], len(make_chunks(first[1:], 2)),
-        lambda docname: (app.doctreedir / f'{docname}.doctree').stat().st_size)
+    def size(docname):
+        return (app.doctreedir / f'{docname}.doctree').stat().st_size
+
+    pages = sorted(app.env.found_docs - {'timeline'})  # the timeline is written last, alone
+    lightest = min(pages, key=size)  # written before the others, by the main process
+    assert names[0] == lightest != pages[0]
+    rest = [docname for docname in pages if docname != lightest]
+    chunks = writing_order.weighed_chunks(rest, len(make_chunks(rest, 2)), size)
     assert len(chunks) > 1 and len(resolved) == len(app.env.found_docs)
     assert max(most) == max(map(len, chunks))  # the chunk being resolved, and no other
     assert not any(map(vars, resolved))  # all released once written
