@@ -74,7 +74,10 @@ user runs it (``make html SOURCEDIR=<corpus>/source CARDS=<corpus>/links.rst``,
 each measure with its own ``BUILDDIR``, without make bench's own command
 line variables):
 
-* clean ``make html``, ``JOBS=1`` and ``JOBS=auto``, each in a fresh folder;
+* clean ``make html``, ``JOBS=1`` and ``JOBS=auto``, each in a fresh folder,
+  in rounds with the baseline (baseline, ``-j 1``, ``-j auto``, then again):
+  a machine whose speed drifts during the bench weighs on the baseline and
+  on ours alike, and the notes give each round's ratios;
 * peak memory: the largest process RSS of our clean builds (``wait4``: the
   largest of a command and its descendants), against the baseline's;
 * no-change rebuild, one ruling edited, one registry name changed: on one
@@ -753,6 +756,9 @@ def edit_ruling(page: Path, marker: str) -> None:
 
 # -- the measures --------------------------------------------------------------------
 
+BASELINE_NAME = 'plain Sphinx + each page\'s own link targets, `-j 1` (baseline)'
+
+
 @dataclass
 class Result:
     key: str
@@ -800,37 +806,58 @@ class Bench:
         return self.logs / f'{name}.log'
 
     def baseline(self, conf: Path, key: str, name: str) -> Result:
-        samples = []
-        for i in range(self.runs):
-            out = self.work / key
-            shutil.rmtree(out, ignore_errors=True)
-            r = run([self.python, '-m', 'sphinx', '-q', '-b', 'html', '-j', '1', '-c', str(conf),
-                     '-d', str(out / 'doctrees'), str(self.corpus.source), str(out / 'html')],
-                    self.log(f'{key}-{i}'))
-            if r.status:
-                raise SystemExit(f'the baseline failed ({r.status}): see {self.log(f"{key}-{i}")}\n'
-                                 + r.output[-3000:])
-            samples.append(r)
-            self.reports.setdefault(f'plain Sphinx ({key})', r.output)
-            self.say(f'  {name}: {r.seconds:.1f} s, {r.peak_mb:.0f} MB')
+        samples = [self.baseline_run(conf, key, name, i) for i in range(self.runs)]
         result = Result(key, name, median_run(samples))
         self.results[key] = result
         return result
 
-    def clean(self, jobs: str) -> Result:
+    def baseline_run(self, conf: Path, key: str, name: str, i: int) -> Run:
+        out = self.work / key
+        shutil.rmtree(out, ignore_errors=True)
+        r = run([self.python, '-m', 'sphinx', '-q', '-b', 'html', '-j', '1', '-c', str(conf),
+                 '-d', str(out / 'doctrees'), str(self.corpus.source), str(out / 'html')],
+                self.log(f'{key}-{i}'))
+        if r.status:
+            raise SystemExit(f'the baseline failed ({r.status}): see {self.log(f"{key}-{i}")}\n'
+                             + r.output[-3000:])
+        self.reports.setdefault(f'plain Sphinx ({key})', r.output)
+        self.say(f'  {name}: {r.seconds:.1f} s, {r.peak_mb:.0f} MB')
+        return r
+
+    def clean_run(self, jobs: str, i: int) -> Run:
         key = f'clean-{jobs}'
-        samples = []
+        out = self.work / key
+        shutil.rmtree(out, ignore_errors=True)
+        r = run(make('html', self.corpus, out, f'JOBS={jobs}'), self.log(f'{key}-{i}'))
+        self.say(f'  make html JOBS={jobs}: {r.seconds:.1f} s, {r.peak_mb:.0f} MB, exit {r.status}')
+        self.reports.setdefault(f'make html JOBS={jobs}', r.output)
+        return r
+
+    def clean_rounds(self, baseline: bool, clean: bool) -> None:
+        """The baseline and our clean builds, one of each per round, so that
+        the machine's drift during the bench weighs on them alike; the notes
+        give each round's ratios."""
+        name = BASELINE_NAME
+        samples: dict[str, list[Run]] = {}
         for i in range(self.runs):
-            out = self.work / key
-            shutil.rmtree(out, ignore_errors=True)
-            r = run(make('html', self.corpus, out, f'JOBS={jobs}'), self.log(f'{key}-{i}'))
-            samples.append(r)
-            self.say(f'  make html JOBS={jobs}: {r.seconds:.1f} s, {r.peak_mb:.0f} MB, exit {r.status}')
-            self.reports.setdefault(f'make html JOBS={jobs}', r.output)
-        r = median_run(samples)
-        result = Result(key, f'clean `make html`, `-j {jobs}`', r, note=self.exit_note(r))
-        self.results[key] = result
-        return result
+            if baseline:
+                samples.setdefault('baseline', []).append(
+                    self.baseline_run(self.corpus.baseline_conf, 'baseline', name, i))
+            if clean:
+                for jobs in ('1', 'auto'):
+                    samples.setdefault(f'clean-{jobs}', []).append(self.clean_run(jobs, i))
+        if baseline:
+            self.results['baseline'] = Result('baseline', name, median_run(samples['baseline']))
+        for jobs in ('1', 'auto') if clean else ():
+            key = f'clean-{jobs}'
+            r = median_run(samples[key])
+            rounds = ''
+            if baseline:
+                ratios = [ours.seconds / base.seconds
+                          for ours, base in zip(samples[key], samples['baseline'])]
+                rounds = 'each round: ' + ', '.join(f'{x:.2f} ×' for x in ratios)
+            self.results[key] = Result(key, f'clean `make html`, `-j {jobs}`', r,
+                                       note='; '.join(filter(None, [rounds, self.exit_note(r)])))
 
     @staticmethod
     def exit_note(r: Run) -> str:
@@ -980,17 +1007,14 @@ class Bench:
         wanted = lambda m: not self.only or m in self.only  # noqa: E731
         # the venv up to date now, so that no timed make installs anything
         run(['make', '--no-print-directory', '-C', str(ROOT), 'venv'], self.log('venv'))
-        if any(wanted(m) for m in ('clean', 'no-change', 'registry', 'check')) or old_baseline:
-            self.say('baseline: plain Sphinx, each page its own link targets')
-            self.baseline(self.corpus.baseline_conf, 'baseline',
-                          'plain Sphinx + each page\'s own link targets, `-j 1` (baseline)')
+        with_baseline = any(wanted(m) for m in ('clean', 'no-change', 'registry', 'check'))
+        if with_baseline or wanted('clean'):
+            self.say('the baseline (plain Sphinx, each page its own link targets)'
+                     + (' and our clean builds, in rounds' if wanted('clean') else ''))
+            self.clean_rounds(with_baseline, wanted('clean'))
         if old_baseline:
             self.say('old baseline: the whole registry appended to every page')
             self.baseline(self.corpus.old_baseline_conf, 'old-baseline', 'old baseline')
-        if wanted('clean'):
-            self.say('our clean builds')
-            self.clean('1')
-            self.clean('auto')
         corpus = self.corpus
         pages = corpus.chapter_pages
         edited = corpus.source / f'{pages[len(pages) // 2]}.rst'
