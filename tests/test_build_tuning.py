@@ -480,3 +480,42 @@ def test_the_navigation_made_from_titles_is_what_sphinx_makes(app, arguments):
         assert made.count('<a') >= 10, docname
     page = (app.outdir / 'ch1' / 'p3.html').read_text(encoding='utf-8')
     assert page.count('current') and '标题改写' in page and '页三之下' in page
+
+
+def test_templates_are_compiled_once_then_again_only_when_changed(make_app, rootdir, tmp_path,
+                                                                   monkeypatch):
+    # Jinja compiles every template at every build; their bytecode is kept
+    # in the doctree folder (handbook/core/template_cache.py)
+    import jinja2
+
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    page = srcdir / '_templates' / 'page.html'
+    page.parent.mkdir()
+    page.write_text('{% extends "!page.html" %}'
+                    '{% block footer %}{{ super() }}<!-- v1 -->{% endblock %}', encoding='utf-8')
+    compiled: list[str] = []
+    compile_ = jinja2.Environment.compile
+
+    def counting(self, source, name=None, *args, **kwargs):
+        if name is not None:  # a template of a loader, not a string
+            compiled.append(name)
+        return compile_(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, 'compile', counting)
+
+    def build():  # every page written, from an environment read anew (-E)
+        compiled.clear()
+        app = make_app('html', srcdir=srcdir, freshenv=True,
+                       confoverrides={'templates_path': ['_templates']})
+        app.build()
+        app.cleanup()
+        assert_no_warnings(app)
+        return (app.outdir / 'p1.html').read_text(encoding='utf-8')
+
+    first = build()
+    assert 'page.html' in compiled and '<!-- v1 -->' in first
+    assert build() == first
+    assert compiled == []
+    page.write_text(page.read_text(encoding='utf-8').replace('v1', 'v2'), encoding='utf-8')
+    assert '<!-- v2 -->' in build() and compiled == ['page.html']

@@ -360,5 +360,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_event(WRITE_LAST)
     app.add_event(WRITTEN)
     app.setup_extension('handbook.core.toctree_cache')  # the tables of contents the pages show
+    app.setup_extension('handbook.core.template_cache')  # the theme's templates, compiled once
     app.add_builder(OrderedHTMLBuilder, override=True)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
