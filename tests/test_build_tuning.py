@@ -18,7 +18,6 @@ import types
 import pytest
 import sphinx.builders
 from docutils import nodes
-from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.errors import SphinxParallelError
 from sphinx.util.parallel import ParallelTasks, make_chunks
 
