@@ -145,7 +145,9 @@ def test_the_main_process_keeps_no_chunk_it_handed_out(make_app, rootdir, tmp_pa
     pages = sorted(app.env.found_docs - {'timeline'})  # the timeline is written last, alone
     lightest = min(pages, key=size)  # written before the others, by the main process
     assert names[0] == lightest != pages[0]
-    rest = [docname for docname in pages if docname != lightest]
+    # then the heaviest first: the last chunks, written while nothing else is, are light
+    rest = sorted((docname for docname in pages if docname != lightest), key=lambda d: -size(d))
+    assert names[1:len(rest) + 1] == rest
     chunks = writing_order.weighed_chunks(rest, len(make_chunks(rest, 2)), size)
     assert len(chunks) > 1 and len(resolved) == len(app.env.found_docs)
     assert max(most) == max(map(len, chunks))  # the chunk being resolved, and no other
