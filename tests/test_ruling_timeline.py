@@ -339,3 +339,23 @@ def test_only_doctrees_that_may_hold_the_timeline_are_walked_for_it(app, monkeyp
         app.env.temp_data['docname'] = docname
         placeholders.fill(app.env, document, RulingTimelineDirective, list)
     assert walked == [(RulingTimelineDirective.node_class,)]
+
+
+@pytest.mark.parametrize('builder', ['latex', 'texinfo'])
+def test_a_timeline_in_an_appendix_is_filled(make_app, rootdir, tmp_path, builder):
+    # LaTeX and Texinfo add their appendices to the document they assemble,
+    # resolved under the name of its start page, which no toctree leads
+    # from to the appendix (handbook/generated/placeholders.py, may_hold)
+    srcdir = tmp_path / 'ruling-lines'
+    shutil.copytree(rootdir / 'test-ruling-lines', srcdir)
+    index = srcdir / 'index.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace('   timeline\n', ''),
+                     encoding='utf-8')
+    timeline = srcdir / 'timeline.rst'
+    timeline.write_text(':orphan:\n\n' + timeline.read_text(encoding='utf-8'), encoding='utf-8')
+    app = make_app(builder, srcdir=srcdir, confoverrides={
+        'latex_appendices': ['timeline'], 'texinfo_appendices': ['timeline']})
+    app.build()
+    assert_no_warnings(app)
+    written = next(app.outdir.glob('*.tex' if builder == 'latex' else '*.texi'))
+    assert '2020 年（1 条）' in written.read_text(encoding='utf-8')  # the timeline's first year

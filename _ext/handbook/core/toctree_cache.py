@@ -29,9 +29,10 @@ each entry a title with at most one list under it), that cut is made once
 per build and process (:class:`TitlesOnlyTocs`), and Sphinx's own
 :func:`~sphinx.environment.adapters.toctree.global_toctree_for_doc` is given
 the cut tables instead of the whole ones (:class:`NavigationView`).  It
-resolves, marks and renders them as it would have: the same HTML
-(a test compares every page of a handbook), 1.1 s less in a clean ``-j 1``
-build of the benchmark corpus.
+resolves, marks and renders them as it would have: the same HTML (a test
+compares every page of a root with every shape of toctree), 1.1 s less in a
+clean ``-j 1`` build of the benchmark corpus.  Only for builders that take
+``toctree``'s arguments as the HTML builder does (not singlehtml).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment.adapters.toctree import global_toctree_for_doc
 
 from handbook.core.files import replacing
@@ -114,7 +116,8 @@ class Toctrees:
                 kept = self.page(pagename)
             key = repr(sorted(kwargs.items()))
             if key not in kept:
-                if kwargs.get('titles_only') and kwargs.get('collapse') is False:
+                if (kwargs.get('titles_only') and kwargs.get('collapse') is False
+                        and takes_arguments_as_html(builder)):
                     kept[key] = self.navigation(builder, pagename, **kwargs)
                 else:
                     kept[key] = toctree(**kwargs)
@@ -137,6 +140,14 @@ class Toctrees:
                                          pagename,
                                          builder, tags=builder.tags, **kwargs)
         return builder.render_partial(toctree)['fragment']  # type: ignore[attr-defined]
+
+
+def takes_arguments_as_html(builder: Builder) -> bool:
+    """Whether *builder*'s page context takes ``toctree``'s arguments as the
+    HTML builder's does (:meth:`navigation` takes them so); singlehtml's, for
+    one, does not default ``includehidden`` to False."""
+    return (getattr(type(builder), '_get_local_toctree', None)
+            is StandaloneHTMLBuilder._get_local_toctree)
 
 
 class TitlesOnlyTocs(dict[str, nodes.Element]):

@@ -68,12 +68,18 @@ def may_hold(env: BuildEnvironment, docname: str, kind: str) -> bool:
     """Whether the doctree of *docname* may hold a list of *kind*: the store
     says the page holds one (or does not know the page), or the page includes
     one that does in its toctree (a doctree assembled from pages:
-    singlehtml, LaTeX).  Each list's post-transform would otherwise walk
-    every page for its placeholder."""
+    singlehtml, LaTeX), or a page that holds one is an appendix (LaTeX and
+    Texinfo add their appendices to every document they assemble).  Each
+    list's post-transform would otherwise walk every page for its
+    placeholder."""
     pages = store(env).pages
     if docname not in pages:
         return True
     todo = [name for name, page in pages.items() if kind in page.holds]
+    config = env.config
+    appendices = {*getattr(config, 'latex_appendices', ()), *getattr(config, 'texinfo_appendices', ())}
+    if appendices.intersection(todo):
+        return True
     parents: dict[str, list[str]] = {}
     if todo:
         for parent, children in env.toctree_includes.items():
