@@ -296,6 +296,39 @@ def test_what_reading_left_is_frozen_while_the_pages_are_written(make_app, rootd
     assert gc.get_freeze_count() == 0  # given back to the collector after the build
 
 
+def test_the_main_process_of_a_parallel_write_resolves_without_the_collector(
+        make_app, rootdir, tmp_path):
+    # it resolves and indexes with the collector off, the writing processes
+    # collect, and it gets its collector back after (gc_policy.Paused)
+    main = os.getpid()
+    resolved: dict[str, bool] = {}
+    written = tmp_path / 'written'  # what the writing processes saw
+
+    def note_resolved(app, doctree, docname):
+        if os.getpid() == main:
+            resolved[docname] = gc.isenabled()
+
+    def note_written(app, pagename, templatename, context, doctree):
+        if os.getpid() != main:
+            with written.open('a', encoding='utf-8') as out:
+                out.write(f'{pagename} {gc.isenabled()}\n')
+
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    app = make_app('html', srcdir=srcdir, parallel=2)
+    app.connect('doctree-resolved', note_resolved)
+    app.connect('html-page-context', note_written)
+    assert gc.isenabled()
+    app.build()
+    assert_no_warnings(app)
+    in_chunks = set(resolved) - {'timeline'} - {  # the timeline, written after, alone
+        min(resolved, key=lambda d: (app.doctreedir / f'{d}.doctree').stat().st_size)}
+    assert len(in_chunks) > 2 and not any(resolved[docname] for docname in in_chunks)
+    seen = dict(line.split() for line in written.read_text(encoding='utf-8').splitlines())
+    assert set(seen) == in_chunks and set(seen.values()) == {'True'}
+    assert gc.isenabled()
+
+
 def test_a_written_doctree_is_freed_without_the_collector():
     import weakref
 

@@ -64,7 +64,9 @@ same bytes).  The file is written to a temporary file and moved into place.
 Builders other than this one get the whole part in the ``raw`` node.
 
 **A written page's doctree is released** (:func:`handbook.core.gc_policy.release`):
-what was read is frozen for the garbage collector during the write.
+what was read is frozen for the garbage collector during the write.  In a
+parallel write, the main process resolves and indexes with the collector
+off, and collects once (:class:`handbook.core.gc_policy.Paused`).
 """
 
 from __future__ import annotations
@@ -172,6 +174,8 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         #: the pages resolved for the next writing process, to be indexed once
         #: it has started: ``[(pagename, doctree, title)]``; None: index at once
         self._index_later: list[tuple[str, nodes.document, str]] | None = None
+        #: the garbage collector, off in the main process while it resolves and indexes
+        self._paused = gc_policy.Paused()
 
     def write_documents(self, docnames: Set[str]) -> None:
         last: set[str] = set()
@@ -230,26 +234,29 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         progress = status_iterator(chunks, __('writing output... '), 'darkgreen',
                                    len(chunks), self.config.verbosity)
         processes = WritingProcesses(self.jobs, done=lambda: next(progress))
-        try:
-            for docs in chunks:
-                self.phase = BuildPhase.RESOLVING
-                chunk: Chunk = []
-                later = self._index_later = [] if processes.free() else None
-                try:
-                    for docname in docs:
-                        doctree = self.env.get_and_resolve_doctree(docname, self, tags=self.tags)
-                        self.write_doc_serialized(docname, doctree)
-                        chunk.append((docname, doctree))
-                finally:
-                    self._index_later = None
-                processes.start(self._write_chunk, chunk)
-                for pagename, doctree, title in later or ():  # while they are written
-                    self.index_page(pagename, doctree, title)
-                for _, doctree in chunk:  # the process has its own copy
-                    gc_policy.release(doctree)
-            processes.join()
-        finally:
-            processes.terminate()
+        with self._paused:
+            try:
+                for docs in chunks:
+                    self.phase = BuildPhase.RESOLVING
+                    chunk: Chunk = []
+                    later = self._index_later = [] if processes.free() else None
+                    try:
+                        for docname in docs:
+                            doctree = self.env.get_and_resolve_doctree(docname, self,
+                                                                       tags=self.tags)
+                            self.write_doc_serialized(docname, doctree)
+                            chunk.append((docname, doctree))
+                    finally:
+                        self._index_later = None
+                    processes.start(self._write_chunk, chunk)
+                    for pagename, doctree, title in later or ():  # while they are written
+                        self.index_page(pagename, doctree, title)
+                    for _, doctree in chunk:  # the process has its own copy
+                        gc_policy.release(doctree)
+                self._paused.collect()  # while the last chunks are written
+                processes.join()
+            finally:
+                processes.terminate()
         logger.info('')
 
     def _doctree_size(self, docname: str) -> int:
@@ -260,6 +267,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
 
     def _write_chunk(self, chunk: Chunk) -> None:
         """What a writing process does."""
+        self._paused.in_child()
         self.phase = BuildPhase.WRITING
         for docname, doctree in chunk:
             self.write_doc(docname, doctree)
