@@ -46,7 +46,7 @@ takes 0.8 s less and 20 MB less memory at its peak.
 **The main process of a parallel write** resolves and indexes the pages
 that the writing processes write, and the write waits on it.  It does so
 with the collector off (:class:`Paused`) and collects once at the end:
-0.35 s less of its work on the benchmark corpus (three pairs).
+its CPU in the write 5.9 → 5.6 s on the benchmark corpus (three pairs).
 """
 
 from __future__ import annotations
@@ -125,9 +125,9 @@ class Paused:
     resolves and indexes the pages for the writing processes (the write
     waits on it: the processes are idle a quarter of the time).  What it
     allocates then is alive or freed by reference counting (each doctree
-    is released once handed out, :func:`release`), so its young collections,
-    about 140 of them and 0.35 s of its 5.5 s on the benchmark corpus, found
-    little: it collects once instead (:meth:`collect`, 82,000 objects, 0.2 s,
+    is released once handed out, :func:`release`), so its collections, 134
+    of them and 0.47 s of its 5.9 s on the benchmark corpus, found little:
+    it collects once instead (:meth:`collect`, 82,000 objects, 0.22 s,
     while the last pages are written).  Each writing process it forks turns
     the collector on again in itself (:meth:`in_child`)."""
 
