@@ -136,9 +136,9 @@ class Toctrees:
         kwargs.setdefault('includehidden', False)
         if kwargs.get('maxdepth') == '':
             del kwargs['maxdepth']
-        toctree = global_toctree_for_doc(NavigationView(env, self.titles_tocs),  # type: ignore[arg-type]
-                                         pagename,
-                                         builder, tags=builder.tags, **kwargs)
+        view = NavigationView(env, self.titles_tocs)
+        toctree = global_toctree_for_doc(view, pagename, builder,  # type: ignore[arg-type]
+                                         tags=builder.tags, **kwargs)
         return builder.render_partial(toctree)['fragment']  # type: ignore[attr-defined]
 
 
