@@ -332,11 +332,11 @@ def test_only_doctrees_that_may_hold_the_timeline_are_walked_for_it(app, monkeyp
     holding = {docname for docname in app.env.found_docs
                if placeholders.may_hold(app.env, docname, TIMELINE)}
     assert holding == {'timeline', 'index'}  # index includes timeline in its toctree
-    walked: list[str] = []
+    walked: list[tuple[type, ...]] = []
     document = nodes.document(None, None)
     monkeypatch.setattr(document, 'findall', lambda *args: walked.append(args) or iter(()))
     for docname in ('other', 'timeline'):
-        app.env.temp_data['docname'] = docname
+        app.env.current_document.docname = docname
         placeholders.fill(app.env, document, RulingTimelineDirective, list)
     assert walked == [(RulingTimelineDirective.node_class,)]
 
