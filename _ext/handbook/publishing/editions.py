@@ -83,6 +83,7 @@ from sphinx.util.osutil import relative_uri
 
 from handbook.cards.links import is_card_link
 from handbook.rulings.lines import is_reference, ruling_line
+from handbook.rulings.statuses import is_struck
 from handbook.store import store
 
 if TYPE_CHECKING:
@@ -111,13 +112,6 @@ SWITCHER = 'handbook-editions.html'
 def edition(app: Sphinx) -> str:
     """``'current'`` when the build has the tag, else ``'full'``."""
     return 'current' if app.tags.has(TAG) else 'full'
-
-
-def is_struck(node: nodes.Node) -> bool:
-    """Struck text (the ``strike`` role, class ``strike``)."""
-    return isinstance(node, nodes.Element) and 'strike' in node['classes']
-
-
 
 
 def overturned(line: ruling_line) -> bool:

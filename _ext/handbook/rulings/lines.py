@@ -306,7 +306,7 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
         Reference(ref['ruling_text'], ref.get('ruling_date'), ref.get('ruling_faq'),
                   ref.get('ruling_url'))
         for ref in references_in(line))
-    struck = any('strike' in n['classes'] for n in line.findall(nodes.Element))
+    struck = any(map(statuses.is_struck, line.findall(nodes.Element)))
     text = plain_text(line)
     markers = env.config.handbook_changed_markers
     changed = struck or any(marker in text for marker in markers)

@@ -127,6 +127,7 @@ def source_label(kind: str, faq: str) -> str:
 
 
 def is_struck(node: nodes.Node) -> bool:
+    """Struck text (the ``strike`` role, class ``strike``)."""
     return isinstance(node, nodes.Element) and 'strike' in node['classes']
 
 
