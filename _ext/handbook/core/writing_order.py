@@ -18,10 +18,12 @@ handbook's own, :mod:`handbook.publishing.unchanged_files`, is one), lets
 resolved, beside the one before it.  The chunks are about as many as
 Sphinx's, but of about the same weight (their doctrees' sizes), not of as
 many pages (:func:`weighed_chunks`): a heavy page is a chunk of its own,
-and the two FAQ pages are written side by side.  The order, and what each
-process does, are Sphinx's (the pages are still resolved and indexed one
-after the other, in the order of a serial build: ``test_builds`` compares
-``-j 2`` with ``-j 1``).
+and the two FAQ pages are written side by side.  What each process does
+is Sphinx's; the order is not (:meth:`OrderedHTMLBuilder._write_chunks`):
+the lightest page is written first, alone, then the others heaviest first,
+so that the chunks written last are light.  The pages are still resolved and
+indexed one after the other, and the order changes nothing that is written
+(``test_builds`` compares ``-j 2`` with ``-j 1``).
 
 **A chunk is indexed while it is written.**  Sphinx's main process
 indexes a chunk's pages for the search before it hands the chunk out; at
@@ -30,8 +32,9 @@ jieba), then the main process waited for its writing.  Here the main
 process resolves a chunk, starts its writing process, then indexes the
 chunk while the process writes it (where every process is busy, it indexes
 the chunk while it waits for one, as Sphinx does).  The pages are indexed
-in the same order: only the process start moved (the write 8.2 → 7.5 s, the
-median of three pairs on the benchmark corpus at ``-j auto``).
+in the order they are resolved: only the process start moved (the write
+8.2 → 7.5 s, the median of three pairs on the benchmark corpus at
+``-j auto``).
 
 **Pages written last.**  Writing a page leaves the HTML of its rulings for
 the pages that show them elsewhere (:mod:`handbook.generated.ruling_html`).
@@ -226,11 +229,12 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         wait.  The others go heaviest first, so that the chunks written last,
         when the main process has nothing left to give, are the light ones
         (by name, a yearly FAQ page came last: 0.7 s written alone)."""
-        first = min(docnames, key=self._doctree_size)
+        size = {docname: self._doctree_size(docname) for docname in docnames}
+        first = min(docnames, key=size.__getitem__)
         self._write_serial([first])
         rest = sorted((docname for docname in docnames if docname != first),
-                      key=lambda docname: -self._doctree_size(docname))
-        chunks = weighed_chunks(rest, len(make_chunks(rest, self.jobs)), self._doctree_size)
+                      key=lambda docname: -size[docname])
+        chunks = weighed_chunks(rest, len(make_chunks(rest, self.jobs)), size.__getitem__)
         progress = status_iterator(chunks, __('writing output... '), 'darkgreen',
                                    len(chunks), self.config.verbosity)
         processes = WritingProcesses(self.jobs, done=lambda: next(progress))
