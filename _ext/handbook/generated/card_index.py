@@ -93,7 +93,7 @@ from handbook.core.writing_order import late_part
 from handbook.rulings import lines as ruling_lines
 from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
-from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unless_last
+from handbook.generated.placeholders import PlaceholderDirective, fill, holders, warn_unless_last
 from handbook.generated.anchors import link, page_title
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.sections.ids import slug
@@ -176,7 +176,7 @@ def sections(env: BuildEnvironment) -> dict[str, list[Section]]:
 
 def index_pages(env: BuildEnvironment) -> set[str]:
     """The pages that hold the card index."""
-    return {docname for docname, page in store(env).pages.items() if INDEX in page.holds}
+    return holders(env, INDEX)
 
 
 def index_page(env: BuildEnvironment) -> str | None:

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.locale import get_translation
 
-from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unless_last
+from handbook.generated.placeholders import PlaceholderDirective, fill, holders, warn_unless_last
 from handbook.generated.anchors import page_title
 from handbook.generated.timeline import FillTimeline
 from handbook.rulings import lines as ruling_lines
@@ -118,8 +118,7 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages that hold the list, whenever rulings changed (``env-get-updated``)."""
     if not changes(env).rulings:
         return []
-    return sorted(docname for docname, page in store(env).pages.items()
-                  if OPEN_QUESTIONS in page.holds)
+    return sorted(holders(env, OPEN_QUESTIONS))
 
 
 class FillOpenQuestions(FillTimeline):

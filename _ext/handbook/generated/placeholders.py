@@ -64,6 +64,11 @@ def fill(env: BuildEnvironment, document: nodes.document,
             placeholder.parent.remove(placeholder)
 
 
+def holders(env: BuildEnvironment, kind: str) -> set[str]:
+    """The pages that hold a list of *kind* (as the store recorded them)."""
+    return {docname for docname, page in store(env).pages.items() if kind in page.holds}
+
+
 def may_hold(env: BuildEnvironment, docname: str, kind: str) -> bool:
     """Whether the doctree of *docname* may hold a list of *kind*: the store
     says the page holds one (or does not know the page), or the page includes
@@ -72,12 +77,12 @@ def may_hold(env: BuildEnvironment, docname: str, kind: str) -> bool:
     Texinfo add their appendices to every document they assemble).  Each
     list's post-transform would otherwise walk every page for its
     placeholder."""
-    pages = store(env).pages
-    if docname not in pages:
+    if docname not in store(env).pages:
         return True
-    todo = [name for name, page in pages.items() if kind in page.holds]
+    todo = list(holders(env, kind))
     config = env.config
-    appendices = {*getattr(config, 'latex_appendices', ()), *getattr(config, 'texinfo_appendices', ())}
+    appendices = {*getattr(config, 'latex_appendices', ()),
+                  *getattr(config, 'texinfo_appendices', ())}
     if appendices.intersection(todo):
         return True
     parents: dict[str, list[str]] = {}

@@ -90,7 +90,7 @@ from sphinx.locale import get_translation
 from sphinx.util.osutil import relative_uri
 
 from handbook.core.source_lines import locate
-from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unless_last
+from handbook.generated.placeholders import PlaceholderDirective, fill, holders, warn_unless_last
 from handbook.generated.anchors import page_title
 from handbook.generated.timeline import FillTimeline
 from handbook.publishing.editions import doctree_edition
@@ -275,7 +275,7 @@ def moment(config: Config, time: int) -> datetime:
 
 def pages(env: BuildEnvironment) -> set[str]:
     """The pages that hold the list."""
-    return {docname for docname, page in store(env).pages.items() if RECENT in page.holds}
+    return holders(env, RECENT)
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:

@@ -44,7 +44,7 @@ from handbook.core.writing_order import WRITE_LAST, late_part
 from handbook.generated import ruling_html
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.generated.anchors import link, page_title
-from handbook.generated.placeholders import PlaceholderDirective, fill, warn_unless_last
+from handbook.generated.placeholders import PlaceholderDirective, fill, holders, warn_unless_last
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
 from handbook.store import PAGE_READ, Contribution, store
@@ -93,7 +93,7 @@ def written_last(app: Sphinx, docnames: frozenset[str]) -> set[str]:
 
 def pages(env: BuildEnvironment) -> set[str]:
     """The pages that hold the timeline."""
-    return {docname for docname, page in store(env).pages.items() if TIMELINE in page.holds}
+    return holders(env, TIMELINE)
 
 
 def entries(env: BuildEnvironment) -> list[tuple[str, Ruling]]:
