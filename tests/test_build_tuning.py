@@ -372,18 +372,40 @@ def test_records_pickle_as_their_class_and_fields():
     assert copy == card and copy.key == card.key == 'ddd反骨王'
 
 
-@pytest.mark.parametrize('fewest, collected', [(1, 1), (1000, 0)])
-def test_the_collector_collects_before_freezing_after_many_pages(
-        make_app, rootdir, tmp_path, monkeypatch, fewest, collected):
-    collections = []
-    monkeypatch.setattr(gc_policy, 'COLLECT_BEFORE_FREEZING', fewest)
+def test_reading_leaves_no_cycle_of_a_card_xref_replaced_by_its_link(
+        make_app, rootdir, tmp_path, monkeypatch):
+    # the collector freezes what reading left without collecting first
+    # (gc_policy.Frozen): each card xref replaced by its link is freed by
+    # reference counting, with its name's inline, which points back to it
+    import weakref
+
+    from handbook.cards import links
+
+    replaced = []
+    real = links.replace_xref
+
+    def replace_xref(xref, link):
+        replaced.append((weakref.ref(xref), weakref.ref(xref[0])))
+        real(xref, link)
+    monkeypatch.setattr(links, 'replace_xref', replace_xref)
     app = make_app('html', srcdir=rootdir / 'test-cards', builddir=tmp_path)
-    real = gc.collect
+    alive = []
+    app.connect('env-before-read-docs', lambda app, env, docnames: gc.disable())
+    app.connect('env-updated', lambda app, env: alive.extend(
+        ref for pair in replaced for ref in pair if ref() is not None), priority=100)
+    app.connect('env-updated', lambda app, env: gc.enable(), priority=101)
+    calls = []
+    real_collect = gc.collect
     app.connect('env-updated', lambda app, env: monkeypatch.setattr(
-        gc, 'collect', lambda *a: collections.append(a) or real(*a)), priority=100)
-    app.connect('write-started', lambda app, builder: monkeypatch.setattr(gc, 'collect', real))
-    app.build()
-    assert len(collections) == collected
+        gc, 'collect', lambda *a: calls.append(a) or real_collect(*a)), priority=102)
+    app.connect('write-started', lambda app, builder: monkeypatch.setattr(gc, 'collect',
+                                                                          real_collect))
+    try:
+        app.build()
+    finally:
+        gc.enable()
+    assert len(replaced) >= 5 and alive == []
+    assert calls == []  # frozen without a collection
 
 
 def test_late_parts_are_written_into_their_page_in_place_of_their_markers(tmp_path):
