@@ -42,7 +42,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from handbook.generated import card_index
 from handbook.cards import links as card_links
 from handbook.generated.card_index import Section
-from handbook.generated.anchors import anchor_link, page_title
+from handbook.generated.anchors import link, page_title
 from handbook.store import changes, store
 
 if TYPE_CHECKING:
@@ -149,11 +149,14 @@ class RelatedSections(SphinxPostTransform):
             node.insert(at, block)
 
     def link(self, other: Section) -> nodes.Node:
+        """The link to *other*, made here (an HTML builder's: no xref for
+        Sphinx's resolver, which would leave each one a cycle for the
+        garbage collector)."""
         page = page_title(self.env, other.docname)
         top = other.top and other.title in ('', page)
         text = nodes.Text(page if top else f'{page} › {other.title}')
-        return anchor_link(self.env.docname, other.docname,
-                                      '' if top else other.section_id, text)
+        return link(store(self.env).builder, self.env.docname, other.docname,
+                    '' if top else other.section_id, text)
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
