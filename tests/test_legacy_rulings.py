@@ -231,6 +231,24 @@ def test_hostile_input_is_a_located_error_never_a_link(app):
     assert [r.references[0].text for r in rulings(app.env)['hostile']] == ['17/3/24'] * 9
 
 
+@pytest.mark.parametrize(('url', 'problem'), [
+    ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=1', None),
+    ('https://例子.cn/页', None),
+    ('http://a b', 'holds a space'),
+    ('http://a\tb', 'holds the character U+0009'),
+    ('http://a\x7fb', 'holds the character U+007F'),  # ASCII, not printable
+    ('http://a\x1cb', 'holds the character U+001C'),
+    ('http://a\u3000b', 'holds the character U+3000'),
+    ('http://a\u202eb', 'holds the character U+202E'),
+    ('javascript:alert(1)', 'is a javascript: URL, not an http(s) address'),
+])
+def test_what_a_link_must_not_hold(url, problem):
+    # an ASCII URL of printable characters is not looked at character by character
+    from handbook.core.hostile_input import unsafe_link
+
+    assert unsafe_link(url) == problem
+
+
 def test_the_same_unsafe_link_twice_in_a_paragraph_is_reported_at_each_line(
         make_app, rootdir, tmp_path):
     # each link located as the paragraph was read, not among the links not
