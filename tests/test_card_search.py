@@ -207,3 +207,33 @@ print('jieba' in sys.modules)
     builds = [subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
                              timeout=120) for _ in ('first', 'nothing to do')]
     assert [run.stdout.strip() for run in builds] == ['True', 'False'], builds[1].stderr
+
+
+@pytest.mark.parametrize(('builder', 'parallel', 'ahead'), [
+    ('html', 2, True),  # loaded while the other process reads
+    ('html', 1, False),  # a serial read: when the first page is indexed
+    ('text', 2, False),  # a builder that indexes no page: never
+])
+def test_a_parallel_read_loads_jiebas_dictionary_while_the_main_process_waits(
+        make_app, rootdir, tmp_path, monkeypatch, builder, parallel, ahead):
+    import os
+    import shutil
+
+    from handbook.search import card_search
+
+    calls = []
+    reading = [True]
+    real = card_search.jieba_dictionary
+
+    def jieba_dictionary():
+        calls.append((reading[0], os.getpid()))
+        return real()
+    monkeypatch.setattr(card_search, 'jieba_dictionary', jieba_dictionary)
+    srcdir = tmp_path / 'src'
+    shutil.copytree(rootdir / 'test-search', srcdir)
+    app = make_app(builder, srcdir=srcdir, builddir=tmp_path / 'out', parallel=parallel)
+    app.connect('env-updated', lambda app, env: reading.__setitem__(0, False), priority=1)
+    app.build()
+    assert_no_warnings(app)
+    assert (calls[:1] == [(True, os.getpid())]) is ahead
+    assert calls if builder == 'html' else not calls
