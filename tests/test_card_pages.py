@@ -274,6 +274,52 @@ def test_a_parallel_build_writes_them_in_two_processes(app, make_app, monkeypatc
         assert html(app, name) == html(serial, name)
 
 
+def test_a_parallel_build_with_a_timeline_starts_them_once_the_other_pages_are_written(
+        make_app, rootdir, tmp_path, monkeypatch):
+    """A handbook with pages written last (the timeline): the other process
+    starts at ``handbook-written`` with ``EARLY_SHARE`` of them, the main
+    process writes the rest at the end; the same bytes as a serial build."""
+    import shutil
+
+    srcdir = tmp_path / 'src'
+    shutil.copytree(rootdir / 'test-card-pages', srcdir)
+    with (srcdir / 'conf.py').open('a', encoding='utf-8') as conf:
+        conf.write("extensions.append('handbook.generated.timeline')\n")
+    (srcdir / 'timeline.rst').write_text(':orphan:\n\n裁定时间线\n==========\n\n'
+                                         '.. ruling-timeline::\n', encoding='utf-8')
+    noted = tmp_path / 'noted'  # the process that made each page's content, and when
+    contexts = card_pages.Contexts.__call__
+    phase = ['before']
+
+    def noting(self, page):
+        with noted.open('a', encoding='utf-8') as out:
+            out.write(f'{os.getpid()} {phase[0]} {page.name}\n')
+        return contexts(self, page)
+
+    monkeypatch.setattr(card_pages.Contexts, '__call__', noting)
+    monkeypatch.setattr(card_pages, 'SPLIT_MIN', len(PAGES))
+    app = make_app('html', srcdir=srcdir, builddir=tmp_path / 'parallel', parallel=2)
+    app.connect('html-collect-pages', lambda app: phase.__setitem__(0, 'end') or [], priority=100)
+    app.build()
+    assert_no_warnings(app)
+    by_process: dict[str, list[tuple[str, str]]] = {}
+    for line in noted.read_text(encoding='utf-8').splitlines():
+        pid, when, name = line.split()
+        by_process.setdefault(pid, []).append((when, name))
+    here = by_process.pop(str(os.getpid()))
+    [there] = by_process.values()
+    share = int(len(PAGES) * card_pages.EARLY_SHARE)
+    # the other process forked before the end of the build; here, the rest at the end
+    assert [when for when, _ in there] == ['before'] * share
+    assert [when for when, _ in here] == ['end'] * (len(PAGES) - share)
+    assert sorted(name for _, name in here + there) == PAGES
+
+    serial = make_app('html', srcdir=srcdir, builddir=tmp_path / 'serial', parallel=0)
+    serial.build()
+    for name in [*PAGES, 'timeline', 'genindex', 'search']:
+        assert html(app, name) == html(serial, name), name
+
+
 # -- cheap: only what changed is written --------------------------------------------------
 
 

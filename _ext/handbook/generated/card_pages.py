@@ -48,7 +48,8 @@ each entry of the card index lead to the card's page (card_index reads
 at each build: empty for builders that write no card pages).
 
 **Cheap and never stale.**  The pages are made at the end of the build
-(``html-collect-pages``) from the store, with no doctree: each shown
+(``html-collect-pages``; a parallel build starts once the handbook's pages
+but the last are written, :class:`Writing`) from the store, with no doctree: each shown
 ruling is rendered once per build (:mod:`handbook.generated.ruling_html`,
 shared with the timeline) and its HTML shared by every page that lists it.  The theme's frame of
 the pages (header, sidebars, footer: the same for every page of ``cards/``
@@ -84,7 +85,7 @@ import hashlib
 import html
 import json
 import os
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -96,6 +97,7 @@ from sphinx.util.parallel import ParallelTasks
 from handbook.cards import links as card_links
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.core.records import frozen_record
+from handbook.core.writing_order import WRITTEN
 from handbook.generated import card_index
 from handbook.generated.card_index import CARD_PAGES, Entry
 from handbook.generated.anchors import page_title
@@ -115,7 +117,7 @@ _ = get_translation('handbook')
 #: the folder of the pages, and the template of their content (templates/ beside the package)
 FOLDER = 'cards'
 TEMPLATE = 'handbook-card.html'
-#: what stands for a page's address, title and content in the frame (write_pages)
+#: what stands for a page's address, title and content in the frame (:func:`writer`)
 PAGE_TOKEN = 'handbook-card-page-9f3e1c'
 TITLE_TOKEN = 'handbook-card-title-9f3e1c'
 BODY_TOKEN = '<!-- handbook-card-body-9f3e1c -->'
@@ -128,6 +130,9 @@ EXTRA = 'card_pages'
 #: a parallel build writes this many card pages or more in two processes
 #: (fewer are written in about what starting a process costs)
 SPLIT_MIN = 200
+#: the part of the card pages that a parallel build writes in another process
+#: from ``handbook-written`` on (the main process has the last pages to write)
+EARLY_SHARE = 0.6
 #: the store's entry: {'base': digest of the build's settings, 'digests': {page: digest}}
 STATE = 'card_pages_written'
 #: raised when what a page shows, or how, changes shape (every page written again)
@@ -361,47 +366,106 @@ def shown_keys(old: PageRecord | None, new: PageRecord | None) -> set[str]:
 # -- writing ----------------------------------------------------------------------------
 
 
-def collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
-    """Write the card pages that changed (``html-collect-pages``; see
-    :func:`write_pages`): Sphinx is handed no page."""
-    if not enabled(app):
+class Writing:
+    """The card pages' writing, at the end of the build (see :meth:`collect`).
+    A parallel build starts it earlier: once the handbook's pages but the
+    last ones are written (``handbook-written``), every ruling's HTML is
+    there, and a process of its own writes :data:`EARLY_SHARE` of the pages
+    while the main process writes the last pages (the timeline), the general
+    index and the rest; the main process writes the others at the end."""
+
+    def __init__(self) -> None:
+        self.other: ParallelTasks | None = None  # the process started early
+        self.rest: tuple[Callable[[list[CardPage]], None], list[CardPage]] | None = None
+
+    def early(self, app: Sphinx, docnames: Any) -> None:
+        """``handbook-written``: start the other process (a parallel build)."""
+        self.other = self.rest = None
+        if not (enabled(app) and app.builder.parallel_ok):
+            return
+        pages = pages_to_write_now(app.env)
+        if len(pages) < SPLIT_MIN:
+            return
+        copy_script(app)  # before the frame, whose link to it holds its checksum
+        write = writer(app, pages)
+        share = int(len(pages) * EARLY_SHARE)
+        self.other = ParallelTasks(1)
+        self.other.add_task(without_collector(write), pages[:share])
+        self.rest = write, pages[share:]
+
+    def collect(self, app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
+        """Write the card pages that changed (``html-collect-pages``; see
+        :func:`writer`): Sphinx is handed no page."""
+        if not enabled(app):
+            return []
+        outdir = Path(app.outdir)
+        for name in (store(app.env).data.get(STATE) or {}).get('gone', ()):
+            (outdir / f'{name}.html').unlink(missing_ok=True)
+        copy_script(app)
+        if self.other is not None and self.rest is not None:
+            other, (write, rest) = self.other, self.rest
+            self.other = self.rest = None
+            without_collector(write)(rest)
+            other.join()
+            return []
+        pages = pages_to_write_now(app.env)
+        if not pages:
+            return []
+        write = without_collector(writer(app, pages))
+        if app.builder.parallel_ok and len(pages) >= SPLIT_MIN:  # -j above 1, where it can fork
+            half = len(pages) // 2
+            other = ParallelTasks(1)
+            other.add_task(write, pages[half:])
+            write(pages[:half])
+            other.join()
+        else:
+            write(pages)
         return []
-    env = app.env
-    state = store(env).data.get(STATE) or {}
-    outdir = Path(app.outdir)
-    for name in state.get('gone', ()):
-        (outdir / f'{name}.html').unlink(missing_ok=True)
-    copy_script(app)
-    todo = set(state.get('todo', ()))
+
+    def stop(self, app: Sphinx, exception: BaseException | None) -> None:
+        """``build-finished``: a build that failed before the end ends the other process."""
+        if self.other is not None:
+            self.other.terminate()
+            self.other = self.rest = None
+
+
+def pages_to_write_now(env: BuildEnvironment) -> list[CardPage]:
+    """The card pages this build writes (computed once the pages were read)."""
+    todo = set((store(env).data.get(STATE) or {}).get('todo', ()))
     if not todo:
         return []
     # every page, where this build computed them all; else those of the cards to write
     pages = store(env).made('card_pages') or card_pages(
         env, {key for key, name in store(env).data[CARD_PAGES].items() if name in todo})
-    pages = [page for page in pages if page.name in todo]
-    if not pages:
-        return []
-    # the pages make many short-lived nodes and strings; with the whole
-    # environment in memory, each pass of the cyclic garbage collector costs
-    # more than that: it waits until they are written (2-3 times faster)
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        write_pages(app, pages)
-    finally:
-        if collecting:
-            gc.enable()
-    return []
+    return [page for page in pages if page.name in todo]
 
 
-def write_pages(app: Sphinx, pages: list[CardPage]) -> None:
-    """Write *pages*.  The theme's frame -- header, sidebars, footer, every
-    ``html-page-context`` listener's additions -- is the same for every page of
-    ``cards/`` but for the page's title and address: it is rendered once, by
-    the builder, for a page whose title, address and content are tokens, and
-    each page is that frame with its own title, address and content
-    (``templates/handbook-card.html``), escaped.  A parallel build writes
-    half of them in another process (the bench corpus's 4,700: 2.7 → 1.8 s)."""
+def without_collector(write: Callable[[list[CardPage]], None]
+                      ) -> Callable[[list[CardPage]], None]:
+    """*write* with the garbage collector off: the pages make many
+    short-lived nodes and strings, and with the whole environment in memory
+    each pass of the collector costs more than that; it waits until they
+    are written (2-3 times faster)."""
+    def written(pages: list[CardPage]) -> None:
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            write(pages)
+        finally:
+            if collecting:
+                gc.enable()
+    return written
+
+
+def writer(app: Sphinx, pages: list[CardPage]) -> Callable[[list[CardPage]], None]:
+    """What writes card pages among *pages*.  The theme's frame -- header,
+    sidebars, footer, every ``html-page-context`` listener's additions -- is
+    the same for every page of ``cards/`` but for the page's title and
+    address: it is rendered once, by the builder, for a page whose title,
+    address and content are tokens, and each page is that frame with its own
+    title, address and content (``templates/handbook-card.html``), escaped.
+    A parallel build writes part of them in another process (the bench
+    corpus's 4,700: 2.7 → 1.8 s; see :class:`Writing`)."""
     env = app.env
     builder = app.builder
     frame_name = f'{FOLDER}/{PAGE_TOKEN}'
@@ -429,14 +493,7 @@ def write_pages(app: Sphinx, pages: list[CardPage]) -> None:
                     .replace(BODY_TOKEN, body))  # last: nothing in the content is replaced
             (outdir / f'{page.name}.html').write_text(text, encoding='utf-8')
 
-    if builder.parallel_ok and len(pages) >= SPLIT_MIN:  # -j above 1, where it can fork
-        half = len(pages) // 2
-        other = ParallelTasks(1)
-        other.add_task(write, pages[half:])
-        write(pages[:half])
-        other.join()
-    else:
-        write(pages)
+    return write
 
 
 def copy_script(app: Sphinx) -> None:
@@ -572,7 +629,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect(PAGE_READ, read_overturned)
     # after card_index's (500): the entry ids are the store's for this build
     app.connect('env-get-updated', pages_to_write, priority=600)
-    app.connect('html-collect-pages', collect_pages)
+    writing = Writing()
+    app.connect(WRITTEN, writing.early, priority=600)  # after ruling_html's reload (500)
+    app.connect('html-collect-pages', writing.collect)
+    app.connect('build-finished', writing.stop)
     app.connect('html-page-context', prepare_frame)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}
