@@ -174,3 +174,27 @@ def test_missing_registry_is_a_clear_error(make_app, app_params):
     with pytest.raises(ConfigError, match=r'cannot read the card registry .*missing\.tsv: .*'
                                           r'set handbook_cards in conf\.py or pass -D handbook_cards=PATH'):
         make_app(*args, **kwargs)
+
+
+def test_a_registry_name_is_its_link_as_soon_as_it_is_read(make_app, rootdir, tmp_path):
+    # CardReferences makes the link itself; an unknown name and a name in a
+    # section title (tables of contents take xrefs only) are card xrefs
+    from handbook.cards.links import card_of, in_title
+
+    srcdir = tmp_path / 'src'
+    shutil.copytree(rootdir / 'test-cards', srcdir)
+    (srcdir / 'titled.rst').write_text(
+        ':orphan:\n\n「`旋风`_」的标题\n==============\n\n正文「`旋风`_」。\n', encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    seen: dict[str, list] = {}
+    app.connect('handbook-page-read', lambda app, page: seen.setdefault(page.docname, [
+        (type(node).__name__, card_of(node)[1], in_title(node)) for node in page.nodes.cards]),
+        priority=1)
+    app.build()
+    unknown = {'旋风的主人', '王宫铁壁'}  # not in the registry
+    assert {(kind, name) for kind, name, _ in seen['index'] if name in unknown} == \
+        {('pending_xref', name) for name in unknown}
+    assert {kind for kind, name, _ in seen['index'] if name not in unknown} == {'card_reference'}
+    assert seen['titled'] == [('pending_xref', '旋风', True), ('card_reference', '旋风', False)]
+    # the title's name is linked when the page is written
+    assert html(app, 'titled').count('class="card-link card-card reference external"') >= 2

@@ -96,7 +96,7 @@ class PageNodes:
     """The nodes of one doctree that the concerns read, found in one walk."""
 
     title: nodes.title | None = None
-    cards: list[addnodes.pending_xref] = dataclasses.field(default_factory=list)
+    cards: list[nodes.Element] = dataclasses.field(default_factory=list)  # links, xrefs
     xrefs: list[addnodes.pending_xref] = dataclasses.field(default_factory=list)  # the others
     sections: list[nodes.section] = dataclasses.field(default_factory=list)
     rulings: list[nodes.Element] = dataclasses.field(default_factory=list)
@@ -312,13 +312,6 @@ def changes(env: BuildEnvironment) -> Changes:
     return store(env).changes()
 
 
-def card_key(env: BuildEnvironment, xref: addnodes.pending_xref) -> str:
-    """The registry key of the card a card reference names (its folded name
-    where the registry does not know it), resolved when the reference was
-    read (:func:`handbook.cards.links.card_xref`)."""
-    return xref['reftarget']
-
-
 def carry(page: Contribution, name: str) -> None:
     """Move what a read-time transform left on the page's document, as the
     attribute *name*, into the page's record (``extra[name]``): a transform
@@ -330,7 +323,9 @@ def carry(page: Contribution, name: str) -> None:
 
 def walk(doctree: nodes.document) -> PageNodes:
     """The nodes the concerns read, in one walk of *doctree*."""
-    from handbook.rulings.lines import ruling_line  # the store is loaded before the concerns
+    # the store is loaded before the concerns
+    from handbook.cards.links import card_reference
+    from handbook.rulings.lines import ruling_line
 
     found = PageNodes()
     for node in doctree.findall(nodes.Element):
@@ -339,6 +334,8 @@ def walk(doctree: nodes.document) -> PageNodes:
                 found.cards.append(node)
             else:
                 found.xrefs.append(node)
+        elif isinstance(node, card_reference):
+            found.cards.append(node)
         elif isinstance(node, ruling_line):
             found.rulings.append(node)
         elif isinstance(node, nodes.section):
@@ -357,9 +354,12 @@ def read_page(app: Sphinx, doctree: nodes.document) -> None:
     found = walk(doctree)
     contribution = Contribution(env.docname, found, doctree)
     app.events.emit(PAGE_READ, contribution)
+    from handbook.cards.links import card_of  # the store is loaded before the concerns
+
     cards: dict[str, str] = {}
-    for xref in found.cards:
-        cards.setdefault(card_key(env, xref), xref['cardname'])
+    for link in found.cards:
+        key, name = card_of(link)  # type: ignore[misc]  (every one is a card link)
+        cards.setdefault(key, name)
     record = PageRecord(
         title=clean_astext(found.title) if found.title is not None else '',
         cards=tuple(cards.items()),

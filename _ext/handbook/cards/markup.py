@@ -75,7 +75,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
-from handbook.cards.links import changed_keys, registry
+from handbook.cards.links import card_of, card_reference, changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
 from handbook.core.source_lines import BlockLines, locate
@@ -258,10 +258,14 @@ class CardMarkup(SphinxTransform):
 
     def check_card_references(self) -> None:
         titled = []
-        for xref in list(self.document.findall(addnodes.pending_xref)):
-            if xref.get('refdomain') != 'card':
+        for xref in list(self.document.findall(nodes.Inline)):  # a walk for a class: fast
+            found = card_of(xref)
+            if found is None:
                 continue
-            name = xref['cardname']
+            name = found[1]
+            if isinstance(xref, card_reference):  # a registry name, not in a title
+                self.check_brackets(xref, name)
+                continue
             if '`' in name:
                 self.error(xref, f'broken card markup {xref.rawsource!r}: a space before a '
                                  'closing backquote joined two card names; write each as '
@@ -273,20 +277,24 @@ class CardMarkup(SphinxTransform):
                 continue
             if self.registry is None or self.registry.lookup(name) is None:
                 continue  # an unknown name: card_links reports it, 「」 or not
-            before, after = self.sibling(xref, -1), self.sibling(xref, +1)
-            opened = isinstance(before, nodes.Text) and before.endswith('「')
-            closed = isinstance(after, nodes.Text) and after.startswith('」')
-            if opened and closed:
-                continue
-            if opened:
-                problem = f'card link 「`{name}`_ has no closing 」'
-            elif closed:
-                problem = f'card link `{name}`_」 has no opening 「'
-            else:
-                problem = f'card link `{name}`_ is not in 「」'
-            self.error(xref, f'{problem}: write 「`{name}`_」', 'card-markup')
+            self.check_brackets(xref, name)
         for xref in titled:  # a title is never linked by the strike role
             xref.replace_self(nodes.Text(xref.astext()))
+
+    def check_brackets(self, link: nodes.Element, name: str) -> None:
+        """A registry name's link is written between 「 and 」."""
+        before, after = self.sibling(link, -1), self.sibling(link, +1)
+        opened = isinstance(before, nodes.Text) and before.endswith('「')
+        closed = isinstance(after, nodes.Text) and after.startswith('」')
+        if opened and closed:
+            return
+        if opened:
+            problem = f'card link 「`{name}`_ has no closing 」'
+        elif closed:
+            problem = f'card link `{name}`_」 has no opening 「'
+        else:
+            problem = f'card link `{name}`_ is not in 「」'
+        self.error(link, f'{problem}: write 「`{name}`_」', 'card-markup')
 
     @staticmethod
     def struck_in_title(xref: addnodes.pending_xref) -> bool:

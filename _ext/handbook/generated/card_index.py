@@ -97,8 +97,7 @@ from handbook.generated.placeholders import PlaceholderDirective, fill, holders,
 from handbook.generated.anchors import link, page_title
 from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.sections.ids import slug
-from handbook.store import (PAGE_READ, Contribution, PageRecord, card_key, changes, store,
-                            writes_pages)
+from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store, writes_pages
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -194,13 +193,12 @@ def innermost_section(node: nodes.Node) -> nodes.section | None:
 def read_sections(app: Sphinx, page: Contribution) -> None:
     """The sections of the page that link cards (see :class:`Section`), for
     the store (``handbook-page-read``); a misplaced index is reported."""
-    env = app.env
     position = {id(s): i for i, s in enumerate(page.nodes.sections)}
     found: dict[int, tuple[nodes.section | None, dict[str, str]]] = {}
-    for xref in page.nodes.cards:
-        section = innermost_section(xref)
-        found.setdefault(id(section), (section, {}))[1].setdefault(card_key(env, xref),
-                                                                   xref['cardname'])
+    for node in page.nodes.cards:
+        key, name = card_links.card_of(node)  # type: ignore[misc]  (a card link)
+        section = innermost_section(node)
+        found.setdefault(id(section), (section, {}))[1].setdefault(key, name)
     out = []
     for section, cards in found.values():
         if section is None:
