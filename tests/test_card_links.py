@@ -198,3 +198,24 @@ def test_a_registry_name_is_its_link_as_soon_as_it_is_read(make_app, rootdir, tm
     assert seen['titled'] == [('pending_xref', '旋风', True), ('card_reference', '旋风', False)]
     # the title's name is linked when the page is written
     assert html(app, 'titled').count('class="card-link card-card reference external"') >= 2
+
+
+def test_a_cards_link_is_made_once_per_build(make_app, rootdir, tmp_path, monkeypatch):
+    # not once per page read (the store's derived values are made again
+    # once a page is read; a link depends on the registry alone)
+    from collections import Counter
+
+    from handbook.cards.registry import UrlTemplates
+
+    srcdir = tmp_path / 'src'
+    shutil.copytree(rootdir / 'test-cards', srcdir)
+    for name in ('second', 'third'):
+        (srcdir / f'{name}.rst').write_text(
+            f':orphan:\n\n{name}\n======\n\n| 「`旋风`_」和「`神之宣告`_」。\n', encoding='utf-8')
+    made = Counter()
+    real = UrlTemplates.url
+    monkeypatch.setattr(UrlTemplates, 'url',
+                        lambda self, card: made.update([card.key]) or real(self, card))
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert made['旋风'] == made['神之宣告'] == 1

@@ -146,6 +146,7 @@ class HandbookStore(Domain):
     }
     _changes: Changes | None = None  # computed once per build (not pickled: not data)
     _derived: dict[str, Any] | None = None  # what :meth:`derived` computed since a change
+    _per_build: dict[str, Any] | None = None  # what :meth:`per_build` computed in this build
     builder: Builder | None = None
     """The builder of this build (set at ``builder-inited``; not pickled): for
     the post-transforms that make links at once (:mod:`handbook.generated.anchors`)."""
@@ -197,6 +198,7 @@ class HandbookStore(Domain):
 
     def start_build(self) -> None:
         self.aside = {}
+        self._per_build = {}
         self.data['before'] = {}
         self.data['registry_changed'] = frozenset()
         self.data['registry_relinked'] = frozenset()
@@ -250,6 +252,16 @@ class HandbookStore(Domain):
         if name not in self._derived:
             self._derived[name] = compute()
         return self._derived[name]
+
+    def per_build(self, name: str, compute: Callable[[], Any]) -> Any:
+        """A value made from this build's registry and settings alone, not
+        from the records (a card's link): computed once per build and process
+        (:meth:`derived` computes its values again once a page is read)."""
+        if self._per_build is None:
+            self._per_build = {}
+        if name not in self._per_build:
+            self._per_build[name] = compute()
+        return self._per_build[name]
 
     def unchanged(self) -> bool:
         """Nothing that pages contribute changed in this build: no page read

@@ -281,7 +281,7 @@ def link_target(env: BuildEnvironment, key: str) -> tuple[str, str, tuple[str, .
     """What the link of the card *key* is made of: ``(URL, title, classes,
     registry key)``, made once per card and build; None for a key the
     registry does not know."""
-    made = store(env).derived('card_links', dict)
+    made = store(env).per_build('card_links', dict)
     if key not in made:
         card = registry(env).get(key)
         made[key] = None if card is None else (
