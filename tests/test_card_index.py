@@ -187,6 +187,45 @@ def test_related_sections(app, monkeypatch):
     assert 'related-sections' not in html(app, 'card-index')
 
 
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
+def test_related_sections_are_written_as_the_translator_writes_their_nodes(app):
+    # the blocks' lists are HTML made at once (generated/html_parts.py): the
+    # same bytes as the translator writes for the list as nodes
+    from sphinx.util.docutils import new_document
+
+    from handbook.cards.links import registry as registry_of
+    from handbook.generated import related_sections as rs
+    from handbook.generated.anchors import page_title
+    from handbook.generated.html_parts import Writer
+
+    app.build()
+    env = app.env
+    registry = registry_of(env)
+    document = new_document('<index>', app.builder.docsettings)
+    for docname in ('index', 'other'):
+        page = html(app, docname)
+        for section, others in rs.related(env, docname):
+            listing = nodes.bullet_list()
+            for other, keys in others:
+                title = page_title(env, other.docname)
+                top = other.top and other.title in ('', title)
+                uri = app.builder.get_relative_uri(docname, other.docname)
+                item = nodes.paragraph()
+                item += nodes.reference('', '', nodes.Text(
+                    title if top else f'{title} › {other.title}'), internal=True,
+                    refuri=uri if top else f'{uri}#{other.section_id}')
+                names = '、'.join(registry[k].name for k in keys[:rs.SHOWN_NAMES])
+                names += '……' if len(keys) > rs.SHOWN_NAMES else ''
+                item += nodes.Text(' · ')
+                item += nodes.inline('', f'{len(keys)} 个共同的卡名：{names}',
+                                     classes=['related-cards'])
+                listing += nodes.list_item('', item)
+            document += listing
+            with Writer(env, docname, document) as write:
+                expected = write(listing)
+            assert expected.startswith('<ul class="simple">') and expected in page, section
+
+
 @pytest.mark.sphinx('html', testroot='card-index', freshenv=True,
                     confoverrides={'handbook_related_sections': 1})
 def test_related_sections_limit(app):

@@ -42,7 +42,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from handbook.generated import card_index
 from handbook.cards import links as card_links
 from handbook.generated.card_index import Section
-from handbook.generated.anchors import link, page_title
+from handbook.generated.anchors import page_title
+from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.store import changes, store
 
 if TYPE_CHECKING:
@@ -113,9 +114,13 @@ def rendered(env: BuildEnvironment, found: Related) -> tuple:
 
 
 class RelatedSections(SphinxPostTransform):
-    """Add the block of related sections to each section that has some."""
+    """Add the block of related sections to each section that has some: its
+    list written to HTML at once (:mod:`handbook.generated.html_parts`), the
+    bytes the HTML translator wrote for its nodes; the page's resolving, in
+    the main process of a parallel write, made 2,900 entries' nodes on the
+    bench corpus, and its writing translated them."""
 
-    default_priority = 5  # before ReferencesResolver (10), which resolves its links
+    default_priority = 5
     formats = ('html',)  # HTML and EPUB
 
     def run(self, **kwargs: Any) -> None:
@@ -124,6 +129,7 @@ class RelatedSections(SphinxPostTransform):
         if not found:
             return
         by_id = {s['ids'][0]: s for s in self.document.findall(nodes.section) if s['ids']}
+        links = HtmlLinks(env, env.docname)
         registry = card_links.registry(env)
         language = env.config.language
         for section, others in found:
@@ -132,31 +138,26 @@ class RelatedSections(SphinxPostTransform):
                 continue
             block = related_sections(classes=['related-sections', 'no-search'],
                                      summary=_('相关章节（{count}）').format(count=len(others)))
-            listing = nodes.bullet_list()
+            items = []
             for other, keys in others:
-                item = nodes.paragraph()
-                item += self.link(other)
                 names = '、'.join(registry[k].name_in(language) for k in keys[:SHOWN_NAMES])
                 if len(keys) > SHOWN_NAMES:
                     names += '……'
-                item += nodes.Text(' · ')
-                item += nodes.inline('', _('{count} 个共同的卡名：{names}').format(
-                    count=len(keys), names=names), classes=['related-cards'])
-                listing += nodes.list_item('', item)
-            block += listing
+                shared = _('{count} 个共同的卡名：{names}').format(count=len(keys), names=names)
+                items.append(f'<li><p>{self.link(links, other)} · '
+                             f'<span class="related-cards">{escape(shared)}</span></p></li>\n')
+            block += nodes.raw('', f'<ul class="simple">\n{"".join(items)}</ul>\n',
+                               format='html')
             at = next((i for i, child in enumerate(node.children)
                        if isinstance(child, nodes.section)), len(node.children))
             node.insert(at, block)
 
-    def link(self, other: Section) -> nodes.Node:
-        """The link to *other*, made here (an HTML builder's: no xref for
-        Sphinx's resolver, which would leave each one a cycle for the
-        garbage collector)."""
+    def link(self, links: HtmlLinks, other: Section) -> str:
+        """The link to *other*, in HTML."""
         page = page_title(self.env, other.docname)
         top = other.top and other.title in ('', page)
-        text = nodes.Text(page if top else f'{page} › {other.title}')
-        return link(store(self.env).builder, self.env.docname, other.docname,
-                    '' if top else other.section_id, text)
+        text = escape(page if top else f'{page} › {other.title}')
+        return links.link(other.docname, '' if top else other.section_id, text)
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
