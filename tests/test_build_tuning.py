@@ -21,7 +21,7 @@ from docutils import nodes
 from sphinx.errors import SphinxParallelError
 from sphinx.util.parallel import ParallelTasks, make_chunks
 
-from handbook.core import gc_policy, toctree_cache, writing_order
+from handbook.core import gc_policy, reading_order, toctree_cache, writing_order
 from handbook.core.records import frozen_record
 from handbook.core.reading_order import balanced, spread
 from helpers import ROOT, assert_no_warnings
@@ -31,7 +31,7 @@ def chunk_of(order: list[str], nproc: int) -> dict[str, int]:
     return {name: i for i, chunk in enumerate(make_chunks(order, nproc)) for name in chunk}
 
 
-def test_the_largest_pages_go_to_different_chunks():
+def test_a_parallel_read_ends_when_its_processes_end_together(monkeypatch):
     # a handbook's shape: the two yearly FAQ pages sort next to each other
     names = [f'ch{c}/p{p}' for c in range(1, 7) for p in range(1, 9)] + [
         'faq/2023', 'faq/2024', 'faq/index', 'index', 'timeline', 'card-index']
@@ -41,17 +41,31 @@ def test_the_largest_pages_go_to_different_chunks():
     names.sort()
     assert chunk_of(names, 2)['faq/2023'] == chunk_of(names, 2)['faq/2024']  # Sphinx's order
 
+    def ends(order, nproc=2):
+        # each process's reading, as Sphinx hands out the chunks
+        loads, at = [], 0
+        for chunk in make_chunks(order, nproc):
+            loads.append(sum(sizes[name] + reading_order.PAGE_COST
+                             for name in order[at:at + len(chunk)]))
+            at += len(chunk)
+        return reading_order.read_end(loads, nproc)
+
     order = balanced(names, sizes, 2)
     assert sorted(order) == names
-    chunks = chunk_of(order, 2)
-    assert chunks['faq/2023'] != chunks['faq/2024']
-    assert {chunks['faq/2023'], chunks['faq/2024']} == {0, 1}  # read first
-    # the chunks Sphinx cuts keep their sizes, and the heaviest is lighter
+    # the chunks Sphinx cuts keep their sizes
     assert [len(c) for c in make_chunks(order, 2)] == [len(c) for c in make_chunks(names, 2)]
-
-    def heaviest(order):
-        return max(sum(sizes[name] for name in chunk) for chunk in make_chunks(order, 2))
-    assert heaviest(order) < heaviest(names)
+    # the processes end within a small page of each other, much sooner than in
+    # Sphinx's order, and sooner than with the largest pages spread alone
+    first, last = ends(order)
+    assert first - last <= 50_000 + reading_order.PAGE_COST
+    assert first < ends(names)[0] - 400_000
+    # the same order for the same pages
+    assert balanced(list(reversed(names)), sizes, 2) == order
+    four = ends(balanced(names, sizes, 4), 4)[0]
+    # sooner than with the largest pages spread alone (no swap)
+    monkeypatch.setattr(reading_order, 'MOST_SWAPS', 0)
+    assert first < ends(balanced(names, sizes, 2))[0]
+    assert four <= ends(balanced(names, sizes, 4), 4)[0]  # never later
 
 
 def test_only_a_parallel_read_is_reordered(tmp_path):
