@@ -381,15 +381,19 @@ class CardMarkup(SphinxTransform):
     def check_text(self, block: nodes.TextElement, plain: set[str], emphasised: set[int]) -> None:
         pieces = list(self.pieces(block))
         text = ''.join(t for t, _, _ in pieces)
+        title = isinstance(block, (nodes.title, nodes.subtitle, nodes.rubric))
+        backquoted = '`' in text
+        if not backquoted and (title or '「' not in text):
+            return  # nothing to check: most lines of a page
         source, first = self.first_line(block)
         newlines = [m.start() for m in re.finditer('\n', text)]
 
         def line_at(offset: int) -> int:
             return first + bisect.bisect_left(newlines, offset)
 
-        title = isinstance(block, (nodes.title, nodes.subtitle, nodes.rubric))
         # lines where docutils reported broken inline markup already
-        reported = {self.lines(n)[1] for n in block.findall(nodes.problematic)}
+        reported = {self.lines(n)[1] for n in block.findall(nodes.problematic)} \
+            if backquoted else set()
         offset = 0
         starts, ends, emphases = [], [], []  # the prose pieces
         for piece, prose, emphasis in pieces:
@@ -397,7 +401,7 @@ class CardMarkup(SphinxTransform):
                 starts.append(offset)
                 ends.append(offset + len(piece))
                 emphases.append(emphasis)
-                if emphasis is None or id(emphasis) not in emphasised:
+                if backquoted and (emphasis is None or id(emphasis) not in emphasised):
                     self.check_backquotes(piece, source, line_at(offset), reported)
             offset += len(piece)
         if title or '「' not in text:
