@@ -186,6 +186,18 @@ def references_in(node: nodes.Node) -> Iterator[nodes.Element]:
     return (n for n in node.findall(nodes.Inline) if 'ruling_text' in n.attributes)
 
 
+def held_references(node: nodes.Node) -> list[nodes.Element]:
+    """The ruling references *node* is or holds, in page order
+    (:func:`references_in`; a node with no element inside is not walked:
+    a card link, most children of a line)."""
+    if not isinstance(node, nodes.Element):
+        return []
+    if not any(isinstance(child, nodes.Element) for child in node.children):
+        return [node] if isinstance(node, nodes.Inline) and 'ruling_text' in node.attributes \
+            else []
+    return list(references_in(node))
+
+
 def cards_named(env: BuildEnvironment, node: nodes.Element) -> list[tuple[str, str]]:
     """``(key, name as written)`` of each card the ruling links, first use
     first.  The key is the registry's folded name of the card (so spelling
@@ -211,8 +223,7 @@ class RulingLines(SphinxTransform):
             block = self.block_of(ref)
             if block is not None:
                 blocks.setdefault(id(block), block)
-        lines = [line for block in blocks.values() for line in self.split(block)]
-        self.assign_ids(lines)
+        self.assign_ids([line for block in blocks.values() for line in self.split(block)])
 
     @staticmethod
     def block_of(ref: nodes.Element) -> nodes.Element | None:
@@ -225,17 +236,17 @@ class RulingLines(SphinxTransform):
             node = node.parent  # a date inside emphasis: the enclosing line
         return node
 
-    def split(self, block: nodes.Element) -> list[ruling_line]:
-        """Cut *block*'s children into rulings (see the module docstring)."""
+    def split(self, block: nodes.Element) -> list[tuple[ruling_line, list[nodes.Element]]]:
+        """Cut *block*'s children into rulings (see the module docstring):
+        each ruling, and its ruling references."""
         children = list(block.children)
-        # the children that are or hold a ruling reference
-        holders = [i for i, c in enumerate(children)
-                   if isinstance(c, nodes.Element)
-                   and next(references_in(c), None) is not None]
+        # the ruling references each child is or holds
+        held = [held_references(child) for child in children]
+        holders = [i for i, refs in enumerate(held) if refs]
         following = dict(zip(holders, holders[1:]))  # holder -> the next one
-        groups: list[list[nodes.Node]] = [[]]
-        for i, child in enumerate(children):
-            groups[-1].append(child)
+        groups: list[list[int]] = [[]]
+        for i in range(len(children)):
+            groups[-1].append(i)
             # between this date and the next; nothing after the last date (text
             # there continues the last ruling) or after other children
             between = children[i + 1:following.get(i, i + 1)]
@@ -245,19 +256,18 @@ class RulingLines(SphinxTransform):
         lines = []
         for group in groups:
             line = ruling_line('', '', classes=['ruling-line'])
-            line.extend(group)
+            line.extend(children[i] for i in group)
             block += line
-            lines.append(line)
+            lines.append((line, [ref for i in group for ref in held[i]]))
         return lines
 
-    def assign_ids(self, lines: list[ruling_line]) -> None:
+    def assign_ids(self, found: list[tuple[ruling_line, list[nodes.Element]]]) -> None:
         document = self.document
-        references = [list(references_in(line)) for line in lines]
-        bases = [self.base_id(line, refs) for line, refs in zip(lines, references)]
+        bases = [self.base_id(line, refs) for line, refs in found]
         count = Counter(bases)
         taken = set(document.ids)
         used: set[str] = set()
-        for line, base, refs in zip(lines, bases, references):
+        for (line, refs), base in zip(found, bases):
             if count[base] > 1 or base in taken:
                 keys = sorted(key for key, _name in cards_named(self.env, line))
                 text = re.sub(r'\s+', '', line.astext())
