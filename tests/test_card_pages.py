@@ -240,26 +240,39 @@ def test_the_script_folds_as_the_registry(app):
     assert fold('DDD 反骨王・列奥尼达') == 'ddd反骨王列奥尼达'
 
 
+def note_writers(monkeypatch, path: Path, phase: list[str]) -> None:
+    """Note in *path* which process made each card page's content, and in
+    which *phase* of the build (``phase[0]``); split from ``len(PAGES)`` pages up."""
+    contexts = card_pages.Contexts.__call__
+
+    def noting(self, page):
+        with path.open('a', encoding='utf-8') as out:
+            out.write(f'{os.getpid()} {phase[0]} {page.name}\n')
+        return contexts(self, page)
+
+    monkeypatch.setattr(card_pages.Contexts, '__call__', noting)
+    monkeypatch.setattr(card_pages, 'SPLIT_MIN', len(PAGES))
+
+
+def writers_of(path: Path) -> dict[str, list[tuple[str, str]]]:
+    """``{process id: [(phase, page)]}`` of what :func:`note_writers` noted."""
+    by_process: dict[str, list[tuple[str, str]]] = {}
+    for line in path.read_text(encoding='utf-8').splitlines():
+        pid, when, name = line.split()
+        by_process.setdefault(pid, []).append((when, name))
+    return by_process
+
+
 @pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-parallel', freshenv=True,
                     parallel=2)
 def test_a_parallel_build_writes_them_in_two_processes(app, make_app, monkeypatch, tmp_path):
     """Half of them in another process (from ``SPLIT_MIN`` pages up), the same bytes."""
     writers = tmp_path / 'writers'  # the process that made each page's content
-    contexts = card_pages.Contexts.__call__
-
-    def noting(self, page):
-        with writers.open('a', encoding='utf-8') as out:
-            out.write(f'{os.getpid()} {page.name}\n')
-        return contexts(self, page)
-
-    monkeypatch.setattr(card_pages.Contexts, '__call__', noting)
-    monkeypatch.setattr(card_pages, 'SPLIT_MIN', len(PAGES))
+    note_writers(monkeypatch, writers, ['-'])
     app.build()
     assert_no_warnings(app)
-    by_process: dict[str, list[str]] = {}
-    for line in writers.read_text(encoding='utf-8').splitlines():
-        pid, name = line.split()
-        by_process.setdefault(pid, []).append(name)
+    by_process = {pid: [name for _, name in pages]
+                  for pid, pages in writers_of(writers).items()}
     # the first half here, the rest in the other process
     here = by_process.pop(str(os.getpid()))
     [there] = by_process.values()
@@ -288,24 +301,13 @@ def test_a_parallel_build_with_a_timeline_starts_them_once_the_other_pages_are_w
     (srcdir / 'timeline.rst').write_text(':orphan:\n\n裁定时间线\n==========\n\n'
                                          '.. ruling-timeline::\n', encoding='utf-8')
     noted = tmp_path / 'noted'  # the process that made each page's content, and when
-    contexts = card_pages.Contexts.__call__
     phase = ['before']
-
-    def noting(self, page):
-        with noted.open('a', encoding='utf-8') as out:
-            out.write(f'{os.getpid()} {phase[0]} {page.name}\n')
-        return contexts(self, page)
-
-    monkeypatch.setattr(card_pages.Contexts, '__call__', noting)
-    monkeypatch.setattr(card_pages, 'SPLIT_MIN', len(PAGES))
+    note_writers(monkeypatch, noted, phase)
     app = make_app('html', srcdir=srcdir, builddir=tmp_path / 'parallel', parallel=2)
     app.connect('html-collect-pages', lambda app: phase.__setitem__(0, 'end') or [], priority=100)
     app.build()
     assert_no_warnings(app)
-    by_process: dict[str, list[tuple[str, str]]] = {}
-    for line in noted.read_text(encoding='utf-8').splitlines():
-        pid, when, name = line.split()
-        by_process.setdefault(pid, []).append((when, name))
+    by_process = writers_of(noted)
     here = by_process.pop(str(os.getpid()))
     [there] = by_process.values()
     share = int(len(PAGES) * card_pages.EARLY_SHARE)
