@@ -100,10 +100,10 @@ class CardReferences(SphinxTransform):
     """Turn named references without a target in the page into card links:
     a registry name's link itself (:func:`card_link`), made here once; an
     unknown name, or a name in a section title, a card xref
-    (:func:`card_xref`).  Making the link at once, not an xref that
-    ``handbook-page-read`` replaced, was a third of the reading of a card
-    link (two nodes and their cycle fewer: 0.35 s of the bench corpus's
-    28,000)."""
+    (:func:`card_xref`).  The link is made at once, not from an xref that
+    ``handbook-page-read`` replaced: two nodes fewer a link, and their cycle
+    (the reading of a clean ``-j 1`` build of the bench corpus's 28,000
+    links 8.33 → 7.64 s, three pairs)."""
 
     # after docutils' InternalTargets (660), before DanglingReferences (850)
     default_priority = 845

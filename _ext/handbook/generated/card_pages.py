@@ -49,9 +49,10 @@ at each build: empty for builders that write no card pages).
 
 **Cheap and never stale.**  The pages are made at the end of the build
 (``html-collect-pages``; a parallel build starts once the handbook's pages
-but the last are written, :class:`Writing`) from the store, with no doctree: each shown
-ruling is rendered once per build (:mod:`handbook.generated.ruling_html`,
-shared with the timeline) and its HTML shared by every page that lists it.  The theme's frame of
+but the last are written, :class:`Writing`) from the store, with no
+doctree: each shown ruling is rendered once per build
+(:mod:`handbook.generated.ruling_html`, shared with the timeline) and its
+HTML shared by every page that lists it.  The theme's frame of
 the pages (header, sidebars, footer: the same for every page of ``cards/``
 but for its title and address) is rendered once by the builder, with every
 ``html-page-context`` listener, for a page whose title, address and content

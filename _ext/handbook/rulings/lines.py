@@ -202,7 +202,7 @@ def cards_named(env: BuildEnvironment, node: nodes.Element) -> list[tuple[str, s
     """``(key, name as written)`` of each card the ruling links, first use
     first.  The key is the registry's folded name of the card (so spelling
     variants and aliases give the same key), else the folded name as written:
-    the xref's ``reftarget``, resolved when it was read (``card_xref``)."""
+    resolved when it was read (:func:`handbook.cards.links.card_of`)."""
     found: dict[str, str] = {}
     for link in node.findall(nodes.Inline):  # a walk for a class: fast
         card = card_of(link)
