@@ -24,6 +24,7 @@ only the time.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -88,26 +89,24 @@ def _swap(chunks: list[list[str]], loads: list[int], cost: dict[str, int], nproc
     improved = True
     while improved and weighed < MOST_SWAPS:
         improved = False
-        for a in range(len(chunks)):
-            for b in range(a + 1, len(chunks)):
-                for i in range(len(chunks[a])):
-                    for j in range(len(chunks[b])):
-                        x, y = chunks[a][i], chunks[b][j]
-                        moved = cost[y] - cost[x]
-                        if not moved:
-                            continue
-                        weighed += 1
-                        loads[a] += moved
-                        loads[b] -= moved
-                        ends = read_end(loads, nproc)
-                        if ends < best:
-                            best, improved = ends, True
-                            chunks[a][i], chunks[b][j] = y, x
-                        else:
-                            loads[a] -= moved
-                            loads[b] += moved
-                        if weighed >= MOST_SWAPS:
-                            return
+        for a, b in itertools.combinations(range(len(chunks)), 2):
+            for i, j in itertools.product(range(len(chunks[a])), range(len(chunks[b]))):
+                x, y = chunks[a][i], chunks[b][j]
+                moved = cost[y] - cost[x]
+                if not moved:
+                    continue
+                weighed += 1
+                loads[a] += moved
+                loads[b] -= moved
+                ends = read_end(loads, nproc)
+                if ends < best:
+                    best, improved = ends, True
+                    chunks[a][i], chunks[b][j] = y, x
+                else:
+                    loads[a] -= moved
+                    loads[b] += moved
+                if weighed >= MOST_SWAPS:
+                    return
 
 
 def spread(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
