@@ -16,10 +16,10 @@ heaviest chunks first; then pages are swapped between chunks while a swap
 makes the read end sooner, as :func:`read_end` plays Sphinx's handing out
 of the chunks (a page costs its bytes and :data:`PAGE_COST`).  On the bench
 corpus the two processes read 2.18 and 1.82 MB before the swaps, 2.00 and
-2.00 MB after (the read 0.25 s shorter at ``-j auto``, three pairs).  A
-serial read keeps Sphinx's order.  The order pages are read in changes
-nothing in the output (``test_builds`` compares ``-j 2`` with ``-j 1``);
-only the time.
+2.00 MB after (the read 0.02-0.38 s shorter at ``-j auto``, median 0.19 s,
+six pairs).  A serial read keeps Sphinx's order.  The order pages are read
+in changes nothing in the output (``test_builds`` compares ``-j 2`` with
+``-j 1``); only the time.
 """
 
 from __future__ import annotations
