@@ -402,13 +402,13 @@ class Writing:
         outdir = Path(app.outdir)
         for name in (store(app.env).data.get(STATE) or {}).get('gone', ()):
             (outdir / f'{name}.html').unlink(missing_ok=True)
-        copy_script(app)
-        if self.other is not None and self.rest is not None:
+        if self.other is not None and self.rest is not None:  # started early, script copied
             other, (write, rest) = self.other, self.rest
             self.other = self.rest = None
             without_collector(write)(rest)
             other.join()
             return []
+        copy_script(app)
         pages = pages_to_write_now(app.env)
         if not pages:
             return []
