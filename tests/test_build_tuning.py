@@ -648,3 +648,130 @@ def test_a_template_compiled_for_other_filters_is_compiled_again(tmp_path):
     for kept in tmp_path.iterdir():
         kept.write_bytes(kept.read_bytes()[:10])
     assert render(bracket) == '「旋风」'
+
+
+#: reStructuredText of every kind whose parse nests a state machine
+NESTING = '''\
+Title
+=====
+
+| 「`A`_」 first line
+| second line
+|    indented line
+|        more indented
+| last line
+
+* item with a line block:
+
+  | one
+  | two
+
+* item
+
+  #. enumerated
+  #. again
+
+     | in an enumerated item
+     | still
+
+term
+   definition with *emphasis*
+
+:field: body
+:other: | line
+        | block
+
+-a         option
+--long=x   another
+
+.. note::
+
+   | a line block in a directive
+   | second
+
+   .. [#] a footnote in it
+
+.. _target:
+.. |sub| replace:: substituted
+.. [cit] a citation
+
+Subsection
+----------
+
+::
+
+  literal
+
+Quoted literal::
+
+> quoted
+> again
+
++-----+-----+
+| a   | b   |
++-----+-----+
+
+>>> doctest
+
+  block quote
+
+  -- attribution
+
+.. unknown-directive:: argument
+
+| a line block without its blank line
+text right after
+'''
+
+
+def parsed(text: str, parser) -> str:
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser as DocutilsParser
+    from docutils.utils import new_document
+
+    settings = get_default_settings(DocutilsParser)
+    settings.report_level = 5
+    document = new_document('<page>', settings)
+    parser.parse(text, document)
+    return document.pformat()
+
+
+def test_the_parser_makes_the_states_of_a_nested_parse_as_it_needs_them(
+        make_app, rootdir, monkeypatch):
+    from handbook.core import rst_parser
+
+    app = make_app('html', srcdir=rootdir / 'test-ruling-lines')
+    parser = app.registry.create_source_parser('restructuredtext', config=app.config, env=app.env)
+    assert isinstance(parser, rst_parser.Parser)  # what Sphinx reads .rst with
+    made: list[tuple[str, str]] = []
+    make = rst_parser.Nesting.__init__
+
+    def noting(state, state_machine, debug=False):
+        made.append((type(state_machine).__name__, type(state).__name__))
+        make(state, state_machine, debug)
+
+    monkeypatch.setattr(rst_parser.Nesting, '__init__', noting)
+    parsed('| one\n| two\n| three\n', parser)
+    # the page's machine makes docutils' 15 states; the line block's, one
+    assert len(made) == 16
+    assert made[-1] == ('NestedStateMachine', 'LineBlock')
+
+
+def test_the_parser_parses_as_docutils_does(rootdir):
+    from docutils.parsers.rst import Parser as DocutilsParser
+
+    from handbook.core.rst_parser import STATE_CLASSES
+
+    lazily = DocutilsParser()
+    lazily.state_classes = STATE_CLASSES
+    pages = [NESTING] + [path.read_text(encoding='utf-8')
+                         for folder in (rootdir, ROOT / 'source')
+                         for path in sorted(folder.glob('**/*.rst'))]
+    assert len(pages) > 100
+    for text in pages:
+        assert parsed(text, lazily) == parsed(text, DocutilsParser())
+    # the sample nests every kind of block it names
+    assert all(name in parsed(NESTING, lazily)
+               for name in ('<line_block>', '<enumerated_list', '<definition_list>',
+                            '<option_list>', '<footnote', '<citation', '<table>',
+                            '<doctest_block', '<attribution>', '<literal_block'))

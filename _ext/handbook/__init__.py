@@ -25,7 +25,8 @@ every concern; ``handbook.core`` holds what every concern shares: the folding
 of names, the three severities of reports, the handbook's own settings, the
 guard against hostile input, exact source lines, files written only when
 they change, and how a build spends its time (the reading order of a
-parallel read, the garbage collector's thresholds).
+parallel read, the garbage collector's thresholds, a parser whose nested
+parses make only the states they use).
 Each module's docstring is its manual; each module is also an extension of
 its own (the test roots load just the ones they need), but for the helpers
 ``handbook.generated.html_parts`` and ``handbook.core.files``.
