@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import types
+import weakref
 
 import pytest
 import sphinx.builders
@@ -308,6 +309,41 @@ def test_what_reading_left_is_frozen_while_the_pages_are_written(make_app, rootd
     app.build()
     assert frozen[0] > 0  # the environment, the doctrees to write
     assert gc.get_freeze_count() == 0  # given back to the collector after the build
+
+
+class Cycle:
+    """Garbage only the collector frees."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_serial_read_freezes_each_page_read_and_collects_what_it_left(
+        make_app, rootdir, tmp_path):
+    # the doctrees a serial read keeps until they are written were walked by
+    # every full collection while the next pages were read
+    frozen: list[int] = []  # at each page's start, after the handbook's handler
+    left: list[weakref.ref] = []  # garbage each page's reading left
+    alive: list[bool] = []  # whether the last page's was alive then
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    app = make_app('html', srcdir=srcdir)
+
+    def reading(app, docname, source):
+        frozen.append(gc.get_freeze_count())
+        if left:
+            alive.append(left[-1]() is not None)
+
+    def read(app, doctree):
+        left.append(weakref.ref(Cycle()))
+
+    app.connect('source-read', reading, priority=999)
+    app.connect('doctree-read', read)
+    app.build()
+    assert_no_warnings(app)
+    assert len(frozen) > 3 and frozen == sorted(frozen) and frozen[0] < frozen[-1]
+    assert alive and not any(alive)  # collected before the page after was read
+    assert gc.get_freeze_count() == 0
 
 
 def test_the_main_process_of_a_parallel_write_resolves_without_the_collector(

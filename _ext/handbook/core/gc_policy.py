@@ -42,6 +42,17 @@ reference counting frees it at once, rather than a collection later.  At
 ``-j 1`` build's collections took 3.3 s of its 23.8: it now takes 0.8 s
 less and 20 MB less memory at its peak.
 
+**While a serial read reads the pages** (``-j 1``, or few pages), Sphinx
+keeps each doctree read until it is written, and the collector's full
+collections walked them all again as the next pages were read.  Before
+each page is read (``source-read``) the main process collects what the
+pages before left (only what is not frozen: what was made since) and
+freezes what is alive.  The benchmark corpus's read collected for 0.74 s,
+now 0.37 s (the build's CPU 0.4 s less), for 6 MB more at the peak: what
+docutils keeps across pages (its cache of nested state machines holds the
+last page's) is frozen with them.  The processes of a parallel read
+collect as before: the doctrees they read are garbage once pickled.
+
 It freezes without collecting first: reading leaves almost no cycles (the
 card xrefs it replaces by links are emptied, so reference counting frees
 them: :func:`handbook.cards.links.replace_xref`), and that collection
@@ -58,6 +69,7 @@ from __future__ import annotations
 
 import atexit
 import gc
+import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -101,6 +113,18 @@ class Frozen:
 
     def __init__(self) -> None:
         self.frozen = False
+        self.main = 0  # the main process, which reads the pages of a serial read
+
+    def start(self, app: Sphinx) -> None:
+        self.main = os.getpid()
+
+    def page_read(self, app: Sphinx, docname: str, source: list[str]) -> None:
+        """A page about to be read by the main process (a serial read, which
+        keeps each doctree until it is written): what the pages before
+        left is collected, what is alive frozen."""
+        if os.getpid() == self.main:
+            gc.collect()  # what reading it left: only what is not frozen yet
+            self.freeze(app, app.env)
 
     def freeze(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         gc.freeze()
@@ -173,6 +197,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('config-inited', thresholds.raise_)
     app.connect('build-finished', thresholds.restore, priority=900)
     frozen = Frozen()
+    app.connect('builder-inited', frozen.start)
+    app.connect('source-read', frozen.page_read)
     app.connect('env-updated', frozen.freeze, priority=900)  # after the others
     app.connect('build-finished', frozen.unfreeze, priority=900)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
