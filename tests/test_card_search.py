@@ -136,6 +136,26 @@ def test_a_short_text_is_cut_once_and_its_words_are_the_callers():
     assert cuts == [short, long, long]  # a long text, unlikely to recur, is not kept
 
 
+def test_each_word_of_jiebas_is_weighed_once_per_build(monkeypatch):
+    # a word jieba cuts is dropped if it folds to a registry name (the name
+    # finder indexes the name where it is written); jieba's words recur
+    from handbook.search import card_search
+
+    language = type('Bound', (card_search.CardAwareChinese,), {'card_names': ('黑洞龙',)})({})
+    folded: list[str] = []
+    fold = card_search.fold
+    monkeypatch.setattr(card_search, 'fold', lambda text: folded.append(text) or fold(text))
+    text = '这张卡的效果发动时，黑洞龙的效果不能发动。' * 2  # long: cut each time
+    words = language.split(text)
+    # jieba's 黑洞龙 dropped, the name finder's kept: once where it is written
+    assert '效果' in words and '发动' in words and words.count('黑洞龙') == 2
+    weighed = [word for word in folded if word != text]  # the name finder folds the text
+    assert weighed and len(weighed) == len(set(weighed))
+    folded.clear()
+    assert language.split(text) == words
+    assert folded == [text]  # only the name finder's
+
+
 def test_jiebas_cache_is_read_in_one_piece_or_not_at_all(tmp_path):
     import marshal
 

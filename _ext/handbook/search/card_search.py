@@ -260,6 +260,7 @@ class CardAwareChinese(SearchLanguage):
                                  f'{SCRIPT.read_text(encoding="utf-8")}')
         self._tokenizer: jieba.Tokenizer | None = None
         self._cut: dict[str, list[str]] = {}  # the short texts cut (split)
+        self._kept: dict[str, bool] = {}  # jieba's words: whether each is kept (_split)
 
     @property
     def tokenizer(self) -> jieba.Tokenizer:
@@ -289,9 +290,14 @@ class CardAwareChinese(SearchLanguage):
         return list(words)
 
     def _split(self, input: str) -> list[str]:
-        words = [*self.tokenizer.cut_for_search(input), *_LATIN.findall(input)]
-        # a word that is a registry name counts where the name finder finds it
-        words = [w for w in words if _WORDLIKE.search(w) and fold(w) not in self.names.keys]
+        kept = self._kept
+        words = []
+        for word in (*self.tokenizer.cut_for_search(input), *_LATIN.findall(input)):
+            keep = kept.get(word)
+            if keep is None:  # a word that is a registry name counts where the name finder finds it
+                keep = kept[word] = bool(_WORDLIKE.search(word)) and fold(word) not in self.names.keys
+            if keep:
+                words.append(word)
         words.extend(self.names.find(input))
         return words
 
