@@ -246,8 +246,9 @@ class Shown:
         return hashlib.sha256(repr(shown).encode()).hexdigest()
 
     def ruling(self, r: Ruling) -> str:
-        """What a card page shows of *r*: the ruling, its page's title, the
-        cards it names (their names, kinds, links and pages)."""
+        """The digest of what a card page shows of *r*: the ruling, its page's
+        title, the cards it names (their names, kinds, links and pages); a
+        page's digest is made of its rulings' (not their whole text again)."""
         shown = self.rulings.get((r.docname, r.anchor))
         if shown is None:
             named = []
@@ -256,8 +257,8 @@ class Shown:
                 named.append((key, None if other is None else (
                     other.name_in(self.language), other.kind, self.urls.url(other),
                     self.names.get(other.key))))
-            shown = self.rulings[r.docname, r.anchor] = repr(
-                (r, self.title(r.docname), tuple(named)))
+            shown = self.rulings[r.docname, r.anchor] = hashlib.sha256(repr(
+                (r, self.title(r.docname), tuple(named))).encode()).hexdigest()
         return shown
 
     def title(self, docname: str) -> str:
