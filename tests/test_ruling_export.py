@@ -112,3 +112,25 @@ def test_an_edit_shows_in_the_export(app, make_app):
         [r for r in before if r['page'] != 'other']
     assert [(r['text'], r['page_title']) for r in after if r['page'] == 'other'] == \
         [(r['text'].replace('另一页，', '另一页（改），'), 'Changed') for r in changed]
+
+
+def test_a_parallel_read_encodes_each_page_as_its_chunk_is_merged(make_app, rootdir, tmp_path):
+    # not once every page is read, when the main process computes alone
+    import shutil
+
+    from handbook.generated.export import KEPT
+    from handbook.store import store
+
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    app = make_app('html', srcdir=srcdir, parallel=2)
+    kept: list[set[str]] = []
+    app.connect('env-get-updated',
+                lambda app, env: kept.append(set(store(env).data.get(KEPT, {}))) or [],
+                priority=100)  # before the export's own
+    app.build()
+    pages = {r['page'] for r in load(app)['rulings']}
+    assert len(pages) > 5 and kept == [pages]
+    serial = make_app('html', srcdir=srcdir, builddir=tmp_path / 'serial')
+    serial.build()
+    assert load(serial) == load(app)

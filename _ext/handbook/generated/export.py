@@ -5,8 +5,9 @@ Written at the end of every successful HTML build (``html``, ``dirhtml``,
 never stale.  The file is UTF-8 (Chinese as is, not ``\\u`` escapes), its
 order is deterministic (pages in table-of-contents order, rulings in page
 order), and it is rewritten only when its content changes.  Each page's
-rulings are encoded once, after the page is read, and kept in the store
-(:func:`export_lines`)::
+rulings are encoded once, after the page is read (in a parallel read, as
+the page's chunk is merged, while the main process waits for the others),
+and kept in the store (:func:`export_lines`)::
 
     {
       "format": 2,
@@ -95,21 +96,30 @@ def export_lines(env: BuildEnvironment, builder: Builder) -> list[bytes]:
     kept = store(env).data.setdefault(KEPT, {})
     lines: list[bytes] = []
     for docname in ruling_lines.page_order(env):
-        record = store(env).record(docname)
-        if record is None or not record.rulings:
-            kept.pop(docname, None)
-            continue
-        title = env.titles[docname].astext() if docname in env.titles else docname
-        uri = builder.get_target_uri(docname)
-        page = kept.get(docname)
-        if page is None or page[0] is not record.rulings or page[1:3] != (title, uri):
-            page = kept[docname] = (record.rulings, title, uri, zlib.compress(b',\n'.join([
-                json.dumps(ruling_json(docname, title, uri, r), ensure_ascii=False).encode()
-                for r in record.rulings]), LEVEL))
-        lines.append(page[3])
+        page = page_lines(env, builder, docname)
+        if page is not None:
+            lines.append(page)
     for docname in kept.keys() - env.all_docs:
         del kept[docname]
     return lines
+
+
+def page_lines(env: BuildEnvironment, builder: Builder, docname: str) -> bytes | None:
+    """The lines of one page's rulings, compressed (None: it has none),
+    encoded again only when they changed (see :func:`export_lines`)."""
+    kept = store(env).data.setdefault(KEPT, {})
+    record = store(env).record(docname)
+    if record is None or not record.rulings:
+        kept.pop(docname, None)
+        return None
+    title = env.titles[docname].astext() if docname in env.titles else docname
+    uri = builder.get_target_uri(docname)
+    page = kept.get(docname)
+    if page is None or page[0] is not record.rulings or page[1:3] != (title, uri):
+        page = kept[docname] = (record.rulings, title, uri, zlib.compress(b',\n'.join([
+            json.dumps(ruling_json(docname, title, uri, r), ensure_ascii=False).encode()
+            for r in record.rulings]), LEVEL))
+    return page[3]
 
 
 def ruling_json(docname: str, title: str, uri: str, ruling: Ruling) -> dict[str, Any]:
@@ -151,6 +161,16 @@ def keep_lines(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return []
 
 
+def keep_merged_lines(app: Sphinx, env: BuildEnvironment, docnames: Any,
+                      other: BuildEnvironment) -> None:
+    """A parallel read's pages, encoded as each chunk of them is merged
+    (``env-merge-info``): the main process waits for the other chunks then,
+    while once they are all read it computes alone."""
+    if exported(app):
+        for docname in docnames:
+            page_lines(env, app.builder, docname)
+
+
 def write_export(app: Sphinx, exception: Exception | None) -> None:
     if exception is None and exported(app):
         pages = export_lines(app.env, app.builder)
@@ -176,6 +196,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value('handbook_rulings_export', 'rulings.json', 'html',
                          types=frozenset({str}),
                          description='file name of the JSON export of every ruling')
+    app.connect('env-merge-info', keep_merged_lines, priority=900)  # after the titles' merge
     app.connect('env-get-updated', keep_lines)
     app.connect('build-finished', write_export)
     return {'version': '2', 'env_version': 3,
