@@ -773,10 +773,10 @@ def parsed(text: str, parser) -> str:
 
 
 def test_the_parser_makes_the_states_of_a_nested_parse_as_it_needs_them(
-        make_app, rootdir, monkeypatch):
+        make_app, rootdir, tmp_path, monkeypatch):
     from handbook.core import rst_parser
 
-    app = make_app('html', srcdir=rootdir / 'test-ruling-lines')
+    app = make_app('html', srcdir=rootdir / 'test-ruling-lines', builddir=tmp_path)
     parser = app.registry.create_source_parser('restructuredtext', config=app.config, env=app.env)
     assert isinstance(parser, rst_parser.Parser)  # what Sphinx reads .rst with
     made: list[tuple[str, str]] = []
