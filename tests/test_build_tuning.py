@@ -323,6 +323,7 @@ def test_a_serial_read_freezes_each_page_read_and_collects_what_it_left(
     # the doctrees a serial read keeps until they are written were walked by
     # every full collection while the next pages were read
     frozen: list[int] = []  # at each page's start, after the handbook's handler
+    before: list[int] = []  # at each page's start, before it
     left: list[weakref.ref] = []  # garbage each page's reading left
     alive: list[bool] = []  # whether the last page's was alive then
     srcdir = tmp_path / 'handbook'
@@ -338,11 +339,14 @@ def test_a_serial_read_freezes_each_page_read_and_collects_what_it_left(
         left.append(weakref.ref(Cycle()))
 
     app.connect('source-read', reading, priority=999)
+    app.connect('source-read', lambda app, docname, source: before.append(gc.get_freeze_count()),
+                priority=1)
     app.connect('doctree-read', read)
     app.build()
     assert_no_warnings(app)
     assert len(frozen) > 3 and frozen == sorted(frozen) and frozen[0] < frozen[-1]
     assert alive and not any(alive)  # collected before the page after was read
+    assert before[0] > 0  # what was alive before the first page (a rebuild's environment)
     assert gc.get_freeze_count() == 0
 
 

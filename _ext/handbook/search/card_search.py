@@ -290,12 +290,12 @@ class CardAwareChinese(SearchLanguage):
         return list(words)
 
     def _split(self, input: str) -> list[str]:
-        kept = self._kept
+        kept, names = self._kept, self.names.keys
         words = []
         for word in (*self.tokenizer.cut_for_search(input), *_LATIN.findall(input)):
             keep = kept.get(word)
-            if keep is None:  # a word that is a registry name counts where the name finder finds it
-                keep = kept[word] = bool(_WORDLIKE.search(word)) and fold(word) not in self.names.keys
+            if keep is None:  # a registry name counts where the name finder finds it
+                keep = kept[word] = bool(_WORDLIKE.search(word)) and fold(word) not in names
             if keep:
                 words.append(word)
         words.extend(self.names.find(input))
