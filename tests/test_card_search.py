@@ -257,3 +257,62 @@ def test_a_parallel_read_loads_jiebas_dictionary_while_the_main_process_waits(
     assert_no_warnings(app)
     assert (calls[:1] == [(True, os.getpid())]) is ahead
     assert calls if builder == 'html' else not calls
+
+
+def test_a_page_is_split_with_the_words_learned_for_it():
+    from handbook.search import card_search
+
+    language = type('Bound', (card_search.CardAwareChinese,), {'card_names': ('黑洞龙',)})({})
+    cut = language._split
+    cuts: list[str] = []
+    language._split = lambda text: cuts.append(text) or cut(text)
+    short, long = '」的效果破坏「黑洞龙」', '黑洞龙的效果' * 10
+    learned = {short: cut(short), long: cut(long)}
+    language.learn(learned)
+    assert language.split(short) == learned[short] and language.split(long) == learned[long]
+    assert cuts == []
+    language.learn({})  # the next page's: none
+    assert language.split(long) == learned[long] and cuts == [long]
+
+
+@pytest.mark.parametrize('parallel', [2, 1])
+def test_a_parallel_build_indexes_words_a_process_of_its_own_cut_ahead(
+        make_app, rootdir, tmp_path, monkeypatch, parallel):
+    import shutil
+
+    from handbook.core.writing_order import INDEXING
+    from handbook.search import card_search
+
+    learned: list[int] = []
+    learn = card_search.CardAwareChinese.learn
+    monkeypatch.setattr(card_search.CardAwareChinese, 'learn',
+                        lambda self, cuts: learned.append(len(cuts)) or learn(self, cuts))
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    app = make_app('html', srcdir=srcdir, builddir=tmp_path / 'ahead', parallel=parallel)
+    ahead = next(listener.handler.__self__ for listener in app.events.listeners[INDEXING]
+                 if isinstance(getattr(listener.handler, '__self__', None),
+                               card_search.CutsAhead))
+
+    def wait(app, pagename):
+        # a test waits until every page came, so that each is taken; a build does not
+        while ahead.process is not None and ahead.process.is_alive() \
+                and ahead.receiving is not None:
+            if ahead.receiving.poll(0.05):
+                try:
+                    docname, cuts = ahead.receiving.recv()
+                except EOFError:  # every page sent
+                    break
+                ahead.cuts[docname] = cuts
+
+    app.connect(INDEXING, wait, priority=1)  # before the handler taking them
+    app.build()
+    assert_no_warnings(app)
+    if parallel == 1:  # a serial build starts no such process
+        assert learned and not any(learned)
+        return
+    assert sum(bool(n) for n in learned) >= 6  # the pages read (not the generated ones)
+    serial = make_app('html', srcdir=srcdir, builddir=tmp_path / 'serial')
+    serial.build()
+    assert (app.outdir / 'searchindex.js').read_bytes() == \
+        (serial.outdir / 'searchindex.js').read_bytes()

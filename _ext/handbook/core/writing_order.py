@@ -108,6 +108,8 @@ if TYPE_CHECKING:
 WRITE_LAST = 'handbook-write-last'
 #: the pages written first are written (the main process): ``(app, docnames)``
 WRITTEN = 'handbook-written'
+#: a page is about to be indexed for the search (the main process): ``(app, pagename)``
+INDEXING = 'handbook-indexing'
 
 logger = logging.getLogger(__name__)
 
@@ -198,6 +200,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         if self._index_later is not None:
             self._index_later.append((pagename, doctree, title))
         else:
+            self.events.emit(INDEXING, pagename)
             super().index_page(pagename, doctree, title)
 
     def handle_page(self, pagename: str, addctx: dict[str, Any],
@@ -374,6 +377,7 @@ def _run(sending: Connection, function: Callable[[Any], object], argument: Any) 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_event(WRITE_LAST)
     app.add_event(WRITTEN)
+    app.add_event(INDEXING)
     app.setup_extension('handbook.core.toctree_cache')  # the tables of contents the pages show
     app.setup_extension('handbook.core.template_cache')  # the theme's templates, compiled once
     app.add_builder(OrderedHTMLBuilder, override=True)

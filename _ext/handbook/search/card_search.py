@@ -47,6 +47,10 @@ the browser silently never finishes: nothing is stemmed (the handbook's few
 Latin words are card-name pieces such as ``DDD`` or ``HERO``), and the script
 defines a ``Stemmer`` that leaves words as they are.
 
+In a parallel build, a process of its own cuts the heaviest pages' texts
+ahead, while a core would be idle, and the main process indexes a page with
+the words that came for it (:class:`CutsAhead`).
+
 jieba's start-up messages are silenced.  The registry is the one
 ``card_links`` loaded; editing it re-indexes the pages that ``card_links``
 re-reads (those that link a changed name).  A name that a page only writes
@@ -63,6 +67,9 @@ import functools
 import json
 import logging
 import marshal
+import multiprocessing
+import os
+import pickle
 import re
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -71,15 +78,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import sphinx.search
+from docutils import nodes
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.search import SearchLanguage
 from sphinx.search.en import SearchEnglish
 from sphinx.util.parallel import make_chunks
 
 from handbook.cards import links as card_links
+from handbook.core.files import doctree_file
 from handbook.core.names import SEPARATOR_CLASS, fold
+from handbook.core.writing_order import INDEXING
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
     import jieba
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
@@ -261,6 +274,7 @@ class CardAwareChinese(SearchLanguage):
         self._tokenizer: jieba.Tokenizer | None = None
         self._cut: dict[str, list[str]] = {}  # the short texts cut (split)
         self._kept: dict[str, bool] = {}  # jieba's words: whether each is kept (_split)
+        self._ahead: dict[str, list[str]] = {}  # the page's texts cut ahead (learn)
 
     @property
     def tokenizer(self) -> jieba.Tokenizer:
@@ -283,11 +297,19 @@ class CardAwareChinese(SearchLanguage):
         index feeds each text node alone: the pieces between card links,
         such as 「 or 」的效果, the names and the dates recur on every page)."""
         if len(input) > MEMO_CHARS:
-            return self._split(input)
+            words = self._ahead.get(input)
+            return self._split(input) if words is None else list(words)
         words = self._cut.get(input)
         if words is None:
-            words = self._cut[input] = self._split(input)
+            words = self._ahead.get(input)
+            words = self._cut[input] = self._split(input) if words is None else words
         return list(words)
+
+    def learn(self, cuts: dict[str, list[str]]) -> None:
+        """Split the next page's texts with *cuts* (text -> its words, as
+        :meth:`split` gives them: :class:`CutsAhead`), in place of the last
+        page's."""
+        self._ahead = cuts
 
     def _split(self, input: str) -> list[str]:
         kept, names = self._kept, self.names.keys
@@ -346,6 +368,110 @@ class DictionaryAhead:
                 jieba_dictionary()
 
 
+class CutsAhead:
+    """A parallel build's pages cut for the search by a process of its own,
+    from their doctrees as read, while a core would be idle: the main process
+    computes the lists that need every page, and resolves and indexes every
+    page while the processes it forks write them (one at a time for most of
+    the write), and the write waits on it.  That process starts once the
+    pages are read (``env-updated``), with the heaviest pages, in the order
+    the write indexes them, at a lower priority than the build's own.  When
+    the main process indexes a page (``handbook-indexing``) it takes the
+    words that came for it, and cuts the texts that have none itself:
+    :meth:`CardAwareChinese.split` is a function of the text, so the index is
+    the same (``test_builds`` compares ``-j 2`` with ``-j 1``).  What the
+    doctree as read does not hold as such (a reference's title, resolved
+    later) is simply cut then."""
+
+    def __init__(self) -> None:
+        self.docnames: list[str] = []  # the pages this build reads
+        self.receiving: Connection | None = None
+        self.process: BaseProcess | None = None
+        self.cuts: dict[str, dict[str, list[str]]] = {}  # by page, not indexed yet
+
+    def count(self, app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+        """``env-before-read-docs``: the pages to read."""
+        self.docnames = list(docnames)
+
+    def start(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        """``env-updated``, the pages read: start the process (a parallel
+        build that read several pages, its dictionary loaded ahead)."""
+        self.stop(app, None)
+        language = sphinx.search.languages.get(CardAwareChinese.lang)
+        if not (app.parallel > 1 and len(self.docnames) > PAGES_AHEAD
+                and isinstance(language, type) and issubclass(language, CardAwareChinese)
+                and indexes_in_chinese(app)):
+            return []
+        doctrees = [(docname, doctree_file(env, docname)) for docname in self.docnames]
+        doctrees.sort(key=lambda page: -_size(page[1]))  # as the write, the heaviest first
+        context = multiprocessing.get_context('fork')
+        receiving, sending = context.Pipe(duplex=False)
+        self.process = context.Process(
+            target=_cut_pages, daemon=True,
+            args=(sending, language, dict(app.config.html_search_options or {}), doctrees))
+        self.process.start()
+        sending.close()
+        self.receiving = receiving
+        return []
+
+    def indexing(self, app: Sphinx, pagename: str) -> None:
+        """``handbook-indexing``: the words that came for *pagename*, to the index's language."""
+        language = getattr(getattr(app.builder, 'indexer', None), 'lang', None)
+        if not isinstance(language, CardAwareChinese):
+            return
+        while self.receiving is not None and self.receiving.poll():
+            try:
+                docname, cuts = self.receiving.recv()
+            except (EOFError, OSError):  # the process ended: every page sent
+                self.receiving.close()
+                self.receiving = None
+                break
+            self.cuts[docname] = cuts
+        language.learn(self.cuts.pop(pagename, {}))
+
+    def stop(self, app: Sphinx, exception: BaseException | None) -> None:
+        """``build-finished``: the process ended, what it sent let go."""
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join()
+            self.process = None
+        if self.receiving is not None:
+            self.receiving.close()
+            self.receiving = None
+        self.cuts.clear()
+
+
+#: a parallel build cuts pages ahead when it reads more than this many
+PAGES_AHEAD = 5
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _cut_pages(sending: Connection, language_class: type[CardAwareChinese],
+               options: dict[str, str], doctrees: list[tuple[str, Path]]) -> None:
+    """The process of :class:`CutsAhead`: each page's texts and their words, sent."""
+    os.nice(NICENESS)
+    language = language_class(options)
+    for docname, path in doctrees:
+        try:
+            doctree = pickle.loads(path.read_bytes())
+        except Exception:  # noqa: BLE001 -- gone or unreadable: the main process cuts it
+            continue
+        texts = {node.astext() for node in doctree.findall(nodes.Text)}
+        texts.update(node.astext() for node in doctree.findall(nodes.title))
+        sending.send((docname, {text: language.split(text) for text in texts}))
+    sending.close()
+
+
+#: how much lower than the build's the priority of :class:`CutsAhead`'s process is
+NICENESS = 10
+
+
 def bind_registry(app: Sphinx, env: BuildEnvironment) -> None:
     """Register the search language for this build's registry (before the
     HTML builder makes its index, at each build)."""
@@ -364,10 +490,16 @@ def unbind_registry(app: Sphinx, exception: BaseException | None) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.cards.links')
+    app.setup_extension('handbook.core.writing_order')  # its handbook-indexing
     app.connect('env-updated', bind_registry)
     ahead = DictionaryAhead()
     app.connect('env-before-read-docs', ahead.count, priority=950)  # after reading_order's
     app.connect('env-merge-info', ahead.merged)
+    cuts = CutsAhead()
+    app.connect('env-before-read-docs', cuts.count, priority=950)
+    app.connect('env-updated', cuts.start, priority=600)  # after bind_registry
+    app.connect(INDEXING, cuts.indexing)
+    app.connect('build-finished', cuts.stop)
     app.connect('build-finished', unbind_registry)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}
