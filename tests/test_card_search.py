@@ -316,3 +316,18 @@ def test_a_parallel_build_indexes_words_a_process_of_its_own_cut_ahead(
     serial.build()
     assert (app.outdir / 'searchindex.js').read_bytes() == \
         (serial.outdir / 'searchindex.js').read_bytes()
+
+
+def test_the_process_cutting_ahead_stops_quietly_at_what_it_cannot_read(
+        tmp_path, capsys, monkeypatch):
+    import multiprocessing
+
+    from handbook.search import card_search
+
+    monkeypatch.setattr(card_search.os, 'nice', lambda increment: 0)  # this process's own
+    bound = type('Bound', (card_search.CardAwareChinese,), {'card_names': ('黑洞龙',)})
+    receiving, sending = multiprocessing.Pipe(duplex=False)
+    card_search._cut_pages(sending, bound, {}, [('gone', tmp_path / 'gone.doctree')])
+    with pytest.raises(EOFError):  # nothing sent, the pipe closed
+        receiving.recv()
+    assert capsys.readouterr() == ('', '')

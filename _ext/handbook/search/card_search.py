@@ -395,7 +395,8 @@ class CutsAhead:
 
     def start(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         """``env-updated``, the pages read: start the process (a parallel
-        build that read several pages, its dictionary loaded ahead)."""
+        build that read several pages; jieba's dictionary, loaded ahead, is
+        the process's as it forks)."""
         self.stop(app, None)
         language = sphinx.search.languages.get(CardAwareChinese.lang)
         if not (app.parallel > 1 and len(self.docnames) > PAGES_AHEAD
@@ -454,18 +455,21 @@ def _size(path: Path) -> int:
 
 def _cut_pages(sending: Connection, language_class: type[CardAwareChinese],
                options: dict[str, str], doctrees: list[tuple[str, Path]]) -> None:
-    """The process of :class:`CutsAhead`: each page's texts and their words, sent."""
-    os.nice(NICENESS)
-    language = language_class(options)
-    for docname, path in doctrees:
-        try:
+    """The process of :class:`CutsAhead`: each page's texts and their words,
+    sent.  It stops at anything unexpected, quietly: the main process cuts
+    what did not come, and reports what goes wrong there."""
+    try:
+        os.nice(NICENESS)
+        language = language_class(options)
+        for docname, path in doctrees:
             doctree = pickle.loads(path.read_bytes())
-        except Exception:  # noqa: BLE001 -- gone or unreadable: the main process cuts it
-            continue
-        texts = {node.astext() for node in doctree.findall(nodes.Text)}
-        texts.update(node.astext() for node in doctree.findall(nodes.title))
-        sending.send((docname, {text: language.split(text) for text in texts}))
-    sending.close()
+            texts = {node.astext() for node in doctree.findall(nodes.Text)}
+            texts.update(node.astext() for node in doctree.findall(nodes.title))
+            sending.send((docname, {text: language.split(text) for text in texts}))
+    except Exception:  # noqa: BLE001, S110 -- see the docstring
+        pass
+    finally:
+        sending.close()
 
 
 #: how much lower than the build's the priority of :class:`CutsAhead`'s process is
