@@ -247,8 +247,7 @@ def card_of(node: nodes.Node) -> tuple[str, str] | None:
 def is_card_link(node: nodes.Node) -> bool:
     """A card link of a doctree: resolved (:class:`card_reference`), or an
     xref (an unknown name; a name in a title; any before ``handbook-page-read``)."""
-    return isinstance(node, card_reference) or (
-        isinstance(node, addnodes.pending_xref) and node.get('refdomain') == 'card')
+    return card_of(node) is not None
 
 
 def in_title(node: nodes.Node) -> bool:
