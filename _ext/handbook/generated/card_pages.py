@@ -378,7 +378,7 @@ class Writing:
     index and the rest; the main process writes the others at the end."""
 
     def __init__(self) -> None:
-        self.other: ParallelTasks | None = None  # the process started early
+        self.other: ParallelTasks | None = None  # the other process writing card pages
         self.rest: tuple[Callable[[list[CardPage]], None], list[CardPage]] | None = None
 
     def early(self, app: Sphinx, docnames: Any) -> None:
@@ -390,11 +390,8 @@ class Writing:
         if len(pages) < SPLIT_MIN:
             return
         copy_script(app)  # before the frame, whose link to it holds its checksum
-        write = writer(app, pages)
         share = int(len(pages) * EARLY_SHARE)
-        self.other = ParallelTasks(1)
-        self.other.add_task(without_collector(write), pages[:share])
-        self.rest = write, pages[share:]
+        self.start_other(without_collector(writer(app, pages)), pages[:share], pages[share:])
 
     def collect(self, app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
         """Write the card pages that changed (``html-collect-pages``; see
@@ -404,26 +401,35 @@ class Writing:
         outdir = Path(app.outdir)
         for name in (store(app.env).data.get(STATE) or {}).get('gone', ()):
             (outdir / f'{name}.html').unlink(missing_ok=True)
-        if self.other is not None and self.rest is not None:  # started early, script copied
-            other, (write, rest) = self.other, self.rest
-            self.other = self.rest = None
-            without_collector(write)(rest)
-            other.join()
-            return []
-        copy_script(app)
-        pages = pages_to_write_now(app.env)
-        if not pages:
-            return []
-        write = without_collector(writer(app, pages))
-        if app.builder.parallel_ok and len(pages) >= SPLIT_MIN:  # -j above 1, where it can fork
+        if self.other is None:  # not started early: the script not copied yet
+            copy_script(app)
+            pages = pages_to_write_now(app.env)
+            if not pages:
+                return []
+            write = without_collector(writer(app, pages))
+            if not (app.builder.parallel_ok and len(pages) >= SPLIT_MIN):  # -j 1, or few
+                write(pages)
+                return []
             half = len(pages) // 2
-            other = ParallelTasks(1)
-            other.add_task(write, pages[half:])
-            write(pages[:half])
-            other.join()
-        else:
-            write(pages)
+            self.start_other(write, pages[half:], pages[:half])
+        self.finish()
         return []
+
+    def start_other(self, write: Callable[[list[CardPage]], None], theirs: list[CardPage],
+                    ours: list[CardPage]) -> None:
+        """Another process writes *theirs*; the main process writes *ours*
+        at :meth:`finish`."""
+        self.other = ParallelTasks(1)
+        self.other.add_task(write, theirs)
+        self.rest = write, ours
+
+    def finish(self) -> None:
+        """The main process writes its pages, then waits for the other process."""
+        assert self.other is not None and self.rest is not None
+        other, (write, ours) = self.other, self.rest
+        self.other = self.rest = None
+        write(ours)
+        other.join()
 
     def stop(self, app: Sphinx, exception: BaseException | None) -> None:
         """``build-finished``: a build that failed before the end ends the other process."""
