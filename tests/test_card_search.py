@@ -161,7 +161,7 @@ def test_jiebas_cache_is_read_in_one_piece_or_not_at_all(tmp_path):
 
     import jieba
 
-    from handbook.search.card_search import _read_jieba_cache
+    from handbook.search.dictionary import _read_jieba_cache
 
     tokenizer = jieba.Tokenizer()
     tokenizer.tmp_dir = str(tmp_path)
@@ -180,7 +180,7 @@ def test_jiebas_cache_is_read_in_one_piece_or_not_at_all(tmp_path):
 def test_the_dictionary_is_jiebas_own():
     import jieba
 
-    from handbook.search.card_search import _quiet_jieba, jieba_dictionary
+    from handbook.search.dictionary import _quiet_jieba, jieba_dictionary
 
     own = jieba.Tokenizer()
     with _quiet_jieba():
@@ -193,7 +193,8 @@ def test_the_dictionary_is_jiebas_own():
 def test_the_dictionary_is_lent_to_one_build_at_a_time_without_the_others_words():
     import jieba
 
-    from handbook.search.card_search import CardAwareChinese, jieba_dictionary
+    from handbook.search.card_search import CardAwareChinese
+    from handbook.search.dictionary import jieba_dictionary
 
     def language(*names):
         return type('Bound', (CardAwareChinese,), {'card_names': names})({})
@@ -271,7 +272,7 @@ def test_a_page_is_split_with_the_words_learned_for_it():
     language.learn(learned)
     assert language.split(short) == learned[short] and language.split(long) == learned[long]
     assert cuts == []
-    language.learn({})  # the next page's: none
+    language.begin()  # the next page: nothing learned
     assert language.split(long) == learned[long] and cuts == [long]
 
 
@@ -335,3 +336,160 @@ def test_the_process_cutting_ahead_stops_quietly_at_what_it_cannot_read(
     with pytest.raises(EOFError):  # nothing sent, the pipe closed
         receiving.recv()
     assert capsys.readouterr() == ('', '')
+
+
+# -- what a build keeps for the next: each page's cuts, jieba's dictionary by first character
+
+def bound_language(*names):
+    from handbook.search.card_search import CardAwareChinese
+
+    return type('Bound', (CardAwareChinese,), {'card_names': names})
+
+
+TEXTS = ['「黑洞龙」的效果破坏场上的怪兽。', 'DDD反骨王列奥尼达从手卡发动效果，进入伤害步骤。',
+         '连锁处理时，这张卡已经离开场上的场合，效果不适用。']
+
+
+@pytest.fixture
+def kept_dictionary(tmp_path, monkeypatch):
+    """jieba's dictionary by first character in *tmp_path*, and the words of
+    a language bound to two names kept in its build folder: the language."""
+    from handbook.search import card_search, dictionary
+
+    bound = bound_language('黑洞龙', 'DDD 反骨王 列奥尼达')
+    shared = dictionary.jieba_dictionary()
+    base = dict(shared.lend(None, lambda tokenizer: None).FREQ)  # jieba's own, without a build's words
+    stamp = (1, 2)  # a stamp of jieba's cache
+    shards = tmp_path / dictionary.SHARDS
+    dictionary.Shards.write(shards, stamp, base, shared.total)
+    monkeypatch.setattr(dictionary, 'shards_file', lambda: shards)
+    monkeypatch.setattr(dictionary, 'jieba_stamp', lambda: stamp)
+    bound.cache = tmp_path / 'build'
+    whole = bound({})
+    assert whole.key is not None
+    dictionary.save_words(bound.cache, whole.key, shared, whole.tokenizer.total)
+    monkeypatch.setattr(card_search, 'whole_dictionary_loaded', lambda: False)  # a new process
+    return bound
+
+
+def test_a_dictionary_read_by_first_character_cuts_as_the_whole_one(kept_dictionary):
+    from handbook.search import dictionary
+
+    whole = dictionary.jieba_dictionary()
+    expected = [kept_dictionary({'x': 'y'})._split(text) for text in TEXTS]  # another key
+    assert whole.holder is not None and dictionary.WORDS in {
+        path.name for path in kept_dictionary.cache.iterdir()}
+    language = kept_dictionary({})
+    assert [language.split(text) for text in TEXTS] == expected
+    partial = language.tokenizer.FREQ
+    assert isinstance(partial, dictionary.PartialDictionary)
+    assert partial._read == set(''.join(TEXTS))  # the characters of the texts only
+    assert 0 < len(partial) < len(whole) / 10
+    assert partial['黑洞龙'] == whole['黑洞龙'] and partial['黑洞'] == whole['黑洞']
+
+
+def test_a_damaged_dictionary_file_leaves_the_whole_dictionary(kept_dictionary, monkeypatch):
+    from handbook.search import dictionary
+
+    expected = [kept_dictionary({})._split(text) for text in TEXTS]
+
+    def damaged(self, text):
+        raise ValueError('bad marshal data')
+    monkeypatch.setattr(dictionary.PartialDictionary, 'need', damaged)
+    language = kept_dictionary({})
+    assert [language.split(text) for text in TEXTS] == expected
+    assert language.tokenizer.FREQ is dictionary.jieba_dictionary()
+
+
+def test_the_dictionary_by_first_character_is_read_whole_and_for_its_cache_only(tmp_path):
+    from handbook.search.dictionary import Shards
+
+    path = tmp_path / 'shards'
+    Shards.write(path, (10, 20), {'旋风': 3, '旋': 0, '黑洞': 5, '黑': 1}, 9)
+    shards = Shards.open(path, (10, 20))
+    assert shards.total == 9
+    assert shards.entries('旋') == {'旋风': 3, '旋': 0} and shards.entries('龙') == {}
+    assert Shards.open(path, (10, 21)) is None  # jieba's cache changed since
+    data = path.read_bytes()
+    for damaged in (data[:-1], data + b'\x00', b'', b'\x00' * 12):
+        path.write_bytes(damaged)
+        assert Shards.open(path, (10, 20)) is None
+
+
+def test_a_pages_cuts_are_taken_under_their_key_only(tmp_path):
+    import marshal
+
+    from handbook.search.card_search import _read_cuts
+    from handbook.search.dictionary import FORMAT
+
+    path = tmp_path / 'page.marshal'
+    path.write_bytes(marshal.dumps((FORMAT, 'key', {'伤害步骤': ['伤害', '步骤', '伤害步骤']})))
+    assert _read_cuts(path, 'key') == {'伤害步骤': ['伤害', '步骤', '伤害步骤']}
+    assert _read_cuts(path, 'another key') == {}  # other names, another jieba
+    path.write_bytes(marshal.dumps((FORMAT + 1, 'key', {})))
+    assert _read_cuts(path, 'key') == {}
+    path.write_bytes(b'\x00not marshal')
+    assert _read_cuts(path, 'key') == {}
+
+
+def test_an_edit_has_jieba_cut_its_new_text_only(rootdir, tmp_path):
+    # each build in a process of its own, as make html runs it: jieba's whole
+    # dictionary is not loaded, and the edited page's other texts are the last build's
+    import shutil
+
+    from handbook.search.dictionary import jieba_dictionary
+
+    jieba_dictionary()  # jieba's cache and its shards exist (on a new machine, made now)
+    srcdir = tmp_path / 'src'
+    shutil.copytree(rootdir / 'test-search', srcdir)
+    script = f'''
+import json, sys
+sys.path.insert(0, {str(ROOT / '_ext')!r})
+from sphinx.application import Sphinx
+from handbook.search import card_search
+cut = []
+split = card_search.CardAwareChinese._split
+card_search.CardAwareChinese._split = lambda self, text: cut.append(text) or split(self, text)
+app = Sphinx({str(srcdir)!r}, {str(srcdir)!r}, sys.argv[1] + '/html', sys.argv[1] + '/doctrees',
+             'html', status=None, warning=sys.stderr)
+app.build()
+tokenizer = app.builder.indexer.lang._tokenizer
+print(json.dumps([cut, type(tokenizer.FREQ).__name__ if tokenizer else None]))
+'''
+
+    def build(out):
+        run = subprocess.run([sys.executable, '-c', script, str(tmp_path / out)],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0 and not run.stderr, run.stderr
+        return json.loads(run.stdout)
+
+    cut, dictionary = build('edited')
+    assert dictionary == 'SharedDictionary' and '进入伤害步骤。' in cut
+    page = srcdir / 'other.rst'
+    page.write_text(page.read_text(encoding='utf-8') + '\n连锁处理时效果不适用。\n', encoding='utf-8')
+    assert build('edited') == [['连锁处理时效果不适用。'], 'PartialDictionary']
+    cut, dictionary = build('clean')
+    assert dictionary == 'SharedDictionary' and '连锁处理时效果不适用。' in cut and len(cut) > 5
+    assert (tmp_path / 'edited/html/searchindex.js').read_bytes() == \
+        (tmp_path / 'clean/html/searchindex.js').read_bytes()
+
+
+def test_a_removed_pages_cuts_go(make_app, rootdir, tmp_path):
+    import shutil
+
+    from handbook.search.card_search import cuts_file
+
+    srcdir = tmp_path / 'src'
+    shutil.copytree(rootdir / 'test-search', srcdir)
+    app = make_app('html', srcdir=srcdir, builddir=tmp_path / 'out')
+    app.build()
+    kept = cuts_file(app.builder.indexer.lang.cache, 'other')
+    assert kept.is_file()
+    app.cleanup()  # Sphinx's global registries, before the next app
+    (srcdir / 'other.rst').unlink()
+    index = srcdir / 'index.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace('   other\n', ''), encoding='utf-8')
+    again = make_app('html', srcdir=srcdir, builddir=tmp_path / 'out')
+    again.build()
+    assert_no_warnings(again)
+    assert not kept.exists() and cuts_file(again.builder.indexer.lang.cache, 'index').is_file()

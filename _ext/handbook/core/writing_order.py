@@ -110,6 +110,8 @@ WRITE_LAST = 'handbook-write-last'
 WRITTEN = 'handbook-written'
 #: a page is about to be indexed for the search (the main process): ``(app, pagename)``
 INDEXING = 'handbook-indexing'
+#: a page is indexed for the search (the main process): ``(app, pagename)``
+INDEXED = 'handbook-indexed'
 
 logger = logging.getLogger(__name__)
 
@@ -202,6 +204,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         else:
             self.events.emit(INDEXING, pagename)
             super().index_page(pagename, doctree, title)
+            self.events.emit(INDEXED, pagename)
 
     def handle_page(self, pagename: str, addctx: dict[str, Any],
                     templatename: str = 'page.html', *, outfilename: Path | None = None,
@@ -378,6 +381,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_event(WRITE_LAST)
     app.add_event(WRITTEN)
     app.add_event(INDEXING)
+    app.add_event(INDEXED)
     app.setup_extension('handbook.core.toctree_cache')  # the tables of contents the pages show
     app.setup_extension('handbook.core.template_cache')  # the theme's templates, compiled once
     app.add_builder(OrderedHTMLBuilder, override=True)

@@ -49,7 +49,10 @@ defines a ``Stemmer`` that leaves words as they are.
 
 In a parallel build, a process of its own cuts the heaviest pages' texts
 ahead, while a core would be idle, and the main process indexes a page with
-the words that came for it (:class:`CutsAhead`).
+the words that came for it (:class:`CutsAhead`).  A page indexed again (an
+edit) is indexed with the words of its texts kept by the last build, and
+jieba cuts only its new texts, on its dictionary read for them alone
+(:class:`SavedCuts`, :mod:`handbook.search.dictionary`).
 
 jieba's start-up messages are silenced.  The registry is the one
 ``card_links`` loaded; editing it re-indexes the pages that ``card_links``
@@ -65,15 +68,12 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import marshal
 import multiprocessing
 import os
 import pickle
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -85,9 +85,17 @@ from sphinx.search.en import SearchEnglish
 from sphinx.util.parallel import make_chunks
 
 from handbook.cards import links as card_links
-from handbook.core.files import doctree_file
+from handbook.core.files import doctree_file, replacing
 from handbook.core.names import SEPARATOR_CLASS, fold
-from handbook.core.writing_order import INDEXING
+from handbook.core.writing_order import INDEXED, INDEXING
+from handbook.search.dictionary import (
+    FORMAT,
+    jieba_dictionary,
+    partial_dictionary,
+    save_words,
+    whole_dictionary_loaded,
+    words_key,
+)
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -156,95 +164,6 @@ class NameFinder:
                 i += 1
 
 
-class SharedDictionary(dict):
-    """jieba's own dictionary (word -> frequency), lent to one build's
-    tokenizer at a time (:func:`jieba_dictionary`).  The words a build adds
-    (the card names, ``html_search_options['dict']``) are noted as they are
-    added, and taken out again before the dictionary is lent to the next
-    build: a build costs the words it adds, not a copy of jieba's 350,000
-    (15 MB, and a fiftieth of a second).  Only additions go through Python:
-    looking a word up is the dict's own."""
-
-    def __init__(self, words: dict[str, int], total: int) -> None:
-        super().__init__(words)
-        self.total = total
-        self.holder: object | None = None
-        self._before: dict[str, int | None] = {}  # what the holder changed: the old values
-
-    def __setitem__(self, word: str, frequency: int) -> None:
-        if word not in self._before:
-            self._before[word] = self.get(word)
-        super().__setitem__(word, frequency)
-
-    def lend(self, holder: object, add: Callable[[jieba.Tokenizer], object]) -> jieba.Tokenizer:
-        """A tokenizer on this dictionary for *holder*, with the words that
-        *add* adds to it, and none of the previous holder's."""
-        for word, frequency in self._before.items():
-            if frequency is None:
-                super().__delitem__(word)
-            else:
-                super().__setitem__(word, frequency)
-        self._before.clear()
-        self.holder = holder
-        import jieba
-
-        tokenizer = jieba.Tokenizer()
-        tokenizer.FREQ, tokenizer.total, tokenizer.initialized = self, self.total, True
-        with _quiet_jieba():
-            add(tokenizer)
-        return tokenizer
-
-
-@functools.cache
-def jieba_dictionary() -> SharedDictionary:
-    """jieba's own dictionary, loaded once per process (from jieba's cache
-    file, a fifth of a second: :func:`_read_jieba_cache`) and shared by its
-    builds one after the other (one process makes several builds under
-    sphinx.testing)."""
-    import jieba
-
-    base = jieba.Tokenizer()
-    loaded = _read_jieba_cache(base)
-    if loaded is None:  # no cache yet: jieba builds its dictionary and writes the cache
-        with _quiet_jieba():
-            base.initialize()
-        loaded = base.FREQ, base.total
-    return SharedDictionary(*loaded)
-
-
-def _read_jieba_cache(tokenizer: jieba.Tokenizer) -> tuple[dict[str, int], int] | None:
-    """jieba's cache of its default dictionary (``jieba.cache`` in its
-    ``tmp_dir``, else the temporary folder), read as jieba reads it but in
-    one piece: ``marshal.load`` from the file takes 0.55 s, ``marshal.loads``
-    of its 9 MB 0.18 s.  None where there is no such cache, or no readable
-    one, or the tokenizer has another dictionary."""
-    import jieba
-
-    if tokenizer.dictionary != jieba.DEFAULT_DICT or tokenizer.cache_file:
-        return None
-    cache = Path(tokenizer.tmp_dir or tempfile.gettempdir()) / 'jieba.cache'
-    try:
-        loaded = marshal.loads(cache.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    if not (isinstance(loaded, tuple) and len(loaded) == 2 and isinstance(loaded[0], dict)
-            and isinstance(loaded[1], int)):
-        return None
-    return loaded
-
-
-@contextmanager
-def _quiet_jieba() -> Iterator[None]:
-    """jieba logs its dictionary loading to stderr at DEBUG level."""
-    logger = logging.getLogger('jieba')
-    level = logger.level
-    logger.setLevel(logging.WARNING)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
 class CardAwareChinese(SearchLanguage):
     """Sphinx's Chinese search with card names as words (bound to a registry
     by :func:`bind_registry`).  Sphinx's own (``sphinx.search.zh``) imports
@@ -260,6 +179,8 @@ class CardAwareChinese(SearchLanguage):
                        'var Stemmer = function () { this.stemWord = (word) => word; };\n')
     card_names: ClassVar[tuple[str, ...]] = ()
     replaced: ClassVar[str | type | None] = None  # the language this one stands in for
+    #: the folder where a build keeps its words and cuts for the next (:class:`SavedCuts`)
+    cache: Path | None = None
 
     def __init__(self, options: dict[str, str]) -> None:
         # not SearchLanguage.__init__ (nor Sphinx's Chinese search's, which
@@ -272,18 +193,46 @@ class CardAwareChinese(SearchLanguage):
                                  f'const CARD_NAME_SEPARATORS = {separators};\n'
                                  f'{SCRIPT.read_text(encoding="utf-8")}')
         self._tokenizer: jieba.Tokenizer | None = None
+        #: where the tokenizer reads jieba's dictionary by first character:
+        #: what reads the entries a text needs (:mod:`handbook.search.dictionary`)
+        self._need: Callable[[str], None] | None = None
         self._cut: dict[str, list[str]] = {}  # the short texts cut (split)
         self._kept: dict[str, bool] = {}  # jieba's words: whether each is kept (_split)
         self._ahead: dict[str, list[str]] = {}  # the page's texts cut ahead (learn)
+        self._page: dict[str, list[str]] = {}  # the page's texts split so far (page_cuts)
+
+    @functools.cached_property
+    def key(self) -> str | None:
+        """A key of everything the words of a text depend on
+        (:func:`handbook.search.dictionary.words_key`)."""
+        return words_key(self.card_names, self.options.get('dict'))
 
     @property
     def tokenizer(self) -> jieba.Tokenizer:
-        """jieba with the card names, loaded when a page is first indexed
-        (a build that indexes no page does not wait for its dictionary), and
-        again if another build has borrowed the dictionary since."""
+        """jieba with the card names, made when a text is first cut (a build
+        that cuts none does not wait for jieba's dictionary): on the
+        dictionary read by first character where this process has not loaded
+        it whole and the words of the last build are kept, else on the whole
+        dictionary, lent again if another build has borrowed it since."""
+        if self._tokenizer is None:
+            partial = None
+            if self.cache is not None and self.key is not None and not whole_dictionary_loaded():
+                partial = partial_dictionary(self.cache, self.key)
+            if partial is not None:
+                self._tokenizer, self._need = partial.tokenizer(), partial.need
+                return self._tokenizer
+        elif self._need is not None or jieba_dictionary().holder is self:
+            return self._tokenizer
+        return self._lend()
+
+    def _lend(self) -> jieba.Tokenizer:
         dictionary = jieba_dictionary()
-        if self._tokenizer is None or dictionary.holder is not self:
-            self._tokenizer = dictionary.lend(self, self._add_words)
+        self._tokenizer, self._need = dictionary.lend(self, self._add_words), None
+        if self.cache is not None and self.key is not None:
+            try:
+                save_words(self.cache, self.key, dictionary, self._tokenizer.total)
+            except OSError:  # kept for the next build only: it loads the whole dictionary
+                pass
         return self._tokenizer
 
     def _add_words(self, tokenizer: jieba.Tokenizer) -> None:
@@ -298,23 +247,43 @@ class CardAwareChinese(SearchLanguage):
         such as 「 or 」的效果, the names and the dates recur on every page)."""
         if len(input) > MEMO_CHARS:
             words = self._ahead.get(input)
-            return self._split(input) if words is None else list(words)
-        words = self._cut.get(input)
-        if words is None:
-            words = self._ahead.get(input)
-            words = self._cut[input] = self._split(input) if words is None else words
+            if words is None:
+                words = self._split(input)
+        else:
+            words = self._cut.get(input)
+            if words is None:
+                words = self._ahead.get(input)
+                words = self._cut[input] = self._split(input) if words is None else words
+        self._page[input] = words
         return list(words)
 
+    def begin(self) -> None:
+        """A page is about to be indexed: forget the last page's texts."""
+        self._ahead = {}
+        self._page = {}
+
     def learn(self, cuts: dict[str, list[str]]) -> None:
-        """Split the next page's texts with *cuts* (text -> its words, as
-        :meth:`split` gives them: :class:`CutsAhead`), in place of the last
-        page's."""
-        self._ahead = cuts
+        """Split the page being indexed with *cuts* (text -> its words, as
+        :meth:`split` gives them: :class:`SavedCuts`, :class:`CutsAhead`)."""
+        if self._ahead:
+            self._ahead.update(cuts)
+        else:
+            self._ahead = cuts
+
+    def page_cuts(self) -> dict[str, list[str]]:
+        """The texts of the page being indexed split so far, with their words."""
+        return self._page
 
     def _split(self, input: str) -> list[str]:
+        tokenizer = self.tokenizer
+        if self._need is not None:
+            try:
+                self._need(input)
+            except (ValueError, EOFError, TypeError):  # a damaged file: the whole dictionary
+                tokenizer = self._lend()
         kept, names = self._kept, self.names.keys
         words = []
-        for word in (*self.tokenizer.cut_for_search(input), *_LATIN.findall(input)):
+        for word in (*tokenizer.cut_for_search(input), *_LATIN.findall(input)):
             keep = kept.get(word)
             if keep is None:  # a registry name counts where the name finder finds it
                 keep = kept[word] = bool(_WORDLIKE.search(word)) and fold(word) not in names
@@ -423,8 +392,8 @@ class CutsAhead:
 
     def indexing(self, app: Sphinx, pagename: str) -> None:
         """``handbook-indexing``: the words that came for *pagename*, to the index's language."""
-        language = getattr(getattr(app.builder, 'indexer', None), 'lang', None)
-        if not isinstance(language, CardAwareChinese):
+        language = indexing_language(app)
+        if language is None:
             return
         while self.receiving is not None and self.receiving.poll():
             try:
@@ -469,6 +438,7 @@ def _cut_pages(sending: Connection, language_class: type[CardAwareChinese],
     try:
         os.nice(NICENESS)
         language = language_class(options)
+        language.cache = None  # what it cuts is the main process's to keep
         for docname, path in doctrees:
             doctree = pickle.loads(path.read_bytes())
             texts = {node.astext() for node in doctree.findall(nodes.Text)}
@@ -484,13 +454,92 @@ def _cut_pages(sending: Connection, language_class: type[CardAwareChinese],
 NICENESS = 10
 
 
+class SavedCuts:
+    """Each page's texts and their words, kept in the build's folder from one
+    build to the next (:func:`cuts_file`): an edit indexes the edited page
+    again (and the indexes whose toctrees list it), and jieba cuts only the
+    texts the page did not have, on its dictionary read for those texts only
+    (:mod:`handbook.search.dictionary`): on the benchmark corpus, a quarter
+    of a second of the build after a one-line edit.  The words are kept
+    under a key of everything they depend on (:attr:`CardAwareChinese.key`):
+    another registry, another dictionary or another jieba, and the page is
+    cut anew.  A page's file is written when the page had a text it did
+    not have in the last build."""
+
+    def __init__(self) -> None:
+        self.read: dict[str, list[str]] = {}  # what the page being indexed had
+
+    def indexing(self, app: Sphinx, pagename: str) -> None:
+        """``handbook-indexing``: the page's words kept, to the index's language."""
+        self.read = {}
+        language = indexing_language(app)
+        if language is None:
+            return
+        language.begin()
+        if language.cache is not None and language.key is not None:
+            self.read = _read_cuts(cuts_file(language.cache, pagename), language.key)
+            language.learn(self.read)
+
+    def indexed(self, app: Sphinx, pagename: str) -> None:
+        """``handbook-indexed``: keep the page's words if it has new texts."""
+        language = indexing_language(app)
+        if language is None or language.cache is None or language.key is None:
+            return
+        cuts = language.page_cuts()
+        if cuts.keys() == self.read.keys():
+            return
+        path = cuts_file(language.cache, pagename)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with replacing(path) as out:
+                out.write(marshal.dumps((FORMAT, language.key, cuts)))
+        except OSError:  # kept for the next build only: it cuts the page again
+            pass
+        self.read = {}
+
+    @staticmethod
+    def forget(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+               removed: set[str]) -> list[str]:
+        """``env-get-outdated``: the words of removed pages go."""
+        for docname in removed:
+            cuts_file(cache_folder(app), docname).unlink(missing_ok=True)
+        return []
+
+
+def cache_folder(app: Sphinx) -> Path:
+    """Where a build keeps its words and cuts for the next one."""
+    return Path(app.doctreedir, 'handbook-search')
+
+
+def cuts_file(folder: Path, pagename: str) -> Path:
+    return folder / 'cuts' / f'{pagename}.marshal'
+
+
+def _read_cuts(path: Path, key: str) -> dict[str, list[str]]:
+    try:
+        kept = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not (isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (FORMAT, key)
+            and isinstance(kept[2], dict)):
+        return {}
+    return kept[2]
+
+
+def indexing_language(app: Sphinx) -> CardAwareChinese | None:
+    """The search language of the build's index, if it is this one."""
+    language = getattr(getattr(app.builder, 'indexer', None), 'lang', None)
+    return language if isinstance(language, CardAwareChinese) else None
+
+
 def bind_registry(app: Sphinx, env: BuildEnvironment) -> None:
     """Register the search language for this build's registry (before the
     HTML builder makes its index, at each build)."""
     names = tuple(registry_names(card_links.registry(env).cards()))
     replaced = sphinx.search.languages.get(CardAwareChinese.lang)
     app.add_search_language(type('CardAwareChinese', (CardAwareChinese,),
-                                 {'card_names': names, 'replaced': replaced}))
+                                 {'card_names': names, 'replaced': replaced,
+                                  'cache': cache_folder(app)}))
 
 
 def unbind_registry(app: Sphinx, exception: BaseException | None) -> None:
@@ -507,6 +556,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     ahead = DictionaryAhead()
     app.connect('env-before-read-docs', ahead.count, priority=950)  # after reading_order's
     app.connect('env-merge-info', ahead.merged)
+    saved = SavedCuts()
+    app.connect(INDEXING, saved.indexing, priority=400)  # before what came ahead
+    app.connect(INDEXED, saved.indexed)
+    app.connect('env-get-outdated', saved.forget)
     cuts = CutsAhead()
     app.connect('env-before-read-docs', cuts.count, priority=950)
     app.connect('env-updated', cuts.start, priority=600)  # after bind_registry
