@@ -276,35 +276,35 @@ def test_a_page_is_split_with_the_words_learned_for_it():
     assert language.split(long) == learned[long] and cuts == [long]
 
 
-@pytest.mark.parametrize('parallel', [2, 1])
-def test_a_parallel_build_indexes_words_a_process_of_its_own_cut_ahead(
-        make_app, rootdir, tmp_path, parallel):
+@pytest.mark.parametrize(('parallel', 'rulings', 'ahead'), [
+    (2, 400, {'p3'}),  # once read: the heavy page only
+    (1, 400, set()),  # a serial build of a light handbook: none
+    (1, 2500, 'every page'),  # of a handbook of 128 KB or more: while the pages are read
+])
+def test_a_build_indexes_words_a_process_of_its_own_cut_ahead(
+        make_app, rootdir, tmp_path, monkeypatch, parallel, rulings, ahead):
     import shutil
 
     from handbook.core.writing_order import INDEXING
     from handbook.search import card_search
+    from handbook.search.dictionary import jieba_dictionary
 
+    jieba_dictionary()  # jieba's cache exists (on a new machine, made now): the words' key
     srcdir = tmp_path / 'handbook'
     shutil.copytree(rootdir / 'test-handbook', srcdir)
     heavy = srcdir / 'p3.rst'  # the page of a yearly FAQ: the others weigh less than a quarter
     heavy.write_text(heavy.read_text(encoding='utf-8')
-                     + '\n'.join(f'| 第{n}条裁定，「`旋风`_」的效果处理。' for n in range(400)) + '\n',
-                     encoding='utf-8')
+                     + '\n'.join(f'| 第{n}条裁定，「`旋风`_」的效果处理。' for n in range(rulings))
+                     + '\n', encoding='utf-8')
     app = make_app('html', srcdir=srcdir, builddir=tmp_path / 'ahead', parallel=parallel)
-    ahead = next(listener.handler.__self__ for listener in app.events.listeners[INDEXING]
-                 if isinstance(getattr(listener.handler, '__self__', None),
-                               card_search.CutsAhead))
+    cutting = next(listener.handler.__self__ for listener in app.events.listeners['env-updated']
+                   if isinstance(getattr(listener.handler, '__self__', None),
+                                 card_search.CutsAhead))
 
     def wait(app, pagename):
-        # a test waits until every page came, so that each is taken; a build does not
-        while ahead.process is not None and ahead.process.is_alive() \
-                and ahead.receiving is not None:
-            if ahead.receiving.poll(0.05):
-                try:
-                    docname, cuts = ahead.receiving.recv()
-                except EOFError:  # every page sent
-                    break
-                ahead.cuts[docname] = cuts
+        # a test waits until every page is cut, so that each is taken; a build does not
+        if cutting.process is not None:
+            cutting.process.join(60)
 
     taken: dict[str, bool] = {}  # each page indexed: whether it had words cut ahead
     app.connect(INDEXING, wait, priority=1)  # before the handler taking them
@@ -313,29 +313,30 @@ def test_a_parallel_build_indexes_words_a_process_of_its_own_cut_ahead(
     app.build()
     assert_no_warnings(app)
     assert len(taken) > 6
-    if parallel == 1:  # a serial build starts no such process
-        assert not any(taken.values())
-        return
-    assert {page for page, cut in taken.items() if cut} == {'p3'}
-    serial = make_app('html', srcdir=srcdir, builddir=tmp_path / 'serial')
-    serial.build()
-    assert (app.outdir / 'searchindex.js').read_bytes() == \
-        (serial.outdir / 'searchindex.js').read_bytes()
+    assert {page for page, cut in taken.items() if cut} == (
+        set(taken) if ahead == 'every page' else ahead)
+    if ahead:
+        assert cutting.process is None  # ended with the build
+        app.cleanup()  # Sphinx's global registries, before the next app
+        monkeypatch.setattr(card_search, 'PAGES_AHEAD', 1000)  # none cut ahead
+        alone = make_app('html', srcdir=srcdir, builddir=tmp_path / 'alone')
+        alone.build()
+        assert (app.outdir / 'searchindex.js').read_bytes() == \
+            (alone.outdir / 'searchindex.js').read_bytes()
 
 
 def test_the_process_cutting_ahead_stops_quietly_at_what_it_cannot_read(
         tmp_path, capsys, monkeypatch):
-    import multiprocessing
-
     from handbook.search import card_search
+    from handbook.search.dictionary import jieba_dictionary
 
+    jieba_dictionary()  # jieba's cache exists: the words' key
     monkeypatch.setattr(card_search.os, 'nice', lambda increment: 0)  # this process's own
-    bound = type('Bound', (card_search.CardAwareChinese,), {'card_names': ('黑洞龙',)})
-    receiving, sending = multiprocessing.Pipe(duplex=False)
-    card_search._cut_pages(sending, bound, {}, [('gone', tmp_path / 'gone.doctree')])
-    with pytest.raises(EOFError):  # nothing sent, the pipe closed
-        receiving.recv()
+    bound = type('Bound', (card_search.CardAwareChinese,),
+                 {'card_names': ('黑洞龙',), 'cache': tmp_path / 'kept'})
+    card_search._cut_pages(bound, {}, [('gone', tmp_path / 'gone.doctree')])
     assert capsys.readouterr() == ('', '')
+    assert not card_search.ahead_file(bound.cache, 'gone').exists()
 
 
 # -- what a build keeps for the next: each page's cuts, jieba's dictionary by first character

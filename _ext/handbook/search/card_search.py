@@ -265,10 +265,10 @@ class CardAwareChinese(SearchLanguage):
     def learn(self, cuts: dict[str, list[str]]) -> None:
         """Split the page being indexed with *cuts* (text -> its words, as
         :meth:`split` gives them: :class:`SavedCuts`, :class:`CutsAhead`)."""
-        if self._ahead:
-            self._ahead.update(cuts)
-        else:
+        if not self._ahead:
             self._ahead = cuts
+        elif cuts:
+            self._ahead = {**self._ahead, **cuts}  # neither of them changed
 
     def page_cuts(self) -> dict[str, list[str]]:
         """The texts of the page being indexed split so far, with their words."""
@@ -338,89 +338,135 @@ class DictionaryAhead:
 
 
 class CutsAhead:
-    """A parallel build's pages cut for the search by a process of its own,
-    from their doctrees as read, while a core would be idle: the main process
+    """Pages cut for the search by a process of its own, from their doctrees
+    as read, while a core would be idle; the process keeps each page's words
+    in the files of :class:`SavedCuts` (``<page>.ahead.marshal``), where the
+    main process finds them when it indexes the page, if they are there by
+    then (it never waits: it cuts what it has no words for).
+    :meth:`CardAwareChinese.split` is a function of the text, so the index is
+    the same (``test_builds`` compares ``-j 2`` with ``-j 1``, and two
+    clean builds).  What the doctree as read does not hold as such (a
+    reference's title, resolved later) is cut by the main process.
+
+    **A serial build** (``-j 1``) reads its pages one after the other and
+    leaves the other core idle: the process starts before the read (forked
+    from a main process that holds no page yet, so small), and cuts each page
+    once it is read (the main process tells it at the next page, and at the
+    end of the read).  It is done before the write starts; jieba's 1.3 s of
+    a clean ``-j 1`` build on the benchmark corpus are out of the main
+    process, which has no need of jieba's whole dictionary either (it reads
+    it by first character for the texts left to it, with the words the
+    process kept: :mod:`handbook.search.dictionary`).  Only where the pages
+    read weigh :data:`AHEAD_BYTES` or more, and the machine has a second core.
+
+    **A parallel build** keeps both cores busy reading; then the main process
     computes the lists that need every page, and resolves and indexes every
     page while the processes it forks write them (one at a time for most of
-    the write), and the write waits on it.  That process starts once the
-    pages are read (``env-updated``), at a lower priority than the build's
-    own, and cuts the heaviest pages, in the order the write indexes them:
-    those at least a quarter as heavy as the heaviest (:data:`HEAVY`; the
-    main process reaches the others before they would be cut, and cutting
-    them took CPU from the write: 0.14 s of it on the benchmark corpus,
-    four pairs, whose two yearly FAQ pages are the heavy ones).  When
-    the main process indexes a page (``handbook-indexing``) it takes the
-    words that came for it, and cuts the texts that have none itself:
-    :meth:`CardAwareChinese.split` is a function of the text, so the index is
-    the same (``test_builds`` compares ``-j 2`` with ``-j 1``).  What the
-    doctree as read does not hold as such (a reference's title, resolved
-    later) is simply cut then."""
+    the write), and the write waits on it.  The process starts once the pages
+    are read (``env-updated``), at a lower priority than the build's own, and
+    cuts the heaviest pages, in the order the write indexes them: those at
+    least a quarter as heavy as the heaviest (:data:`HEAVY`; the main process
+    reaches the others before they would be cut, and cutting them took CPU
+    from the write: 0.14 s of it on the benchmark corpus, four pairs, whose
+    two yearly FAQ pages are the heavy ones)."""
 
     def __init__(self) -> None:
-        self.docnames: list[str] = []  # the pages this build reads
-        self.receiving: Connection | None = None
         self.process: BaseProcess | None = None
-        self.cuts: dict[str, dict[str, list[str]]] = {}  # by page, not indexed yet
+        self.docnames: list[str] = []  # the pages this build reads
+        self.telling: Connection | None = None  # a serial build's: the pages read, told
+        self.reading: str | None = None  # a serial build's: the page being read
 
     def count(self, app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-        """``env-before-read-docs``: the pages to read."""
+        """``env-before-read-docs``: the pages to read; a serial build's process starts."""
+        self.stop(app, None)
         self.docnames = list(docnames)
+        if app.parallel > 1 or not self._worth(app, env) or _cores() < 2 \
+                or sum(_size(Path(env.doc2path(docname))) for docname in docnames) < AHEAD_BYTES:
+            return
+        receiving, self.telling = multiprocessing.get_context('fork').Pipe(duplex=False)
+        self._start(app, env, receiving, ((docname, doctree_file(env, docname))
+                                          for docname in iter(receiving.recv, None)))
+
+    def read(self, app: Sphinx, docname: str, source: list[str]) -> None:
+        """``source-read``: a serial build reads *docname*, so the page before is read."""
+        if self.telling is not None:
+            if self.reading is not None:
+                self._tell(self.reading)
+            self.reading = docname
 
     def start(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        """``env-updated``, the pages read: start the process (a parallel
-        build that read several pages; jieba's dictionary, loaded ahead, is
-        the process's as it forks)."""
-        self.stop(app, None)
-        language = sphinx.search.languages.get(CardAwareChinese.lang)
-        if not (app.parallel > 1 and len(self.docnames) > PAGES_AHEAD
-                and isinstance(language, type) and issubclass(language, CardAwareChinese)
-                and indexes_in_chinese(app)):
+        """``env-updated``, the pages read: a serial build's process is told
+        so; a parallel build's starts, if it read several pages (jieba's
+        dictionary, loaded ahead, is the process's as it forks)."""
+        if self.telling is not None:
+            if self.reading is not None:
+                self._tell(self.reading)
+            self._tell(None)  # the end
+            self._stop_telling()
+            return []
+        if not (app.parallel > 1 and self._worth(app, env)):
             return []
         sizes = {doctree_file(env, docname): docname for docname in self.docnames}
         sized = sorted(((_size(path), path) for path in sizes), reverse=True)  # as the write
         heaviest = sized[0][0] if sized else 0
-        doctrees = [(sizes[path], path) for size, path in sized if size * HEAVY >= heaviest]
-        context = multiprocessing.get_context('fork')
-        receiving, sending = context.Pipe(duplex=False)
-        self.process = context.Process(
-            target=_cut_pages, daemon=True,
-            args=(sending, language, dict(app.config.html_search_options or {}), doctrees))
-        self.process.start()
-        sending.close()
-        self.receiving = receiving
+        self._start(app, env, None,
+                    [(sizes[path], path) for size, path in sized if size * HEAVY >= heaviest])
         return []
 
-    def indexing(self, app: Sphinx, pagename: str) -> None:
-        """``handbook-indexing``: the words that came for *pagename*, to the index's language."""
-        language = indexing_language(app)
-        if language is None:
+    def _worth(self, app: Sphinx, env: BuildEnvironment) -> bool:
+        """Whether the build reads several pages, and indexes them with this search."""
+        return len(self.docnames) > PAGES_AHEAD and indexes_in_chinese(app) \
+            and words_key(*_key_parts(app, env)) is not None
+
+    def _start(self, app: Sphinx, env: BuildEnvironment, receiving: Connection | None,
+               doctrees: Iterable[tuple[str, Path]]) -> None:
+        """Fork the process, to cut the pages of *doctrees* (``(docname, doctree file)``)."""
+        context = multiprocessing.get_context('fork')
+        self.process = context.Process(
+            target=_cut_pages, daemon=True,
+            args=(bound_language(app, env), dict(app.config.html_search_options or {}),
+                  doctrees))
+        self.process.start()
+        if receiving is not None:
+            receiving.close()  # the process's end
+
+    def _tell(self, docname: str | None) -> None:
+        """Tell the process that page *docname* is read (None: all are)."""
+        if self.telling is None:
             return
-        while self.receiving is not None and self.receiving.poll():
-            try:
-                docname, cuts = self.receiving.recv()
-            except (EOFError, OSError):  # the process ended: every page sent
-                self.receiving.close()
-                self.receiving = None
-                break
-            self.cuts[docname] = cuts
-        language.learn(self.cuts.pop(pagename, {}))
+        try:
+            self.telling.send(docname)
+        except OSError:  # the process ended: the main process cuts what it has no words for
+            self._stop_telling()
+
+    def _stop_telling(self) -> None:
+        if self.telling is not None:
+            self.telling.close()
+        self.telling = self.reading = None
 
     def stop(self, app: Sphinx, exception: BaseException | None) -> None:
-        """``build-finished``: the process ended, what it sent let go."""
+        """``build-finished`` (and before a build's read): the process ended."""
+        self._stop_telling()
         if self.process is not None:
             self.process.terminate()
             self.process.join()
             self.process = None
-        if self.receiving is not None:
-            self.receiving.close()
-            self.receiving = None
-        self.cuts.clear()
 
 
-#: a parallel build cuts pages ahead when it reads more than this many
+#: a build cuts pages ahead when it reads more than this many
 PAGES_AHEAD = 5
-#: the pages cut ahead: those at least 1/HEAVY as heavy as the heaviest
+#: a serial build cuts pages ahead when those it reads weigh this much (their sources)
+AHEAD_BYTES = 128 * 1024
+#: a parallel build cuts ahead the pages at least 1/HEAVY as heavy as the heaviest
 HEAVY = 4
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _size(path: Path) -> int:
@@ -430,24 +476,25 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _cut_pages(sending: Connection, language_class: type[CardAwareChinese],
-               options: dict[str, str], doctrees: list[tuple[str, Path]]) -> None:
+def _cut_pages(language_class: type[CardAwareChinese], options: dict[str, str],
+               doctrees: Iterable[tuple[str, Path]]) -> None:
     """The process of :class:`CutsAhead`: each page's texts and their words,
-    sent.  It stops at anything unexpected, quietly: the main process cuts
-    what did not come, and reports what goes wrong there."""
+    kept.  It stops at anything unexpected, quietly: the main process cuts
+    what it has no words for, and reports what goes wrong there."""
     try:
         os.nice(NICENESS)
         language = language_class(options)
-        language.cache = None  # what it cuts is the main process's to keep
+        if language.cache is None or language.key is None:
+            return
         for docname, path in doctrees:
             doctree = pickle.loads(path.read_bytes())
             texts = {node.astext() for node in doctree.findall(nodes.Text)}
             texts.update(node.astext() for node in doctree.findall(nodes.title))
-            sending.send((docname, {text: language.split(text) for text in texts}))
+            language.begin()
+            write_cuts(ahead_file(language.cache, docname), language.key,
+                       {text: language.split(text) for text in texts})
     except Exception:  # noqa: BLE001, S110 -- see the docstring
         pass
-    finally:
-        sending.close()
 
 
 #: how much lower than the build's the priority of :class:`CutsAhead`'s process is
@@ -463,39 +510,40 @@ class SavedCuts:
     of a second of the build after a one-line edit.  The words are kept
     under a key of everything they depend on (:attr:`CardAwareChinese.key`):
     another registry, another dictionary or another jieba, and the page is
-    cut anew.  A page's file is written when the page had a text it did
-    not have in the last build."""
+    cut anew.  A page indexed is split with what its file and the file of
+    :class:`CutsAhead` hold; its file keeps the words of the texts that
+    :class:`CutsAhead` did not cut (all of them, where it did not run), and
+    is written again when those are other texts."""
 
     def __init__(self) -> None:
-        self.read: dict[str, list[str]] = {}  # what the page being indexed had
+        # the page being indexed: its words kept by the last indexing, by CutsAhead
+        self.own: dict[str, list[str]] = {}
+        self.ahead: dict[str, list[str]] = {}
 
     def indexing(self, app: Sphinx, pagename: str) -> None:
         """``handbook-indexing``: the page's words kept, to the index's language."""
-        self.read = {}
+        self.own, self.ahead = {}, {}
         language = indexing_language(app)
         if language is None:
             return
         language.begin()
         if language.cache is not None and language.key is not None:
-            self.read = _read_cuts(cuts_file(language.cache, pagename), language.key)
-            language.learn(self.read)
+            self.own = _read_cuts(cuts_file(language.cache, pagename), language.key)
+            self.ahead = _read_cuts(ahead_file(language.cache, pagename), language.key)
+            language.learn(self.ahead)
+            language.learn(self.own)
 
     def indexed(self, app: Sphinx, pagename: str) -> None:
-        """``handbook-indexed``: keep the page's words if it has new texts."""
+        """``handbook-indexed``: keep the words of the page's texts that
+        :class:`CutsAhead` did not keep, if they are other texts than last time."""
         language = indexing_language(app)
         if language is None or language.cache is None or language.key is None:
             return
-        cuts = language.page_cuts()
-        if cuts.keys() == self.read.keys():
-            return
-        path = cuts_file(language.cache, pagename)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with replacing(path) as out:
-                out.write(marshal.dumps((FORMAT, language.key, cuts)))
-        except OSError:  # kept for the next build only: it cuts the page again
-            pass
-        self.read = {}
+        own = {text: words for text, words in language.page_cuts().items()
+               if text not in self.ahead}
+        if own.keys() != self.own.keys():
+            write_cuts(cuts_file(language.cache, pagename), language.key, own)
+        self.own, self.ahead = {}, {}
 
     @staticmethod
     def forget(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -503,6 +551,7 @@ class SavedCuts:
         """``env-get-outdated``: the words of removed pages go."""
         for docname in removed:
             cuts_file(cache_folder(app), docname).unlink(missing_ok=True)
+            ahead_file(cache_folder(app), docname).unlink(missing_ok=True)
         return []
 
 
@@ -512,7 +561,22 @@ def cache_folder(app: Sphinx) -> Path:
 
 
 def cuts_file(folder: Path, pagename: str) -> Path:
+    """The words of page *pagename* as its last indexing split its texts."""
     return folder / 'cuts' / f'{pagename}.marshal'
+
+
+def ahead_file(folder: Path, pagename: str) -> Path:
+    """The words of page *pagename* as :class:`CutsAhead` cut them."""
+    return folder / 'cuts' / f'{pagename}.ahead.marshal'
+
+
+def write_cuts(path: Path, key: str, cuts: dict[str, list[str]]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with replacing(path) as out:
+            out.write(marshal.dumps((FORMAT, key, cuts)))
+    except OSError:  # kept for the next build only: it cuts the page again
+        pass
 
 
 def _read_cuts(path: Path, key: str) -> dict[str, list[str]]:
@@ -532,14 +596,25 @@ def indexing_language(app: Sphinx) -> CardAwareChinese | None:
     return language if isinstance(language, CardAwareChinese) else None
 
 
+def bound_language(app: Sphinx, env: BuildEnvironment) -> type[CardAwareChinese]:
+    """The search language for this build's registry."""
+    names, _ = _key_parts(app, env)
+    return type('CardAwareChinese', (CardAwareChinese,),
+                {'card_names': names, 'replaced': sphinx.search.languages.get(CardAwareChinese.lang),
+                 'cache': cache_folder(app)})
+
+
+def _key_parts(app: Sphinx, env: BuildEnvironment) -> tuple[tuple[str, ...], str | None]:
+    """The registry's names and the project's dictionary file: what the
+    words of a text depend on besides jieba (:func:`words_key`)."""
+    names = tuple(registry_names(card_links.registry(env).cards()))
+    return names, (app.config.html_search_options or {}).get('dict')
+
+
 def bind_registry(app: Sphinx, env: BuildEnvironment) -> None:
     """Register the search language for this build's registry (before the
     HTML builder makes its index, at each build)."""
-    names = tuple(registry_names(card_links.registry(env).cards()))
-    replaced = sphinx.search.languages.get(CardAwareChinese.lang)
-    app.add_search_language(type('CardAwareChinese', (CardAwareChinese,),
-                                 {'card_names': names, 'replaced': replaced,
-                                  'cache': cache_folder(app)}))
+    app.add_search_language(bound_language(app, env))
 
 
 def unbind_registry(app: Sphinx, exception: BaseException | None) -> None:
@@ -557,13 +632,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('env-before-read-docs', ahead.count, priority=950)  # after reading_order's
     app.connect('env-merge-info', ahead.merged)
     saved = SavedCuts()
-    app.connect(INDEXING, saved.indexing, priority=400)  # before what came ahead
+    app.connect(INDEXING, saved.indexing)
     app.connect(INDEXED, saved.indexed)
     app.connect('env-get-outdated', saved.forget)
     cuts = CutsAhead()
-    app.connect('env-before-read-docs', cuts.count, priority=950)
+    # after the reading order's, and after what was alive is frozen (gc_policy)
+    app.connect('env-before-read-docs', cuts.count, priority=1000)
+    app.connect('source-read', cuts.read)
     app.connect('env-updated', cuts.start, priority=600)  # after bind_registry
-    app.connect(INDEXING, cuts.indexing)
     app.connect('build-finished', cuts.stop)
     app.connect('build-finished', unbind_registry)
     return {'version': '1', 'env_version': 1,
