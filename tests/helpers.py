@@ -13,6 +13,7 @@ import re
 import socketserver
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -41,14 +42,35 @@ def html(app, docname: str = 'index') -> str:
     return (app.outdir / f'{docname}.html').read_text(encoding='utf-8')
 
 
+class PagesWritten:
+    """The pages a build writes (``html-page-context``), in whichever process
+    writes them: a serial build writes its last pages (the timeline) in a
+    process of its own (core/writing_order.py).  Called once the build is
+    done: the pages, in the order they were written."""
+
+    def __init__(self, app) -> None:
+        handle, name = tempfile.mkstemp(prefix='pages-written-', suffix='.txt')
+        os.close(handle)
+        self.path = Path(name)
+        app.connect('html-page-context', self.note)
+
+    def note(self, app, pagename: str, *args) -> None:
+        with self.path.open('a', encoding='utf-8') as out:
+            out.write(f'{pagename}\n')
+
+    def __call__(self) -> list[str]:
+        pages = self.path.read_text(encoding='utf-8').splitlines()
+        self.path.unlink()
+        return pages
+
+
 def written_by(make_app, srcdir, **kwargs) -> tuple[Any, set[str]]:
     """Build *srcdir* again (its previous build kept): the app, and the pages
     it wrote (``html-page-context``)."""
     app = make_app('html', srcdir=srcdir, **kwargs)
-    written: list[str] = []
-    app.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
+    written = PagesWritten(app)
     app.build()
-    return app, set(written)
+    return app, set(written())
 
 
 def links(app, docname: str = 'index') -> list[tuple[str, str, str]]:

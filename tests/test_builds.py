@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from helpers import ROOT, assert_no_warnings
+from helpers import ROOT, PagesWritten, assert_no_warnings
 
 
 #: pages every HTML build writes, changed or not (Sphinx's and the 404 page)
@@ -44,15 +44,14 @@ def build(make_app, srcdir: Path, apps: list | None = None, force_all: bool = Fa
     if apps is not None:
         apps.append(app)
     read: list[str] = []
-    written: list[str] = []
+    written = PagesWritten(app)
     app.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
-    app.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
     app.build(force_all=force_all)
     assert_no_warnings(app)
     app.cleanup()  # Sphinx's global registries, before the next app
     # the card pages' frame is rendered through the builder whenever card pages
     # are written; which card pages are written is tested in test_card_pages.py
-    return app.outdir, sorted(read), sorted(p for p in written if p not in ADDITIONAL
+    return app.outdir, sorted(read), sorted(p for p in written() if p not in ADDITIONAL
                                             and not p.startswith('cards/'))
 
 

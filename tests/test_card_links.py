@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from handbook.cards.links import card_reference
-from helpers import assert_no_warnings, html, links, warnings
+from helpers import PagesWritten, assert_no_warnings, html, links, warnings
 
 
 @pytest.mark.sphinx('html', testroot='cards', freshenv=True)
@@ -84,10 +84,10 @@ def test_registry_edit_rereads_only_pages_using_changed_names(app, make_app):
 
     again = make_app('html', srcdir=app.srcdir)
     read: list[str] = []
-    written: list[str] = []
+    noted = PagesWritten(again)
     again.connect('env-before-read-docs', lambda app, env, docnames: read.extend(docnames))
-    again.connect('html-page-context', lambda app, page, *args: written.append(page))
     again.build()
+    written = noted()
     # only where its link leads changed: the two pages that use 神之宣告 are
     # written again with the new URL, not read again
     assert read == []

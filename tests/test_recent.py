@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import assert_no_warnings, build_once, make_command, warnings
+from helpers import PagesWritten, assert_no_warnings, build_once, make_command, warnings
 
 TEST_ROOT = Path(__file__).resolve().parent / 'roots' / 'test-recent'
 A = '{http://www.w3.org/2005/Atom}'
@@ -302,11 +302,10 @@ def test_blame_only_for_pages_read_again(repo, make_app, monkeypatch):
         blamed.clear()
         app = make_app('html', srcdir=repo)
         apps.append(app)
-        written: list[str] = []
-        app.connect('html-page-context', lambda app, pagename, *args: written.append(pagename))
+        written = PagesWritten(app)
         app.build()
         assert_no_warnings(app)
-        return app, [name for name in written if name not in ('genindex', 'search')]
+        return app, [name for name in written() if name not in ('genindex', 'search')]
 
     app, _ = build()
     assert sorted(blamed) == ['page.rst', 'rulings.rst']  # the pages with rulings

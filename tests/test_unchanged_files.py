@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import assert_no_warnings
+from helpers import PagesWritten, assert_no_warnings
 from handbook.core.files import write_if_changed, write_pieces_if_changed
 
 Snapshot = dict[str, tuple[int, int, bytes]]
@@ -47,12 +47,11 @@ def build(make_app, srcdir: Path) -> tuple[Snapshot, list[str]]:
     """Build *srcdir* (again), as ``make html`` does, in a new application; the
     output folder's snapshot, and the pages rendered."""
     app = make_app('html', srcdir=srcdir)
-    rendered: list[str] = []
-    app.connect('html-page-context', lambda app, pagename, *args: rendered.append(pagename))
+    rendered = PagesWritten(app)
     app.build()
     assert_no_warnings(app)
     app.cleanup()  # Sphinx's global registries, before the next app
-    return snapshot(app.outdir), sorted(rendered)
+    return snapshot(app.outdir), sorted(rendered())
 
 
 def copy(rootdir: Path, root: str, to: Path) -> Path:

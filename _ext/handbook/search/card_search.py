@@ -87,7 +87,7 @@ from sphinx.util.parallel import make_chunks
 from handbook.cards import links as card_links
 from handbook.core.files import doctree_file, replacing
 from handbook.core.names import SEPARATOR_CLASS, fold
-from handbook.core.writing_order import INDEXED, INDEXING
+from handbook.core.writing_order import INDEXED, INDEXING, cores
 from handbook.search.dictionary import (
     FORMAT,
     jieba_dictionary,
@@ -380,7 +380,7 @@ class CutsAhead:
         """``env-before-read-docs``: the pages to read; a serial build's process starts."""
         self.stop(app, None)
         self.docnames = list(docnames)
-        if app.parallel > 1 or not self._worth(app, env) or _cores() < 2 \
+        if app.parallel > 1 or not self._worth(app, env) or cores() < 2 \
                 or sum(_size(Path(env.doc2path(docname))) for docname in docnames) < AHEAD_BYTES:
             return
         receiving, self.telling = multiprocessing.get_context('fork').Pipe(duplex=False)
@@ -459,14 +459,6 @@ PAGES_AHEAD = 5
 AHEAD_BYTES = 128 * 1024
 #: a parallel build cuts ahead the pages at least 1/HEAVY as heavy as the heaviest
 HEAVY = 4
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def _size(path: Path) -> int:
