@@ -97,9 +97,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
-
 from handbook.core.names import fold
 from handbook.core.records import frozen_record
 
@@ -249,6 +246,9 @@ class Registry(Mapping[str, Card]):
             self._candidates = (list(self._cards), list(self._cards.values()))
         keys, cards = self._candidates
         reach = 1 if len(query) <= 4 else 2
+        from rapidfuzz import process  # imported once a name is unknown: most builds never
+        from rapidfuzz.distance import Levenshtein
+
         close = [(distance, keys[i], cards[i]) for _, distance, i in process.extract(
                      query, keys, scorer=Levenshtein.distance, score_cutoff=reach, limit=None)
                  if distance <= (1 if min(len(query), len(keys[i])) <= 4 else 2)]

@@ -171,8 +171,7 @@ class Rendered:
         self.once: dict[tuple[str, str], str] = {}  # rendered for this build only
         self.cards: dict[str, tuple] = {}  # key -> card(key)
         self.dirty: set[str] = set()
-        for path in sorted(self.folder.glob('*.pickle')):
-            self.load(path)
+        self.aside.update(env.all_docs)  # each page's file read when first needed (_kept)
 
     def load(self, path: Path) -> None:
         """Take the kept HTML of one page from its file."""
@@ -312,15 +311,17 @@ class Rendered:
         for docname in sorted(self.dirty):
             self.save_page(docname)
         with contextlib.suppress(OSError):
-            for docname, path in list(self.files.items()):
-                if docname not in self.env.all_docs:
+            pages = {self.path(docname).name for docname in self.env.all_docs}
+            for path in self.folder.glob('*.pickle'):
+                if path.name not in pages:
                     path.unlink(missing_ok=True)
-                    del self.files[docname]
 
 
 def start_writing(app: Sphinx, _builder: Builder) -> None:
-    """Load what was kept in the main process, before any page is written
-    (``write-started``): the processes that write pages share it."""
+    """What was kept, in the main process before any page is written
+    (``write-started``): each page's file is read when first needed, by the
+    process that needs it (an edit's main process reads only those of the
+    rulings its card pages show; the timeline, all of them)."""
     if app.builder.format == 'html':
         Rendered.of(app.env)
 
