@@ -98,12 +98,13 @@ def test_a_parallel_read_spreads_the_largest_pages(make_app, rootdir, tmp_path):
     assert chunks['p1'] != chunks['p2']
 
 
-@pytest.mark.parametrize('parallel, reading, writing', [
-    (2, [2], [2]), (3, [3], [3]),
-    (1, [], [1]),  # a serial write: its last page, the timeline, in a process of its own
+@pytest.mark.parametrize('parallel, cores, reading, writing', [
+    (2, 2, [2], [2]), (3, 2, [3], [3]),
+    (1, 2, [], [1]),  # a serial write: its last page, the timeline, in a process of its own
+    (1, 1, [], []),  # but on one core
 ])
 def test_a_parallel_write_writes_with_as_many_processes_as_j(
-        make_app, rootdir, tmp_path, monkeypatch, parallel, reading, writing):
+        make_app, rootdir, tmp_path, monkeypatch, parallel, cores, reading, writing):
     read: list[int] = []
     written: list[int] = []
 
@@ -119,6 +120,7 @@ def test_a_parallel_write_writes_with_as_many_processes_as_j(
 
     monkeypatch.setattr(sphinx.builders, 'ParallelTasks', NotingReaders)
     monkeypatch.setattr(writing_order, 'WritingProcesses', NotingWriters)
+    monkeypatch.setattr(writing_order.os, 'sched_getaffinity', lambda pid: set(range(cores)))
     srcdir = tmp_path / 'handbook'
     shutil.copytree(rootdir / 'test-handbook', srcdir)
     app = make_app('html', srcdir=srcdir, parallel=parallel)

@@ -214,7 +214,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         Not a parallel write: its processes have just written the other
         pages, the card pages are being written in another (``-j auto``, the
         benchmark corpus: 0.05-0.4 s slower, three pairs)."""
-        return not self.parallel_ok and cores() > 1 and all(
+        return not self.parallel_ok and spare_core() and all(
             getattr(extension, 'parallel_write_safe', None)
             for extension in self.extensions.values())
 
@@ -327,12 +327,16 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
             self.write_doc(docname, doctree)
 
 
-def cores() -> int:
-    """The cores this process may run on."""
+def spare_core() -> bool:
+    """Whether a serial build may hand work to a process of its own: the
+    machine has a core besides this process's, and processes are forked
+    (POSIX; Sphinx's parallel builds need it too)."""
+    if 'fork' not in multiprocessing.get_all_start_methods():
+        return False
     try:
-        return len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0)) > 1
     except (AttributeError, OSError):
-        return os.cpu_count() or 1
+        return (os.cpu_count() or 1) > 1
 
 
 def stop_writing_aside(app: Sphinx, exception: BaseException | None) -> None:

@@ -87,7 +87,7 @@ from sphinx.util.parallel import make_chunks
 from handbook.cards import links as card_links
 from handbook.core.files import doctree_file, replacing
 from handbook.core.names import SEPARATOR_CLASS, fold
-from handbook.core.writing_order import INDEXED, INDEXING, cores
+from handbook.core.writing_order import INDEXED, INDEXING, spare_core
 from handbook.search.dictionary import (
     FORMAT,
     jieba_dictionary,
@@ -380,7 +380,7 @@ class CutsAhead:
         """``env-before-read-docs``: the pages to read; a serial build's process starts."""
         self.stop(app, None)
         self.docnames = list(docnames)
-        if app.parallel > 1 or not self._worth(app, env) or cores() < 2 \
+        if app.parallel > 1 or not spare_core() or not self._worth(app, env) \
                 or sum(_size(Path(env.doc2path(docname))) for docname in docnames) < AHEAD_BYTES:
             return
         receiving, self.telling = multiprocessing.get_context('fork').Pipe(duplex=False)
