@@ -359,7 +359,8 @@ def kept_dictionary(tmp_path, monkeypatch):
 
     bound = bound_language('黑洞龙', 'DDD 反骨王 列奥尼达')
     shared = dictionary.jieba_dictionary()
-    base = dict(shared.lend(None, lambda tokenizer: None).FREQ)  # jieba's own, without a build's words
+    # jieba's own, without a build's words
+    base = dict(shared.lend(None, lambda tokenizer: None).FREQ)
     stamp = (1, 2)  # a stamp of jieba's cache
     shards = tmp_path / dictionary.SHARDS
     dictionary.Shards.write(shards, stamp, base, shared.total)

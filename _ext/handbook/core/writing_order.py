@@ -181,7 +181,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
     def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
         super().__init__(app, env)
         self.jobs = app.parallel  # -j
-        self.extensions = app.extensions  # whether each may write in parallel (_writes_aside)
+        self._extensions = app.extensions  # whether each may write in parallel (_writes_aside)
         #: the pages resolved for the next writing process, to be indexed once
         #: it has started: ``[(pagename, doctree, title)]``; None: index at once
         self._index_later: list[tuple[str, nodes.document, str]] | None = None
@@ -216,7 +216,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         benchmark corpus: 0.05-0.4 s slower, three pairs)."""
         return not self.parallel_ok and spare_core() and all(
             getattr(extension, 'parallel_write_safe', None)
-            for extension in self.extensions.values())
+            for extension in self._extensions.values())
 
     def _write_aside(self, docnames: Sequence[str]) -> None:
         """A serial write's last pages, resolved and indexed here, written by

@@ -47,12 +47,13 @@ the browser silently never finishes: nothing is stemmed (the handbook's few
 Latin words are card-name pieces such as ``DDD`` or ``HERO``), and the script
 defines a ``Stemmer`` that leaves words as they are.
 
-In a parallel build, a process of its own cuts the heaviest pages' texts
-ahead, while a core would be idle, and the main process indexes a page with
-the words that came for it (:class:`CutsAhead`).  A page indexed again (an
-edit) is indexed with the words of its texts kept by the last build, and
-jieba cuts only its new texts, on its dictionary read for them alone
-(:class:`SavedCuts`, :mod:`handbook.search.dictionary`).
+Each page's texts and their words are kept from one build to the next: a
+page indexed again (an edit) is split with them, and jieba cuts only its new
+texts, on its dictionary read for them alone (:class:`SavedCuts`,
+:mod:`handbook.search.dictionary`).  A process of its own cuts pages ahead
+while a core would be idle, into the same files (:class:`CutsAhead`): in a
+serial build, every page as it is read; in a parallel build, the heaviest
+pages once they are read.
 
 jieba's start-up messages are silenced.  The registry is the one
 ``card_links`` loaded; editing it re-indexes the pages that ``card_links``
@@ -357,7 +358,8 @@ class CutsAhead:
     process, which has no need of jieba's whole dictionary either (it reads
     it by first character for the texts left to it, with the words the
     process kept: :mod:`handbook.search.dictionary`).  Only where the pages
-    read weigh :data:`AHEAD_BYTES` or more, and the machine has a second core.
+    read weigh :data:`AHEAD_BYTES` or more, the machine has a core to spare
+    (:func:`handbook.core.writing_order.spare_core`), and jieba has its cache.
 
     **A parallel build** keeps both cores busy reading; then the main process
     computes the lists that need every page, and resolves and indexes every
@@ -591,9 +593,9 @@ def indexing_language(app: Sphinx) -> CardAwareChinese | None:
 def bound_language(app: Sphinx, env: BuildEnvironment) -> type[CardAwareChinese]:
     """The search language for this build's registry."""
     names, _ = _key_parts(app, env)
+    replaced = sphinx.search.languages.get(CardAwareChinese.lang)
     return type('CardAwareChinese', (CardAwareChinese,),
-                {'card_names': names, 'replaced': sphinx.search.languages.get(CardAwareChinese.lang),
-                 'cache': cache_folder(app)})
+                {'card_names': names, 'replaced': replaced, 'cache': cache_folder(app)})
 
 
 def _key_parts(app: Sphinx, env: BuildEnvironment) -> tuple[tuple[str, ...], str | None]:
