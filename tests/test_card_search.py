@@ -285,7 +285,7 @@ def test_a_build_indexes_words_a_process_of_its_own_cut_ahead(
         make_app, rootdir, tmp_path, monkeypatch, parallel, rulings, ahead):
     import shutil
 
-    from handbook.core.writing_order import INDEXING
+    from handbook.core.writing_order import INDEXING, WAITING
     from handbook.search import card_search
     from handbook.search.dictionary import jieba_dictionary
 
@@ -307,12 +307,26 @@ def test_a_build_indexes_words_a_process_of_its_own_cut_ahead(
             cutting.process.join(60)
 
     taken: dict[str, bool] = {}  # each page indexed: whether it had words cut ahead
+    kept: list[set[str]] = []  # the pages' words kept (see below)
+
+    def kept_now(app, *args):
+        kept.append({path.name for path in (app.doctreedir / 'handbook-search').rglob('*')
+                     if not path.name.endswith('.ahead.marshal')})
+        return []
     app.connect(INDEXING, wait, priority=1)  # before the handler taking them
+    app.connect(WAITING, kept_now, priority=1)  # before the handler writing them
+    app.connect(WAITING, kept_now, priority=999)
+    app.connect('build-finished', kept_now, priority=999)
     app.connect(INDEXING, lambda app, pagename: taken.__setitem__(
         pagename, bool(app.builder.indexer.lang._ahead)), priority=999)
     app.build()
     assert_no_warnings(app)
     assert len(taken) > 6
+    if parallel > 1:  # the main process keeps its pages' words while it waits for the writing
+        assert len(kept) == 3 and {'index.marshal', 'p1.marshal'} <= kept[1] - kept[0]
+        assert kept[2] - kept[1] <= {'timeline.marshal'}  # written after, alone
+    else:  # as each page is indexed
+        assert kept == [kept[-1]] and 'index.marshal' in kept[-1]
     assert {page for page, cut in taken.items() if cut} == (
         set(taken) if ahead == 'every page' else ahead)
     if ahead:

@@ -115,6 +115,10 @@ WRITTEN = 'handbook-written'
 INDEXING = 'handbook-indexing'
 #: a page is indexed for the search (the main process): ``(app, pagename)``
 INDEXED = 'handbook-indexed'
+#: a parallel write's main process has handed out its last chunk and waits
+#: for the processes writing them (``(app)``): what waits for no page's
+#: writing can be done then, off the build's critical path
+WAITING = 'handbook-waiting'
 
 logger = logging.getLogger(__name__)
 
@@ -307,7 +311,8 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
                         self.index_page(pagename, doctree, title)
                     for _, doctree in chunk:  # the process has its own copy
                         gc_policy.release(doctree)
-                self._paused.collect()  # while the last chunks are written
+                self.events.emit(WAITING)  # while the last chunks are written
+                self._paused.collect()
                 processes.join()
             finally:
                 processes.terminate()
@@ -444,6 +449,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_event(WRITTEN)
     app.add_event(INDEXING)
     app.add_event(INDEXED)
+    app.add_event(WAITING)
     app.setup_extension('handbook.core.toctree_cache')  # the tables of contents the pages show
     app.setup_extension('handbook.core.template_cache')  # the theme's templates, compiled once
     app.add_builder(OrderedHTMLBuilder, override=True)
