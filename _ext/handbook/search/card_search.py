@@ -507,7 +507,9 @@ class SavedCuts:
     cut anew.  A page indexed is split with what its file and the file of
     :class:`CutsAhead` hold; its file keeps the words of the texts that
     :class:`CutsAhead` did not cut (all of them, where it did not run), and
-    is written again when those are other texts."""
+    is written again when those are other texts: as the page is indexed, or,
+    in a parallel write, once the main process waits for the last writing
+    processes (:meth:`write_pending`)."""
 
     def __init__(self) -> None:
         # the page being indexed: its words kept by the last indexing, by CutsAhead
@@ -545,7 +547,7 @@ class SavedCuts:
                 write_cuts(path, language.key, own)
         self.own, self.ahead = {}, {}
 
-    def write_pending(self, app: Sphinx, *exception: BaseException | None) -> None:
+    def write_pending(self, app: Sphinx, exception: BaseException | None = None) -> None:
         """``handbook-waiting`` (and ``build-finished``): keep the words of a
         parallel write's pages, while the main process waits for the last
         writing processes (0.1 s of its critical path on the benchmark corpus)."""
