@@ -418,7 +418,9 @@ def test_a_damaged_dictionary_file_leaves_the_whole_dictionary(kept_dictionary, 
 
 
 def test_the_dictionary_by_first_character_is_read_whole_and_for_its_cache_only(tmp_path):
-    from handbook.search.dictionary import Shards
+    import marshal
+
+    from handbook.search.dictionary import FORMAT, Shards
 
     path = tmp_path / 'shards'
     Shards.write(path, (10, 20), {'旋风': 3, '旋': 0, '黑洞': 5, '黑': 1}, 9)
@@ -427,7 +429,9 @@ def test_the_dictionary_by_first_character_is_read_whole_and_for_its_cache_only(
     assert shards.entries('旋') == {'旋风': 3, '旋': 0} and shards.entries('龙') == {}
     assert Shards.open(path, (10, 21)) is None  # jieba's cache changed since
     data = path.read_bytes()
-    for damaged in (data[:-1], data + b'\x00', b'', b'\x00' * 12):
+    header = marshal.dumps((FORMAT, (10, 20), 9, {'旋': 'not where'}))
+    for damaged in (data[:-1], data + b'\x00', b'', b'\x00' * 12,
+                    len(header).to_bytes(8, 'little') + header):
         path.write_bytes(damaged)
         assert Shards.open(path, (10, 20)) is None
 

@@ -13,7 +13,8 @@ in that text.  Such a build reads those (:class:`PartialDictionary`), from:
 
 * **jieba's dictionary by first character** (:class:`Shards`), in one file
   beside jieba's cache, written when the whole dictionary is loaded and the
-  file is missing or older than jieba's cache (0.3 s, once per machine);
+  file is missing or was made from another jieba cache (0.3 s, once per
+  machine);
 * **the build's own words** (:func:`save_words`): what the card names and
   the project's dictionary added to jieba's (the words, their prefixes, the
   new total), kept in the build's folder by the build that added them, under
@@ -126,18 +127,16 @@ class Shards:
         try:
             with path.open('rb') as file:
                 data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-            length = int.from_bytes(data[:8], 'little')
-            header = marshal.loads(data[8:8 + length])
+            size = int.from_bytes(data[:8], 'little')  # the header's
+            header = marshal.loads(data[8:8 + size])
+            if not (isinstance(header, tuple) and len(header) == 4 and header[0] == FORMAT
+                    and header[1] == made_from and isinstance(header[2], int)
+                    and isinstance(header[3], dict)):
+                return None
+            whole = sum(length for _offset, length in header[3].values()) == len(data) - 8 - size
         except (OSError, ValueError, EOFError, TypeError):
             return None
-        if not (isinstance(header, tuple) and len(header) == 4 and header[0] == FORMAT
-                and tuple(header[1]) == made_from and isinstance(header[2], int)
-                and isinstance(header[3], dict)):
-            return None
-        where = header[3]
-        if sum(length for _, length in where.values()) != len(data) - 8 - length:
-            return None  # not the whole file
-        return cls(data, 8 + length, header[2], where)
+        return cls(data, 8 + size, header[2], header[3]) if whole else None
 
     @staticmethod
     def write(path: Path, made_from: Stamp, words: dict[str, int], total: int) -> None:
