@@ -392,8 +392,10 @@ def test_a_dictionary_read_by_first_character_cuts_as_the_whole_one(kept_diction
     from handbook.search import dictionary
 
     whole = dictionary.jieba_dictionary()
-    expected = [kept_dictionary({'x': 'y'})._split(text) for text in TEXTS]  # another key
-    assert whole.holder is not None and dictionary.WORDS in {
+    # the same names on jieba's whole dictionary (a language with no build folder)
+    on_whole = bound_language('黑洞龙', 'DDD 反骨王 列奥尼达')({})
+    expected = [on_whole._split(text) for text in TEXTS]
+    assert on_whole.tokenizer.FREQ is whole and dictionary.WORDS in {
         path.name for path in kept_dictionary.cache.iterdir()}
     language = kept_dictionary({})
     assert [language.split(text) for text in TEXTS] == expected
@@ -407,7 +409,7 @@ def test_a_dictionary_read_by_first_character_cuts_as_the_whole_one(kept_diction
 def test_a_damaged_dictionary_file_leaves_the_whole_dictionary(kept_dictionary, monkeypatch):
     from handbook.search import dictionary
 
-    expected = [kept_dictionary({})._split(text) for text in TEXTS]
+    expected = [bound_language('黑洞龙', 'DDD 反骨王 列奥尼达')({})._split(text) for text in TEXTS]
 
     def damaged(self, text):
         raise ValueError('bad marshal data')
