@@ -515,3 +515,33 @@ def test_a_removed_pages_cuts_go(make_app, rootdir, tmp_path):
     again.build()
     assert_no_warnings(again)
     assert not kept.exists() and cuts_file(again.builder.indexer.lang.cache, 'index').is_file()
+
+
+def test_the_serial_cutting_process_ends_with_the_main_process_pipe(make_app, rootdir, tmp_path):
+    # should the main process end without telling it the read is over (killed),
+    # the process cutting a serial build's pages is not left waiting
+    import shutil
+
+    from handbook.search import card_search
+    from handbook.search.dictionary import jieba_dictionary
+
+    jieba_dictionary()  # jieba's cache exists: the words' key
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    heavy = srcdir / 'p3.rst'
+    heavy.write_text(heavy.read_text(encoding='utf-8')
+                     + '\n'.join(f'| 第{n}条裁定。' for n in range(12000)) + '\n', encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, builddir=tmp_path / 'out')
+    cutting = next(listener.handler.__self__ for listener in app.events.listeners['env-updated']
+                   if isinstance(getattr(listener.handler, '__self__', None),
+                                 card_search.CutsAhead))
+    found = []
+
+    def abandon(app, docname, source):  # the main process's end of the pipe goes, unsaid
+        if cutting.telling is not None and cutting.process is not None:
+            found.append(cutting.process)
+            cutting.telling.close()
+            cutting.telling = None
+    app.connect('source-read', abandon, priority=1)
+    app.build()
+    assert found and found[0].exitcode == 0  # it ended on its own, before the build's end

@@ -427,7 +427,7 @@ class CutsAhead:
         self.process = context.Process(
             target=_cut_pages, daemon=True,
             args=(bound_language(app, env), dict(app.config.html_search_options or {}),
-                  doctrees))
+                  doctrees, self.telling))
         self.process.start()
         if receiving is not None:
             receiving.close()  # the process's end
@@ -471,11 +471,16 @@ def _size(path: Path) -> int:
 
 
 def _cut_pages(language_class: type[CardAwareChinese], options: dict[str, str],
-               doctrees: Iterable[tuple[str, Path]]) -> None:
+               doctrees: Iterable[tuple[str, Path]], telling: Connection | None = None) -> None:
     """The process of :class:`CutsAhead`: each page's texts and their words,
     kept.  It stops at anything unexpected, quietly: the main process cuts
-    what it has no words for, and reports what goes wrong there."""
+    what it has no words for, and reports what goes wrong there.  It closes
+    its copy of *telling*, the main process's end of the pipe that tells it
+    the pages read: should the main process end without saying so, the pipe
+    ends, and so does this process."""
     try:
+        if telling is not None:
+            telling.close()
         os.nice(NICENESS)
         language = language_class(options)
         if language.cache is None or language.key is None:
