@@ -232,12 +232,8 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         (four pairs)."""
         if self._aside is None:
             self._aside = WritingProcesses(1, done=lambda: None)
-        chunk: Chunk = []
-        for docname in status_iterator(docnames, __('writing output... '), 'darkgreen',
-                                       len(docnames), self.config.verbosity):
-            doctree = self.env.get_and_resolve_doctree(docname, self, tags=self.tags)
-            self.write_doc_serialized(docname, doctree)
-            chunk.append((docname, doctree))
+        chunk = self._resolve(status_iterator(docnames, __('writing output... '), 'darkgreen',
+                                              len(docnames), self.config.verbosity))
         self._aside.start(self._write_chunk, chunk)
         for _, doctree in chunk:  # the process has its own copy
             gc_policy.release(doctree)
@@ -295,15 +291,9 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         with self._paused:
             try:
                 for docs in chunks:
-                    self.phase = BuildPhase.RESOLVING
-                    chunk: Chunk = []
                     later = self._index_later = [] if processes.free() else None
                     try:
-                        for docname in docs:
-                            doctree = self.env.get_and_resolve_doctree(docname, self,
-                                                                       tags=self.tags)
-                            self.write_doc_serialized(docname, doctree)
-                            chunk.append((docname, doctree))
+                        chunk = self._resolve(docs)
                     finally:
                         self._index_later = None
                     processes.start(self._write_chunk, chunk)
@@ -317,6 +307,16 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
             finally:
                 processes.terminate()
         logger.info('')
+
+    def _resolve(self, docnames: Iterable[str]) -> Chunk:
+        """The pages resolved and indexed here, for a writing process."""
+        self.phase = BuildPhase.RESOLVING
+        chunk: Chunk = []
+        for docname in docnames:
+            doctree = self.env.get_and_resolve_doctree(docname, self, tags=self.tags)
+            self.write_doc_serialized(docname, doctree)
+            chunk.append((docname, doctree))
+        return chunk
 
     def _doctree_size(self, docname: str) -> int:
         try:
