@@ -69,7 +69,6 @@ from __future__ import annotations
 
 import functools
 import json
-import marshal
 import multiprocessing
 import os
 import pickle
@@ -86,16 +85,17 @@ from sphinx.search.en import SearchEnglish
 from sphinx.util.parallel import make_chunks
 
 from handbook.cards import links as card_links
-from handbook.core.files import doctree_file, replacing
+from handbook.core.files import doctree_file
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.core.writing_order import INDEXED, INDEXING, WAITING, spare_core
 from handbook.search.dictionary import (
-    FORMAT,
     jieba_dictionary,
     partial_dictionary,
+    read_kept,
     save_words,
     whole_dictionary_loaded,
     words_key,
+    write_kept,
 )
 
 if TYPE_CHECKING:
@@ -382,12 +382,15 @@ class CutsAhead:
         """``env-before-read-docs``: the pages to read; a serial build's process starts."""
         self.stop(app, None)
         self.docnames = list(docnames)
-        if app.parallel > 1 or not spare_core() or not self._worth(app, env) \
+        if app.parallel > 1 or not spare_core() \
                 or sum(_size(Path(env.doc2path(docname))) for docname in docnames) < AHEAD_BYTES:
             return
+        language = self._language(app, env)
+        if language is None:
+            return
         receiving, self.telling = multiprocessing.get_context('fork').Pipe(duplex=False)
-        self._start(app, env, receiving, ((docname, doctree_file(env, docname))
-                                          for docname in iter(receiving.recv, None)))
+        self._start(app, language, receiving, ((docname, doctree_file(env, docname))
+                                               for docname in iter(receiving.recv, None)))
 
     def read(self, app: Sphinx, docname: str, source: list[str]) -> None:
         """``source-read``: a serial build reads *docname*, so the page before is read."""
@@ -406,28 +409,33 @@ class CutsAhead:
             self._tell(None)  # the end
             self._stop_telling()
             return []
-        if not (app.parallel > 1 and self._worth(app, env)):
+        language = self._language(app, env) if app.parallel > 1 else None
+        if language is None:
             return []
         sizes = {doctree_file(env, docname): docname for docname in self.docnames}
         sized = sorted(((_size(path), path) for path in sizes), reverse=True)  # as the write
         heaviest = sized[0][0] if sized else 0
-        self._start(app, env, None,
+        self._start(app, language, None,
                     [(sizes[path], path) for size, path in sized if size * HEAVY >= heaviest])
         return []
 
-    def _worth(self, app: Sphinx, env: BuildEnvironment) -> bool:
-        """Whether the build reads several pages, and indexes them with this search."""
-        return len(self.docnames) > PAGES_AHEAD and indexes_in_chinese(app) \
-            and words_key(*_key_parts(app, env)) is not None
+    def _language(self, app: Sphinx, env: BuildEnvironment) -> type[CardAwareChinese] | None:
+        """The language to cut the pages with, where cutting them ahead is
+        worth it: the build reads several pages and indexes them with this
+        search, and the words can be kept (jieba has its cache: their key)."""
+        if len(self.docnames) <= PAGES_AHEAD or not indexes_in_chinese(app):
+            return None
+        language = bound_language(app, env)
+        user_dictionary = (app.config.html_search_options or {}).get('dict')
+        return language if words_key(language.card_names, user_dictionary) is not None else None
 
-    def _start(self, app: Sphinx, env: BuildEnvironment, receiving: Connection | None,
+    def _start(self, app: Sphinx, language: type[CardAwareChinese], receiving: Connection | None,
                doctrees: Iterable[tuple[str, Path]]) -> None:
         """Fork the process, to cut the pages of *doctrees* (``(docname, doctree file)``)."""
         context = multiprocessing.get_context('fork')
         self.process = context.Process(
             target=_cut_pages, daemon=True,
-            args=(bound_language(app, env), dict(app.config.html_search_options or {}),
-                  doctrees, self.telling))
+            args=(language, dict(app.config.html_search_options or {}), doctrees, self.telling))
         self.process.start()
         if receiving is not None:
             receiving.close()  # the process's end
@@ -587,22 +595,14 @@ def ahead_file(folder: Path, pagename: str) -> Path:
 
 def write_cuts(path: Path, key: str, cuts: dict[str, list[str]]) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with replacing(path) as out:
-            out.write(marshal.dumps((FORMAT, key, cuts)))
+        write_kept(path, key, cuts)
     except OSError:  # kept for the next build only: it cuts the page again
         pass
 
 
 def _read_cuts(path: Path, key: str) -> dict[str, list[str]]:
-    try:
-        kept = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if not (isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (FORMAT, key)
-            and isinstance(kept[2], dict)):
-        return {}
-    return kept[2]
+    kept = read_kept(path, key)
+    return kept[0] if kept and len(kept) == 1 and isinstance(kept[0], dict) else {}
 
 
 def indexing_language(app: Sphinx) -> CardAwareChinese | None:
@@ -613,17 +613,10 @@ def indexing_language(app: Sphinx) -> CardAwareChinese | None:
 
 def bound_language(app: Sphinx, env: BuildEnvironment) -> type[CardAwareChinese]:
     """The search language for this build's registry."""
-    names, _ = _key_parts(app, env)
+    names = tuple(registry_names(card_links.registry(env).cards()))
     replaced = sphinx.search.languages.get(CardAwareChinese.lang)
     return type('CardAwareChinese', (CardAwareChinese,),
                 {'card_names': names, 'replaced': replaced, 'cache': cache_folder(app)})
-
-
-def _key_parts(app: Sphinx, env: BuildEnvironment) -> tuple[tuple[str, ...], str | None]:
-    """The registry's names and the project's dictionary file: what the
-    words of a text depend on besides jieba (:func:`words_key`)."""
-    names = tuple(registry_names(card_links.registry(env).cards()))
-    return names, (app.config.html_search_options or {}).get('dict')
 
 
 def bind_registry(app: Sphinx, env: BuildEnvironment) -> None:

@@ -291,9 +291,7 @@ def save_words(folder: Path, key: str, dictionary: SharedDictionary, total: int)
     by_char: dict[str, dict[str, int]] = {}
     for word, frequency in dictionary.added().items():
         by_char.setdefault(word[0], {})[word] = frequency
-    folder.mkdir(parents=True, exist_ok=True)
-    with replacing(path) as out:
-        out.write(marshal.dumps((FORMAT, key, total, by_char)))
+    write_kept(path, key, total, by_char)
 
 
 def partial_dictionary(folder: Path, key: str) -> PartialDictionary | None:
@@ -309,14 +307,30 @@ def partial_dictionary(folder: Path, key: str) -> PartialDictionary | None:
 
 
 def _read_words(path: Path, key: str) -> tuple[int, dict[str, dict[str, int]]] | None:
+    kept = read_kept(path, key)
+    if not (kept and len(kept) == 2 and isinstance(kept[0], int) and isinstance(kept[1], dict)):
+        return None
+    return kept[0], kept[1]
+
+
+def write_kept(path: Path, key: str, *values: object) -> None:
+    """Keep *values* in *path* under *key* (a build's words, a page's cuts),
+    marshalled, the file moved into place once whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with replacing(path) as out:
+        out.write(marshal.dumps((FORMAT, key, *values)))
+
+
+def read_kept(path: Path, key: str) -> tuple | None:
+    """The values :func:`write_kept` kept in *path* under *key*; None where
+    the file is missing or unreadable, or has another format or key."""
     try:
         kept = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    if not (isinstance(kept, tuple) and len(kept) == 4 and kept[:2] == (FORMAT, key)
-            and isinstance(kept[2], int) and isinstance(kept[3], dict)):
+    if not (isinstance(kept, tuple) and kept[:2] == (FORMAT, key)):
         return None
-    return kept[2], kept[3]
+    return kept[2:]
 
 
 def _stamp(path: Path) -> Stamp | None:
