@@ -393,6 +393,61 @@ def test_the_main_process_of_a_parallel_write_resolves_without_the_collector(
     assert gc.isenabled()
 
 
+def test_a_build_that_reads_few_pages_runs_without_the_collector(make_app, rootdir, tmp_path):
+    # gc_policy.Frozen: an edit's main process, whose collections found almost
+    # nothing; a build that reads more collects as it goes.  Turned on again
+    # at the end, the collector has nothing young to walk at once
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    written: dict[str, bool] = {}
+    after: list[tuple[bool, int]] = []
+
+    def build() -> None:  # the second app warns that Sphinx's nodes are registered
+        written.clear()
+        after.clear()
+        app = make_app('html', srcdir=srcdir, builddir=tmp_path / 'build')
+        app.connect('html-page-context', lambda app, pagename, *args:
+                    written.__setitem__(pagename, gc.isenabled()))
+        app.connect('build-finished', lambda app, exception:
+                    after.append((gc.isenabled(), gc.get_count()[0])), priority=999)
+        app.build()
+        assert app.statuscode == 0
+
+    build()  # 9 pages read
+    assert len(written) > gc_policy.FEW and all(written.values())
+    page = srcdir / 'p2.rst'
+    page.write_text(page.read_text(encoding='utf-8') + '\n新增一段。\n', encoding='utf-8')
+    build()
+    assert 'p2' in written and not any(written.values())
+    enabled, young = after[0]
+    assert enabled and young < 100  # not the build's objects, tens of thousands
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_the_environment_is_loaded_without_the_collector(make_app, rootdir, tmp_path,
+                                                         monkeypatch):
+    # gc_policy.Frozen.loading: what is loaded is alive; once it is, the
+    # collector is on again, with nothing young to walk at once
+    seen = []
+    probe = types.ModuleType('gc_probe')
+
+    def setup(app):
+        app.connect('config-inited', lambda app, config: seen.append(gc.isenabled()),
+                    priority=999)
+        app.connect('builder-inited', lambda app: seen.append((gc.isenabled(),
+                                                               gc.get_count()[0] < 100)),
+                    priority=101)
+        return {'parallel_read_safe': True, 'parallel_write_safe': True}
+
+    probe.setup = setup
+    monkeypatch.setitem(sys.modules, 'gc_probe', probe)
+    app = make_app('html', srcdir=rootdir / 'test-cards', builddir=tmp_path,
+                   confoverrides={'extensions': ['handbook.cards.links', 'gc_probe']})
+    assert seen == [False, (True, True)]
+    app.build()
+    assert gc.isenabled()
+
+
 def test_a_written_doctree_is_freed_without_the_collector():
     import weakref
 
