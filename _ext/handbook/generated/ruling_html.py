@@ -164,7 +164,10 @@ class Rendered:
         self.pages: dict[str, dict[str, bytes]] = {}
         # docname -> {key: card(key)} as the page's kept HTML shows them
         self.shown: dict[str, dict[str, tuple]] = {}
-        self.stale: dict[str, frozenset[str]] = {}  # docname -> keys shown otherwise now
+        # docname -> {key: whether its kept HTML shows the card otherwise now},
+        # for the keys asked (a yearly FAQ page shows 2,000 cards; an edit's
+        # card pages ask for a few of them)
+        self.stale: dict[str, dict[str, bool]] = {}
         self.fresh: set[tuple[str, str]] = set()  # (docname, anchor) made in this build
         self.files: dict[str, Path] = {}  # docname -> its file, as found
         self.aside: set[str] = set()  # pages whose kept HTML is in their file only
@@ -235,11 +238,16 @@ class Rendered:
         docname = ruling.docname
         if (docname, ruling.anchor) in self.fresh:
             return True
-        if docname not in self.stale:
-            self.stale[docname] = frozenset(
-                key for key, was in self.shown.get(docname, {}).items() if self.card(key) != was)
-        stale = self.stale[docname]
-        return not stale or not any(key in stale for key, _written in ruling.cards)
+        return not any(self._stale(docname, key) for key, _written in ruling.cards)
+
+    def _stale(self, docname: str, key: str) -> bool:
+        """Whether the kept HTML of page *docname* shows the card *key*
+        otherwise than it is now (once per page, card and build)."""
+        stale = self.stale.setdefault(docname, {})
+        if key not in stale:
+            was = self.shown.get(docname, {}).get(key)
+            stale[key] = was is not None and self.card(key) != was
+        return stale[key]
 
     def capture(self, docname: str, written: dict[str, str]) -> None:
         """Keep the HTML of the rulings of page *docname* as its writing gave
