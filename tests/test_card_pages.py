@@ -12,6 +12,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from handbook.core import writing_order
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.generated import card_pages
 from helpers import assert_no_warnings, html
@@ -266,7 +267,8 @@ def writers_of(path: Path) -> dict[str, list[tuple[str, str]]]:
 @pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-parallel', freshenv=True,
                     parallel=2)
 def test_a_parallel_build_writes_them_in_two_processes(app, make_app, monkeypatch, tmp_path):
-    """Half of them in another process (from ``SPLIT_MIN`` pages up), the same bytes."""
+    """Half of them in another process (from ``SPLIT_MIN`` pages up), the same
+    bytes; a serial build too, where it has a core to spare."""
     writers = tmp_path / 'writers'  # the process that made each page's content
     note_writers(monkeypatch, writers, ['-'])
     app.build()
@@ -278,13 +280,16 @@ def test_a_parallel_build_writes_them_in_two_processes(app, make_app, monkeypatc
     [there] = by_process.values()
     assert (len(here), len(there)) == (3, 4) and sorted(here + there) == PAGES
 
-    writers.unlink()
-    serial = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'serial', parallel=0)
-    serial.build()
-    assert {line.split()[0] for line in writers.read_text(encoding='utf-8').splitlines()} == \
-        {str(os.getpid())}
-    for name in PAGES:
-        assert html(app, name) == html(serial, name)
+    for cores, processes in ((1, 1), (2, 2)):  # all here on one core
+        writers.unlink()
+        monkeypatch.setattr(writing_order.os, 'sched_getaffinity', lambda pid: set(range(cores)))
+        serial = make_app('html', srcdir=app.srcdir, builddir=tmp_path / f'serial-{cores}',
+                          parallel=0)
+        serial.build()
+        by_process = writers_of(writers)
+        assert len(by_process) == processes and str(os.getpid()) in by_process
+        for name in PAGES:
+            assert html(app, name) == html(serial, name)
 
 
 def test_a_parallel_build_with_a_timeline_starts_them_once_the_other_pages_are_written(

@@ -202,7 +202,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         self._write_in_order(first)
         if last:
             self.events.emit(WRITTEN, first)
-            if self._writes_aside():
+            if self.writes_aside():
                 self._write_aside(sorted(last))
             else:
                 self._write_in_order(sorted(last))
@@ -212,12 +212,13 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         if self._aside is not None:
             self._aside.join()  # the pages written aside (_write_aside)
 
-    def _writes_aside(self) -> bool:
+    def writes_aside(self) -> bool:
         """Whether a serial write writes its last pages aside: where every
         extension may write in parallel, and the machine has another core.
         Not a parallel write: its processes have just written the other
         pages, the card pages are being written in another (``-j auto``, the
-        benchmark corpus: 0.05-0.4 s slower, three pairs)."""
+        benchmark corpus: 0.05-0.4 s slower, three pairs).  The card pages
+        are then split too (:mod:`handbook.generated.card_pages`)."""
         return not self.parallel_ok and spare_core() and all(
             getattr(extension, 'parallel_write_safe', None)
             for extension in self._extensions.values())

@@ -98,7 +98,7 @@ from sphinx.util.parallel import ParallelTasks
 from handbook.cards import links as card_links
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.core.records import frozen_record
-from handbook.core.writing_order import WRITTEN
+from handbook.core.writing_order import WRITTEN, OrderedHTMLBuilder
 from handbook.generated import card_index
 from handbook.generated.card_index import CARD_PAGES, Entry
 from handbook.generated.anchors import page_title
@@ -110,6 +110,7 @@ from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
@@ -128,8 +129,8 @@ SCRIPT = Path(__file__).with_suffix('.js')
 STATIC_SCRIPT = 'handbook-card-pages.js'
 #: what a page's record keeps (``extra``): the anchors of its overturned rulings
 EXTRA = 'card_pages'
-#: a parallel build writes this many card pages or more in two processes
-#: (fewer are written in about what starting a process costs)
+#: a build writes this many card pages or more in two processes, where it
+#: may (:func:`splits`; fewer are written in about what starting a process costs)
 SPLIT_MIN = 200
 #: the part of the card pages that a parallel build writes in another process
 #: from ``handbook-written`` on (the main process has the last pages to write:
@@ -375,7 +376,11 @@ class Writing:
     last ones are written (``handbook-written``), every ruling's HTML is
     there, and a process of its own writes :data:`EARLY_SHARE` of the pages
     while the main process writes the last pages (the timeline), the general
-    index and the rest; the main process writes the others at the end."""
+    index and the rest; the main process writes the others at the end.  A
+    serial build with a core to spare (:func:`splits`) has another process
+    write half of them at the end, beside the main process: on the benchmark
+    corpus a clean ``-j 1`` build's last 2.4 s kept one core busy, and the
+    build is 0.8-1.6 s shorter (three pairs), as large at its peak."""
 
     def __init__(self) -> None:
         self.other: ParallelTasks | None = None  # the other process writing card pages
@@ -407,7 +412,7 @@ class Writing:
             if not pages:
                 return []
             write = without_collector(writer(app, pages))
-            if not (app.builder.parallel_ok and len(pages) >= SPLIT_MIN):  # -j 1, or few
+            if not (len(pages) >= SPLIT_MIN and splits(app.builder)):  # few, or one core
                 write(pages)
                 return []
             half = len(pages) // 2
@@ -436,6 +441,15 @@ class Writing:
         if self.other is not None:
             self.other.terminate()
             self.other = self.rest = None
+
+
+def splits(builder: Builder) -> bool:
+    """Whether the card pages may be split with a process of their own: a
+    parallel build's, or a serial one that writes its last pages aside (a
+    core is spare, every extension may write in parallel:
+    :meth:`handbook.core.writing_order.OrderedHTMLBuilder.writes_aside`)."""
+    return builder.parallel_ok or (isinstance(builder, OrderedHTMLBuilder)
+                                   and builder.writes_aside())
 
 
 def pages_to_write_now(env: BuildEnvironment) -> list[CardPage]:
@@ -473,7 +487,7 @@ def writer(app: Sphinx, pages: list[CardPage]) -> Callable[[list[CardPage]], Non
     address: it is rendered once, by the builder, for a page whose title,
     address and content are tokens, and each page is that frame with its own
     title, address and content (``templates/handbook-card.html``), escaped.
-    A parallel build writes part of them in another process (the bench
+    A build writes part of them in another process where it may (the bench
     corpus's 4,700: 2.7 → 1.8 s; see :class:`Writing`)."""
     env = app.env
     builder = app.builder
