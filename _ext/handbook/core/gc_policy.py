@@ -69,9 +69,10 @@ turned on again with them old (:func:`age`).
 with the collector off in its main process, from the read to
 ``build-finished``: what it allocates is alive to the end of the build, or
 freed by reference counting (a written page's doctree is released), or
-collected at the reads (above), and the collections it ran found almost
-nothing: 80 ms of a one-line edit of the benchmark corpus (1.2 s).  The
-processes it forks inherit the setting.  A build that reads more runs as
+collected at the reads (above).  The collections it ran found almost
+nothing; with the loading's, they took 88 ms of a one-line edit of the
+benchmark corpus (1.2 s; five pairs, 1.23 → 1.17 s).  The processes it
+forks inherit the setting.  A build that reads more runs as
 above: a clean build with the collector off held 45 MB more at its peak.
 
 **The main process of a parallel write** resolves and indexes the pages
