@@ -491,6 +491,42 @@ def test_records_pickle_as_their_class_and_fields():
     assert copy == card and copy.key == card.key == 'ddd反骨王'
 
 
+def test_the_store_pickles_a_record_once_while_it_is_the_same(monkeypatch):
+    # handbook.store.Pages: the environment is pickled after every build that
+    # read a page; an unchanged record is written as the bytes it was read from
+    import pickle
+
+    from handbook import store as store_module
+    from handbook.store import PageRecord, Pages
+
+    def record(title: str) -> PageRecord:
+        return PageRecord(title=title, cards=(('旋风', '旋风'),), rulings=(), sections=(),
+                          holds=frozenset())
+
+    loaded = pickle.loads(pickle.dumps(Pages({'a': record('A'), 'b': record('B')})))
+    assert isinstance(loaded, Pages) and loaded == {'a': record('A'), 'b': record('B')}
+    pickled: list[str] = []
+    real = pickle.dumps
+    monkeypatch.setattr(store_module.pickle, 'dumps',
+                        lambda obj, *args: pickled.append(obj.title) or real(obj, *args))
+    loaded['b'] = record('B2')
+    loaded.setdefault('c', record('C'))
+    again = pickle.loads(real(loaded))
+    assert pickled == ['B2', 'C']  # 'a' as it was read
+    assert again == {'a': record('A'), 'b': record('B2'), 'c': record('C')}
+    # a record replaced or removed any way is not written as its old bytes
+    for change in (lambda p: p.pop('a'), lambda p: p.__delitem__('a'), lambda p: p.clear(),
+                   lambda p: p.update(a=record('A3')), lambda p: p.popitem()):
+        pages = pickle.loads(real(again))
+        change(pages)
+        assert pickle.loads(real(pages)) == dict(pages)
+    # a reading process's record is taken with its bytes
+    merged = Pages()
+    pickled.clear()
+    merged.take('c', again)
+    assert pickle.loads(real(merged)) == {'c': record('C')} and pickled == []
+
+
 def test_reading_leaves_no_card_link_for_the_collector(make_app, rootdir, tmp_path, monkeypatch):
     # the collector freezes what reading left without collecting first
     # (gc_policy.Frozen): no card link of the pages read is garbage that only

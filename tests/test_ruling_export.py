@@ -114,6 +114,30 @@ def test_an_edit_shows_in_the_export(app, make_app):
         [(r['text'].replace('另一页，', '另一页（改），'), 'Changed') for r in changed]
 
 
+@pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-lines-export-reworded')
+def test_a_reworded_ruling_re_encodes_its_page_alone(app, make_app, monkeypatch):
+    """The page's title and address are the same: that it was read again
+    says its lines are stale (once per build), and only its lines."""
+    from handbook.generated import export
+
+    app.build()
+    before = load(app)['rulings']
+    encoded: list[str] = []
+    real = export.ruling_json
+    monkeypatch.setattr(export, 'ruling_json',
+                        lambda docname, *args: encoded.append(docname) or real(docname, *args))
+    other = app.srcdir / 'other.rst'
+    other.write_text(other.read_text(encoding='utf-8').replace('另一页，', '另一页（改），'),
+                     encoding='utf-8')
+    make_app('html', srcdir=app.srcdir).build()
+    after = load(app)['rulings']
+    changed = [r for r in before if r['page'] == 'other']
+    assert set(encoded) == {'other'} and len(encoded) == len(changed)
+    assert [r['text'] for r in after if r['page'] == 'other'] == \
+        [r['text'].replace('另一页，', '另一页（改），') for r in changed]
+    assert [r for r in after if r['page'] != 'other'] == [r for r in before if r['page'] != 'other']
+
+
 def test_a_parallel_read_encodes_each_page_as_its_chunk_is_merged(make_app, rootdir, tmp_path):
     # not once every page is read, when the main process computes alone
     import shutil

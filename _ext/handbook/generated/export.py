@@ -78,11 +78,13 @@ if TYPE_CHECKING:
 
 #: bump when the shape of the file changes
 FORMAT = 2
-#: the store's entry: {docname: (its record's rulings, title, address, its lines)},
-#: the lines (JSON, one per ruling) UTF-8 and compressed: the environment is
-#: read at every build and held by every process to the end of the build, and
-#: 9,000 rulings are 7 MB of JSON, 1.1 MB compressed (a twentieth of a second)
+#: the store's entry: {docname: (title, address, its lines)}, the lines (JSON,
+#: one per ruling) UTF-8 and compressed: the environment is read at every
+#: build and held by every process to the end of the build, and 9,000 rulings
+#: are 7 MB of JSON, 1.1 MB compressed (a twentieth of a second)
 KEPT = 'export_lines'
+#: the pages whose lines this build (this process) encoded: :func:`page_lines`
+ENCODED = 'export_lines_encoded'
 #: zlib's level for the kept lines: the fastest, nearly as small as the default
 LEVEL = 1
 
@@ -91,8 +93,8 @@ def export_lines(env: BuildEnvironment, builder: Builder) -> list[bytes]:
     """Every ruling as one line of JSON, in the export's order: a page's
     lines in one piece, compressed (:data:`KEPT`).  A page's lines are kept
     in the store from build to build, and made again only when the page was
-    read again (its record's rulings are other objects), or its title or
-    address changed: editing one ruling re-encodes one page."""
+    read again (once per build), or its title or address changed: editing
+    one ruling re-encodes one page."""
     kept = store(env).data.setdefault(KEPT, {})
     lines: list[bytes] = []
     for docname in ruling_lines.page_order(env):
@@ -115,11 +117,14 @@ def page_lines(env: BuildEnvironment, builder: Builder, docname: str) -> bytes |
     title = env.titles[docname].astext() if docname in env.titles else docname
     uri = builder.get_target_uri(docname)
     page = kept.get(docname)
-    if page is None or page[0] is not record.rulings or page[1:3] != (title, uri):
-        page = kept[docname] = (record.rulings, title, uri, zlib.compress(b',\n'.join([
+    encoded = store(env).per_build(ENCODED, set)
+    read_again = docname in store(env).data['before'] and docname not in encoded
+    if page is None or read_again or page[:2] != (title, uri):
+        page = kept[docname] = (title, uri, zlib.compress(b',\n'.join([
             json.dumps(ruling_json(docname, title, uri, r), ensure_ascii=False).encode()
             for r in record.rulings]), LEVEL))
-    return page[3]
+        encoded.add(docname)
+    return page[2]
 
 
 def ruling_json(docname: str, title: str, uri: str, ruling: Ruling) -> dict[str, Any]:
