@@ -71,7 +71,7 @@ with the collector off in its main process, from the read to
 freed by reference counting (a written page's doctree is released), or
 collected at the reads (above).  The collections it ran found almost
 nothing; with the loading's, they took 88 ms of a one-line edit of the
-benchmark corpus (1.2 s; five pairs, 1.23 → 1.17 s).  The processes it
+benchmark corpus (1.2 s; five pairs, 1.25 → 1.17 s).  The processes it
 forks inherit the setting.  A build that reads more runs as
 above: a clean build with the collector off held 45 MB more at its peak.
 
