@@ -185,7 +185,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
     def __init__(self, app: Sphinx, env: BuildEnvironment) -> None:
         super().__init__(app, env)
         self.jobs = app.parallel  # -j
-        self._extensions = app.extensions  # whether each may write in parallel (_writes_aside)
+        self._extensions = app.extensions  # whether each may write in parallel (writes_aside)
         #: the pages resolved for the next writing process, to be indexed once
         #: it has started: ``[(pagename, doctree, title)]``; None: index at once
         self._index_later: list[tuple[str, nodes.document, str]] | None = None

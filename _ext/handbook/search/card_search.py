@@ -382,10 +382,10 @@ class CutsAhead:
         """``env-before-read-docs``: the pages to read; a serial build's process starts."""
         self.stop(app, None)
         self.docnames = list(docnames)
-        if app.parallel > 1 or not spare_core() \
+        if app.parallel > 1 or not spare_core() or not self._worth(app) \
                 or sum(_size(Path(env.doc2path(docname))) for docname in docnames) < AHEAD_BYTES:
             return
-        language = self._language(app, env)
+        language = self._keyed(app, bound_language(app, env))  # bind_registry's comes later
         if language is None:
             return
         receiving, self.telling = multiprocessing.get_context('fork').Pipe(duplex=False)
@@ -409,7 +409,11 @@ class CutsAhead:
             self._tell(None)  # the end
             self._stop_telling()
             return []
-        language = self._language(app, env) if app.parallel > 1 else None
+        registered = sphinx.search.languages.get(CardAwareChinese.lang)  # bind_registry's
+        if not (app.parallel > 1 and self._worth(app) and isinstance(registered, type)
+                and issubclass(registered, CardAwareChinese)):
+            return []
+        language = self._keyed(app, registered)
         if language is None:
             return []
         sizes = {doctree_file(env, docname): docname for docname in self.docnames}
@@ -419,13 +423,15 @@ class CutsAhead:
                     [(sizes[path], path) for size, path in sized if size * HEAVY >= heaviest])
         return []
 
-    def _language(self, app: Sphinx, env: BuildEnvironment) -> type[CardAwareChinese] | None:
-        """The language to cut the pages with, where cutting them ahead is
-        worth it: the build reads several pages and indexes them with this
-        search, and the words can be kept (jieba has its cache: their key)."""
-        if len(self.docnames) <= PAGES_AHEAD or not indexes_in_chinese(app):
-            return None
-        language = bound_language(app, env)
+    def _worth(self, app: Sphinx) -> bool:
+        """Whether cutting pages ahead is worth it: the build reads several
+        pages and indexes them with this search."""
+        return len(self.docnames) > PAGES_AHEAD and indexes_in_chinese(app)
+
+    @staticmethod
+    def _keyed(app: Sphinx, language: type[CardAwareChinese]) -> type[CardAwareChinese] | None:
+        """*language* (this build's, :func:`bound_language`), where the words
+        it cuts can be kept (jieba has its cache: their key)."""
         user_dictionary = (app.config.html_search_options or {}).get('dict')
         return language if words_key(language.card_names, user_dictionary) is not None else None
 
