@@ -527,6 +527,21 @@ def test_the_store_pickles_a_record_once_while_it_is_the_same(monkeypatch):
     assert pickle.loads(real(merged)) == {'c': record('C')} and pickled == []
 
 
+def test_a_page_read_is_not_written_out_for_the_debug_log():
+    # Sphinx's emit makes repr() of each event's arguments for its debug log,
+    # whatever the verbosity: a page's contribution holds every node found
+    from docutils import nodes
+    from docutils.utils import new_document
+
+    from handbook.store import Contribution, walk
+
+    doctree = new_document('faq/2024.rst')
+    for n in range(2000):
+        doctree += nodes.paragraph('', '', nodes.reference('', f'卡{n}', refuri='https://x/'))
+    contribution = Contribution('faq/2024', walk(doctree), doctree)
+    assert repr((contribution,)) == "(<Contribution of 'faq/2024'>,)"
+
+
 def test_reading_leaves_no_card_link_for_the_collector(make_app, rootdir, tmp_path, monkeypatch):
     # the collector freezes what reading left without collecting first
     # (gc_policy.Frozen): no card link of the pages read is garbage that only
