@@ -8,6 +8,7 @@ build and at the process's exit (``handbook/core/gc_policy.py``).  That
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 import shutil
 import subprocess
@@ -525,6 +526,20 @@ def test_the_store_pickles_a_record_once_while_it_is_the_same(monkeypatch):
     pickled.clear()
     merged.take('c', again)
     assert pickle.loads(real(merged)) == {'c': record('C')} and pickled == []
+
+
+def _scheduling_when_idle() -> int:
+    writing_order.when_idle()
+    return os.sched_getscheduler(0)
+
+
+@pytest.mark.skipif(not hasattr(os, 'SCHED_IDLE'), reason='Linux scheduling policies')
+def test_work_done_ahead_runs_on_what_the_build_leaves():
+    # the pinyin and the cuts done ahead in processes of their own (card_index,
+    # card_search) take no core from the build: a process of its own here
+    with multiprocessing.get_context('fork').Pool(1) as pool:
+        assert pool.apply(_scheduling_when_idle) == os.SCHED_IDLE
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE  # this one's unchanged
 
 
 def test_a_page_read_is_not_written_out_for_the_debug_log():

@@ -345,6 +345,16 @@ def spare_core() -> bool:
         return (os.cpu_count() or 1) > 1
 
 
+def when_idle() -> None:
+    """Let this process run only where a core would otherwise be idle
+    (Linux's ``SCHED_IDLE``), else at the lowest priority: for work done
+    ahead, in a process of its own, that the build never waits for."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(19)
+
+
 def stop_writing_aside(app: Sphinx, exception: BaseException | None) -> None:
     """``build-finished``: a process writing aside is stopped if the build failed."""
     if isinstance(app.builder, OrderedHTMLBuilder) and app.builder._aside is not None:

@@ -74,7 +74,6 @@ are messages of the ``handbook`` catalog (Chinese msgids).
 from __future__ import annotations
 
 import hashlib
-import os
 import unicodedata
 from collections.abc import Collection, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -89,7 +88,7 @@ from sphinx.util.parallel import ParallelTasks, parallel_available
 from handbook.cards import links as card_links
 from handbook.cards.links import card_reference
 from handbook.core.records import frozen_record
-from handbook.core.writing_order import late_part
+from handbook.core.writing_order import late_part, when_idle
 from handbook.rulings import lines as ruling_lines
 from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
@@ -396,10 +395,7 @@ def _orders_meanwhile(keys: list[str]) -> dict[str, tuple[str, str]]:
     """:func:`_orders`, on what the reading leaves of the cores: the process
     runs only where a core would be idle (Linux's ``SCHED_IDLE``), else at
     the lowest priority."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):
-        os.nice(19)
+    when_idle()
     return _orders(keys)
 
 
