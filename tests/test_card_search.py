@@ -290,6 +290,9 @@ def test_a_build_indexes_words_a_process_of_its_own_cut_ahead(
     from handbook.search.dictionary import jieba_dictionary
 
     jieba_dictionary()  # jieba's cache exists (on a new machine, made now): the words' key
+    # the light pages' cutting at the idle priority would wait for the other
+    # tests' processes here (see the next test)
+    monkeypatch.setattr(card_search, 'when_idle', lambda: None)
     srcdir = tmp_path / 'handbook'
     shutil.copytree(rootdir / 'test-handbook', srcdir)
     heavy = srcdir / 'p3.rst'  # the page of a yearly FAQ: the others weigh less than a quarter

@@ -117,8 +117,8 @@ class Contribution:
     extra: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def __repr__(self) -> str:
-        # Sphinx's emit logs repr() of each event's arguments: that of every
-        # node found, for each page read (0.1 s of the benchmark's reading)
+        # Sphinx's emit makes repr() of each event's arguments for its debug
+        # log: that of every node found (16 ms for a yearly FAQ page)
         return f'<Contribution of {self.docname!r}>'
 
 
