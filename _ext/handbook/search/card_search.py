@@ -483,7 +483,8 @@ AHEAD_BYTES = 128 * 1024
 #: a parallel build cuts ahead the pages at least 1/HEAVY as heavy as the heaviest
 #: first, then the others where a core would be idle
 HEAVY = 4
-#: in the pages :func:`_cut_pages` is given, where it goes on on what the build leaves
+#: among the pages given to :func:`_cut_pages`: it cuts those after it only on
+#: what the build leaves of the cores (:func:`~handbook.core.writing_order.when_idle`)
 WHEN_IDLE = ('', Path())
 
 
