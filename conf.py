@@ -25,7 +25,7 @@ extensions = [
     'handbook.cards',         # 「`卡名`_」 -> card database (_ext/handbook/cards/links.py); markup checks
     'handbook.rulings',       # :ruling:`17/3/24`, one ruling per date with its permalink, :strike:
     'handbook.sections',      # readable section ids, labels defined twice, planned sections
-    'handbook.generated',     # the timeline, the card index, related sections, rulings.json
+    'handbook.listings',      # the timeline, the card index, related sections, rulings.json
     'handbook.search',        # Chinese search with whole card names as words
     'handbook.publishing',    # editions, canonical/sitemap/404/redirects, link previews, page dates
     'handbook.translations',  # translated builds: catalogs, card names in any language, switcher
@@ -57,27 +57,27 @@ handbook_faq_url = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action'
                     '?ope=5&fid={id}&request_locale=ja')
 handbook_ruling_hosts = ['www.db.yugioh-card.com']
 
-# -- Ruling lines, timeline, export (_ext/handbook/rulings/, _ext/handbook/generated/) -
+# -- Ruling lines, timeline, export (_ext/handbook/rulings/, _ext/handbook/listings/) --
 # A ruling containing one of these words (or :strike: text) is flagged as changed;
 # the settings file's changed_markers replace them.
 
 handbook_changed_markers = ['裁定变更']
 handbook_rulings_export = 'rulings.json'  # written next to the HTML; '' for none
 
-# -- 最近更新 and its Atom feed (_ext/handbook/generated/recent.py) --------------------
+# -- 最近更新 and its Atom feed (_ext/handbook/listings/recent.py) --------------------
 # source/recent.rst (.. recent-rulings::) lists the rulings changed most recently
 # (git blame of their lines), and feed.xml beside the pages the same rulings.
 
 handbook_recent_rulings = 50       # how many rulings the page and the feed list
 handbook_recent_feed = 'feed.xml'  # '' for no feed
 
-# -- Card index and related sections (_ext/handbook/generated/) ------------------------
+# -- Card index and related sections (_ext/handbook/listings/) -------------------------
 # The card index is source/card-index.rst (.. card-index::); each section that
 # links cards lists up to this many sections of other pages naming the same cards.
 
 handbook_related_sections = 5  # 0: no related sections
 
-# -- Card pages (_ext/handbook/generated/card_pages.py) --------------------------------
+# -- Card pages (_ext/handbook/listings/card_pages.py) --------------------------------
 # A page per linked card, cards/<id>.html, listing every ruling that names it;
 # the § after each card link leads there.  False: no card pages, § leads to the index.
 

@@ -20,13 +20,12 @@ import weakref
 import pytest
 import sphinx.builders
 from docutils import nodes
+from handbook.core import gc_policy, reading_order, toctree_cache, writing_order
+from handbook.core.reading_order import balanced, spread
+from handbook.core.records import frozen_record
+from helpers import ROOT, assert_no_warnings
 from sphinx.errors import SphinxParallelError
 from sphinx.util.parallel import ParallelTasks, make_chunks
-
-from handbook.core import gc_policy, reading_order, toctree_cache, writing_order
-from handbook.core.records import frozen_record
-from handbook.core.reading_order import balanced, spread
-from helpers import ROOT, assert_no_warnings
 
 
 def chunk_of(order: list[str], nproc: int) -> dict[str, int]:
@@ -547,13 +546,12 @@ def test_a_page_read_is_not_written_out_for_the_debug_log():
     # whatever the verbosity: a page's contribution holds every node found
     from docutils import nodes
     from docutils.utils import new_document
-
     from handbook.store import Contribution, walk
 
     doctree = new_document('faq/2024.rst')
     for n in range(2000):
         doctree += nodes.paragraph('', '', nodes.reference('', f'卡{n}', refuri='https://x/'))
-    contribution = Contribution('faq/2024', walk(doctree), doctree)
+    contribution = Contribution('faq/2024', walk(doctree, {}), doctree)
     assert repr((contribution,)) == "(<Contribution of 'faq/2024'>,)"
 
 
@@ -565,8 +563,8 @@ def test_reading_leaves_no_card_link_for_the_collector(make_app, rootdir, tmp_pa
     # the page is read, is emptied (links.replace_xref): its name's inline
     # pointed back to it
     from docutils import nodes
-
     from handbook.cards import links
+    from handbook.nodes import card_of
 
     replaced = []
     real = links.replace_xref
@@ -584,7 +582,7 @@ def test_reading_leaves_no_card_link_for_the_collector(make_app, rootdir, tmp_pa
         try:
             gc.collect()
             garbage.extend(o for o in gc.garbage if isinstance(o, nodes.Element) and (
-                links.card_of(o) is not None or o.get('classes') == ['card-name']))
+                card_of(o) is not None or o.get('classes') == ['card-name']))
         finally:
             gc.set_debug(0)
             gc.garbage.clear()
@@ -797,7 +795,6 @@ def test_a_template_compiled_for_other_filters_is_compiled_again(tmp_path):
     # what a filter is may be baked into the compiled code (a filter called
     # on a constant while compiling): the kept file is one of its filters'
     import jinja2
-
     from handbook.core.template_cache import KeptTemplates
 
     templates = {'page.html': '{{ "旋风"|tag }}'}
@@ -932,7 +929,6 @@ def test_the_parser_makes_the_states_of_a_nested_parse_as_it_needs_them(
 
 def test_the_parser_parses_as_docutils_does(rootdir):
     from docutils.parsers.rst import Parser as DocutilsParser
-
     from handbook.core.rst_parser import STATE_CLASSES
 
     lazily = DocutilsParser()

@@ -12,14 +12,13 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+import seeds
+from conftest import ROOT
 from docutils import frontend, nodes, utils
 from docutils.parsers.rst import Parser
-
-from handbook.generated import card_index
 from handbook.cards import registry as card_registry
-import seeds
 from handbook.cards.registry import Card
-from conftest import ROOT
+from handbook.listings import card_index
 from helpers import assert_no_warnings, html, warnings, written_by
 
 #: (group id, title, [(entry id, kind, name, [(href, text, [(ruling href, date)])])])
@@ -189,14 +188,13 @@ def test_related_sections(app, monkeypatch):
 
 @pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
 def test_related_sections_are_written_as_the_translator_writes_their_nodes(app):
-    # the blocks' lists are HTML made at once (generated/html_parts.py): the
+    # the blocks' lists are HTML made at once (render/html_parts.py): the
     # same bytes as the translator writes for the list as nodes
-    from sphinx.util.docutils import new_document
-
     from handbook.cards.links import registry as registry_of
-    from handbook.generated import related_sections as rs
-    from handbook.generated.anchors import page_title
-    from handbook.generated.html_parts import Writer
+    from handbook.listings import related_sections as rs
+    from handbook.render.anchors import page_title
+    from handbook.render.html_parts import Writer
+    from sphinx.util.docutils import new_document
 
     app.build()
     env = app.env
@@ -375,7 +373,7 @@ def test_index_and_related_sections_follow_the_pages(app, make_app):
 @pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-relinked')
 def test_a_row_whose_link_alone_changed_leaves_the_related_sections_as_they_were(
         app, make_app, monkeypatch):
-    from handbook.generated import related_sections
+    from handbook.listings import related_sections
 
     app.build()
     before = {doc: related_of(app, doc) for doc in ('index', 'other')}
@@ -602,9 +600,8 @@ def test_handbook_markers_lead_to_the_page_of_their_card(handbook, registry):
 @pytest.mark.parametrize('text', ['', '灵摆读阵', 'A&B <C> "D" @E', '&lt;&amp;', '@@&&""<<>>',
                                   '「<script>alert(1)</script>」'])
 def test_the_lists_escape_text_as_the_translator_does(text):
+    from handbook.render.html_parts import escape
     from sphinx.writers.html5 import HTML5Translator
-
-    from handbook.generated.html_parts import escape
     assert escape(text) == text.translate(HTML5Translator.special_characters)
 
 

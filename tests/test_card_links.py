@@ -5,8 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
-from handbook.cards.links import card_reference
+from handbook.nodes import card_reference
 from helpers import PagesWritten, assert_no_warnings, html, links, warnings
 
 
@@ -179,7 +178,7 @@ def test_missing_registry_is_a_clear_error(make_app, app_params):
 def test_a_registry_name_is_its_link_as_soon_as_it_is_read(make_app, rootdir, tmp_path):
     # CardReferences makes the link itself; an unknown name and a name in a
     # section title (tables of contents take xrefs only) are card xrefs
-    from handbook.cards.links import card_of, in_title
+    from handbook.nodes import card_of, in_title
 
     srcdir = tmp_path / 'src'
     shutil.copytree(rootdir / 'test-cards', srcdir)
@@ -188,7 +187,7 @@ def test_a_registry_name_is_its_link_as_soon_as_it_is_read(make_app, rootdir, tm
     app = make_app('html', srcdir=srcdir)
     seen: dict[str, list] = {}
     app.connect('handbook-page-read', lambda app, page: seen.setdefault(page.docname, [
-        (type(node).__name__, card_of(node)[1], in_title(node)) for node in page.nodes.cards]),
+        (type(node).__name__, card_of(node)[1], in_title(node)) for node in page.nodes['cards']]),
         priority=1)
     app.build()
     unknown = {'旋风的主人', '王宫铁壁'}  # not in the registry

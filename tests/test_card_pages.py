@@ -1,4 +1,4 @@
-"""Card pages (_ext/handbook/generated/card_pages.py): one page per linked card,
+"""Card pages (_ext/handbook/listings/card_pages.py): one page per linked card,
 its rulings newest first, the overturned ones folded, escaping, the links
 that lead there, both editions and zh_TW, and rewriting only what changed."""
 
@@ -11,10 +11,9 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-
 from handbook.core import writing_order
 from handbook.core.names import SEPARATOR_CLASS, fold
-from handbook.generated import card_pages
+from handbook.listings import card_pages
 from helpers import assert_no_warnings, html
 
 #: the card pages of test-card-pages (大宇宙 is linked by no page)
@@ -302,7 +301,7 @@ def test_a_parallel_build_with_a_timeline_starts_them_once_the_other_pages_are_w
     srcdir = tmp_path / 'src'
     shutil.copytree(rootdir / 'test-card-pages', srcdir)
     with (srcdir / 'conf.py').open('a', encoding='utf-8') as conf:
-        conf.write("extensions.append('handbook.generated.timeline')\n")
+        conf.write("extensions.append('handbook.listings.timeline')\n")
     (srcdir / 'timeline.rst').write_text(':orphan:\n\n裁定时间线\n==========\n\n'
                                          '.. ruling-timeline::\n', encoding='utf-8')
     noted = tmp_path / 'noted'  # the process that made each page's content, and when

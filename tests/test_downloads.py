@@ -15,7 +15,6 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 import pytest
-
 from helpers import build_once
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,6 +108,6 @@ def test_latex_is_for_xelatex_with_chinese_fonts(tmp_path_factory):
     # card links are links in the PDF
     assert re.search(r'\\sphinxhref\{' + re.escape(CYCLONE.replace('%', r'\%')) + r'\}', tex)
     # the timeline shows the rulings of every page, their card links too (their
-    # nodes read from their pages' doctrees, generated/ruling_html.py)
+    # nodes read from their pages' doctrees, render/ruling_html.py)
     timeline = tex[tex.index(r'\chapter{裁定时间线}'):]
     assert timeline.count(r'\DUrole{card-name}') > 100

@@ -14,11 +14,10 @@ import re
 from collections import Counter
 
 import pytest
-from docutils import nodes
-from sphinx import addnodes
-
 import seeds
-from handbook.cards.links import is_card_link
+from docutils import nodes
+from handbook.nodes import is_card_link
+from sphinx import addnodes
 
 pytestmark = pytest.mark.skipif(seeds.ABSENT is not None, reason=seeds.ABSENT or '')
 

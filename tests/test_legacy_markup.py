@@ -15,14 +15,14 @@ import shutil
 import sys
 
 import pytest
-from sphinx.util.console import strip_escape_sequences
-
 from conftest import ROOT
-from handbook.cards.links import is_card_link, registry
+from handbook.cards.links import registry
 from handbook.cards.markup import is_placeholder, split_emphasis
+from handbook.nodes import is_card_link
 from handbook.rulings.lines import rulings
 from handbook.store import store
 from helpers import html, links, warnings
+from sphinx.util.console import strip_escape_sequences
 
 spec = importlib.util.spec_from_file_location('autolink', ROOT / 'tools' / 'autolink.py')
 autolink = sys.modules['autolink'] = importlib.util.module_from_spec(spec)
@@ -83,9 +83,9 @@ def test_struck_card_names_are_struck_links(app):
 @pytest.mark.sphinx('html', testroot='legacy-handbook', freshenv=True,
                     confoverrides={'extensions': ['handbook.cards', 'handbook.rulings',
                                                   'handbook.sections',
-                                                  'handbook.generated.card_index']})
+                                                  'handbook.listings.card_index']})
 def test_struck_cards_are_cards_of_overturned_rulings(app):
-    from handbook.generated.card_index import entries
+    from handbook.listings.card_index import entries
 
     app.build()
     found = [(r.dates, r.cards, r.struck, r.changed) for r in rulings(app.env)['struck']]

@@ -17,7 +17,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-
 from helpers import PagesWritten, assert_no_warnings, build_once, make_command, warnings
 
 TEST_ROOT = Path(__file__).resolve().parent / 'roots' / 'test-recent'
@@ -288,7 +287,7 @@ def test_included_rulings_dated_by_their_file(repo, make_app):
 
 
 def test_blame_only_for_pages_read_again(repo, make_app, monkeypatch):
-    from handbook.generated import recent
+    from handbook.listings import recent
 
     blamed: list[str] = []
     real = recent.blame

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from test_ruling_lines import INDEX
 
 #: every entry has exactly these keys, with values of these types
@@ -118,7 +117,7 @@ def test_an_edit_shows_in_the_export(app, make_app):
 def test_a_reworded_ruling_re_encodes_its_page_alone(app, make_app, monkeypatch):
     """The page's title and address are the same: that it was read again
     says its lines are stale (once per build), and only its lines."""
-    from handbook.generated import export
+    from handbook.listings import export
 
     app.build()
     before = load(app)['rulings']
@@ -142,7 +141,7 @@ def test_a_parallel_read_encodes_each_page_as_its_chunk_is_merged(make_app, root
     # not once every page is read, when the main process computes alone
     import shutil
 
-    from handbook.generated.export import KEPT
+    from handbook.listings.export import KEPT
     from handbook.store import store
 
     srcdir = tmp_path / 'handbook'

@@ -7,7 +7,6 @@ import re
 import shutil
 
 import pytest
-
 from helpers import assert_no_warnings, html, warnings, written_by
 
 I = 'index.html#'
@@ -146,8 +145,8 @@ def test_timeline_follows_the_pages(app, make_app):
 @pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-parallel', parallel=4)
 def test_parallel_build_gives_the_same_timeline(app, make_app, tmp_path, monkeypatch):
     """Also when the rulings' HTML comes from the pages written by other
-    processes (generated/ruling_html.py): the timeline is written after them."""
-    from handbook.generated import ruling_html
+    processes (render/ruling_html.py): the timeline is written after them."""
+    from handbook.render import ruling_html
 
     noted = tmp_path / 'noted'  # what render() and capture() did, and in which process
     render, capture = ruling_html.render, ruling_html.Rendered.capture
@@ -218,11 +217,11 @@ def test_misplaced_timeline_warns_at_its_line(app):
 @pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-kept')
 def test_rulings_html_is_kept_until_their_page_is_written_again(app, make_app, tmp_path,
                                                                 monkeypatch):
-    """The rulings' HTML is kept from build to build (generated/ruling_html.py):
+    """The rulings' HTML is kept from build to build (render/ruling_html.py):
     an edit takes the HTML of the rulings of the pages it writes again from
     their writing, renders those with a :ref:, whose text is another page's,
     and nothing else."""
-    from handbook.generated import ruling_html
+    from handbook.render import ruling_html
 
     app.build()
     noted = tmp_path / 'rendered'  # in whichever process writes the timeline
@@ -275,10 +274,10 @@ def test_rulings_html_is_kept_until_their_page_is_written_again(app, make_app, t
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-rendered')
 def test_rulings_rendered_are_as_their_pages_wrote_them(app, make_app, tmp_path, monkeypatch):
-    """A ruling whose HTML no page's writing left (generated/ruling_html.py)
+    """A ruling whose HTML no page's writing left (render/ruling_html.py)
     is rendered as its page wrote it: a footnote, a same-page link, an inline
     target (its id is the page's), struck text."""
-    from handbook.generated import ruling_html
+    from handbook.render import ruling_html
 
     (app.srcdir / 'notes.rst').write_text(
         'Notes\n=====\n\n'
@@ -306,7 +305,7 @@ def test_rulings_rendered_are_as_their_pages_wrote_them(app, make_app, tmp_path,
 @pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
 def test_the_timeline_is_left_out_of_the_page_search(app):
     """A page that holds a generated list repeats the other pages' words: no
-    word of the page search leads to it (generated/placeholders.py)."""
+    word of the page search leads to it (render/placeholders.py)."""
     import json
 
     app.build()
@@ -327,11 +326,10 @@ def test_the_timeline_is_left_out_of_the_page_search(app):
 def test_only_doctrees_that_may_hold_the_timeline_are_walked_for_it(app, monkeypatch):
     # each list's post-transform walks a page for its placeholder only where
     # the store says the page, or a page its toctree includes (a doctree
-    # assembled from pages), holds one (handbook/generated/placeholders.py)
+    # assembled from pages), holds one (handbook/render/placeholders.py)
     from docutils import nodes
-
-    from handbook.generated import placeholders
-    from handbook.generated.timeline import TIMELINE, RulingTimelineDirective
+    from handbook.listings.timeline import TIMELINE, RulingTimelineDirective
+    from handbook.render import placeholders
 
     app.build()
     holding = {docname for docname in app.env.found_docs
@@ -350,7 +348,7 @@ def test_only_doctrees_that_may_hold_the_timeline_are_walked_for_it(app, monkeyp
 def test_a_timeline_in_an_appendix_is_filled(make_app, rootdir, tmp_path, builder):
     # LaTeX and Texinfo add their appendices to the document they assemble,
     # resolved under the name of its start page, which no toctree leads
-    # from to the appendix (handbook/generated/placeholders.py, may_hold)
+    # from to the appendix (handbook/render/placeholders.py, may_hold)
     srcdir = tmp_path / 'ruling-lines'
     shutil.copytree(rootdir / 'test-ruling-lines', srcdir)
     index = srcdir / 'index.rst'

@@ -1,5 +1,5 @@
 """Ruling statuses, replacements, sources, the copy-link button, the open questions
-(_ext/handbook/rulings/statuses.py, _ext/handbook/generated/open_questions.py)."""
+(_ext/handbook/rulings/statuses.py, _ext/handbook/listings/open_questions.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,12 @@ import shutil
 
 import pytest
 from docutils import nodes
-
-from helpers import ROOT, assert_no_warnings, html, warnings, written_by
-from handbook.generated.open_questions import answers
+from handbook.listings.open_questions import answers
+from handbook.nodes import ruling_line, strike
 from handbook.rulings import statuses
 from handbook.rulings.dates import ruling_node
-from handbook.rulings.lines import Reference, Ruling, ruling_line, rulings
-from handbook.rulings.strike import strike
+from handbook.rulings.lines import Reference, Ruling, rulings
+from helpers import ROOT, assert_no_warnings, html, warnings, written_by
 
 #: (anchor, status, replaces, replaced_by, sources) of test-statuses/index.rst, page order
 INDEX = [

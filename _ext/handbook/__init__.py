@@ -6,30 +6,33 @@
 ``handbook.cards``         the card registry, card links (**where a card link
                            is resolved: cards/links.py**), card markup checks
 ``handbook.rulings``       dated ruling references, what one ruling is and its
-                           permalink, struck (overturned) text
+                           permalink, struck (overturned) text, statuses
 ``handbook.sections``      section ids, labels, planned sections
-``handbook.generated``     pages generated from what pages contribute: the
-                           timeline, the card index, related sections,
-                           card pages, rulings.json (each ruling rendered
-                           once, lists written to HTML at once)
-``handbook.search``        the search: card names as words
+``handbook.listings``      the pages made from what every page contributes:
+                           the timeline, the card index, related sections,
+                           card pages, recent rulings and the feed, open
+                           questions, rulings.json
+``handbook.search``        the search: card names as words; rulings first
 ``handbook.publishing``    editions, the published address, link previews,
-                           page dates, linkcheck's policy, files written
-                           only when they change
+                           page dates, linkcheck's policy
 ``handbook.translations``  translated builds
 =========================  ==================================================
 
-``handbook.store`` is the one store of what each page contributes (cards,
-rulings, sections, labels, …), filled from one walk of each page and read by
-every concern; ``handbook.core`` holds what every concern shares: the folding
-of names, the three severities of reports, the handbook's own settings, the
-guard against hostile input, exact source lines, files written only when
-they change, and how a build spends its time (the reading order of a
-parallel read, the garbage collector's thresholds, a parser whose nested
-parses make only the states they use).
-Each module's docstring is its manual; each module is also an extension of
-its own (the test roots load just the ones they need), but for the helpers
-``handbook.generated.html_parts`` and ``handbook.core.files``.
+What they share, none of it an extension of its own but the store:
+
+* ``handbook.nodes``: the node types every concern reads (a card link, a
+  ruling line, struck text) and their predicates -- a leaf, imported by all;
+* ``handbook.store``: the one store of what each page contributes (cards,
+  rulings, sections, labels, …), filled from one walk of each page, whose
+  node kinds the concerns register (:func:`handbook.store.collect`), and read
+  by every concern;
+* ``handbook.core``: the folding of names, the three severities of reports,
+  the handbook's own settings, the guard against hostile input, exact source
+  lines, records, files written only when they change;
+* ``handbook.render``: the HTML plumbing of the listings.
+
+Each module's docstring is its manual; each module with a ``setup`` is also
+an extension of its own (the test roots load just the ones they need).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ store walks its doctree once, sorting the nodes the concerns need into a
 placeholders, the title), then emits ``handbook-page-read`` with a
 :class:`Contribution` for the concerns to fill from those nodes: the
 rulings (:mod:`handbook.rulings.lines`), the sections that link cards
-(:mod:`handbook.generated.card_index`).  The store keeps the result as one
+(:mod:`handbook.listings.card_index`).  The store keeps the result as one
 frozen :class:`PageRecord`.
 
 **A card's identity** is resolved once, when its reference is read
@@ -28,7 +28,7 @@ page links, and every consumer reads that.
 
 **Besides the records** the store keeps the nodes of the rulings whose
 text is partly other pages' (a ``:ref:``: rendered again at each build, see
-:mod:`handbook.generated.ruling_html`), pickled one ruling at a time
+:mod:`handbook.render.ruling_html`), pickled one ruling at a time
 (:meth:`HandbookStore.ruling_nodes`: a tenth of the memory of live nodes,
 and nothing for the garbage collector to walk), the registry of the build
 (parsed again only when its file changed), and what
@@ -57,6 +57,7 @@ from sphinx.domains import Domain
 from sphinx.util.nodes import clean_astext
 
 from handbook.core.records import frozen_record
+from handbook.nodes import card_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -67,6 +68,11 @@ if TYPE_CHECKING:
 
 #: the event the concerns fill a page's contribution in: (app, Contribution)
 PAGE_READ = 'handbook-page-read'
+#: the event that asks each concern which nodes the walk sorts for it (:func:`collect`)
+NODE_KINDS = 'handbook-node-kinds'
+#: the kinds of nodes whose content the record keeps: the card links (the cards'
+#: concern asks for them), the generated-list placeholders (:mod:`handbook.render`)
+CARDS, PLACEHOLDERS = 'cards', 'placeholders'
 
 
 @frozen_record
@@ -76,7 +82,7 @@ class PageRecord:
     title: str
     cards: tuple[tuple[str, str], ...]  # (registry key, name as written), first use first
     rulings: tuple[Any, ...]  # handbook.rulings.lines.Ruling, page order
-    sections: tuple[Any, ...]  # handbook.generated.card_index.Section, page order
+    sections: tuple[Any, ...]  # handbook.listings.card_index.Section, page order
     holds: frozenset[str]  # the generated-page directives on the page: 'card-index', …
     extra: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
     """What other concerns keep of the page, by concern: ``{name: value}``
@@ -94,14 +100,28 @@ class PageRecord:
 
 @dataclasses.dataclass
 class PageNodes:
-    """The nodes of one doctree that the concerns read, found in one walk."""
+    """The nodes of one doctree that the concerns read, found in one walk:
+    the store's own (the first title, the sections, the cross-references
+    that are no concern's) and, by kind, those the concerns asked the walk
+    for (:func:`collect`): ``nodes['rulings']``, ``nodes['cards']``, …"""
 
     title: nodes.title | None = None
-    cards: list[nodes.Element] = dataclasses.field(default_factory=list)  # links, xrefs
-    xrefs: list[addnodes.pending_xref] = dataclasses.field(default_factory=list)  # the others
     sections: list[nodes.section] = dataclasses.field(default_factory=list)
-    rulings: list[nodes.Element] = dataclasses.field(default_factory=list)
-    placeholders: list[nodes.Element] = dataclasses.field(default_factory=list)
+    xrefs: list[addnodes.pending_xref] = dataclasses.field(default_factory=list)
+    kinds: dict[str, list[nodes.Element]] = dataclasses.field(default_factory=dict)
+
+    def __getitem__(self, kind: str) -> list[nodes.Element]:
+        """The nodes of *kind* (a kind no node of the page is of: none)."""
+        return self.kinds.get(kind, [])
+
+
+def collect(app: Sphinx, kind: str, node_class: type[nodes.Element],
+            where: Callable[[nodes.Element], bool] | None = None) -> None:
+    """Have the store's walk of every page sort the nodes of *node_class*
+    (that class exactly, not its subclasses) that meet *where* into
+    ``PageNodes[kind]`` (a concern's ``setup``; the first kind a node meets
+    takes it)."""
+    app.connect(NODE_KINDS, lambda app: (kind, node_class, where))
 
 
 @dataclasses.dataclass(repr=False)
@@ -204,8 +224,9 @@ class HandbookStore(Domain):
     label = 'Handbook'
     # 5: ruling nodes kept pickled, a ruling at a time; 6: registry_relinked;
     # 7: only the nodes of the rulings rendered at each build; 8: pinyin sort
-    # keys as strings (handbook.generated.card_index); 9: records pickled alone (Pages)
-    data_version = 9
+    # keys as strings (handbook.listings.card_index); 9: records pickled alone (Pages);
+    # 10: the shared node classes moved to handbook.nodes
+    data_version = 10
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord (made a Pages when first used)
         'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: as read (some rulings)
@@ -217,9 +238,10 @@ class HandbookStore(Domain):
     _changes: Changes | None = None  # computed once per build (not pickled: not data)
     _derived: dict[str, Any] | None = None  # what :meth:`derived` computed since a change
     _per_build: dict[str, Any] | None = None  # what :meth:`per_build` computed in this build
+    kinds: dict[type, list] | None = None  # what the concerns ask the walk for (not pickled)
     builder: Builder | None = None
     """The builder of this build (set at ``builder-inited``; not pickled): for
-    the post-transforms that make links at once (:mod:`handbook.generated.anchors`)."""
+    the post-transforms that make links at once (:mod:`handbook.render.anchors`)."""
     aside: dict[str, Any]
     """Work a concern started in another process during this build, by the
     concern's name, for the concern to collect when it needs its result
@@ -406,43 +428,50 @@ def carry(page: Contribution, name: str) -> None:
         page.extra[name] = value
 
 
-def walk(doctree: nodes.document) -> PageNodes:
-    """The nodes the concerns read, in one walk of *doctree*."""
-    # the store is loaded before the concerns
-    from handbook.cards.links import card_reference
-    from handbook.rulings.lines import ruling_line
-
+def walk(doctree: nodes.document,
+         kinds: dict[type, list[tuple[str, Callable[[nodes.Element], bool] | None]]]
+         ) -> PageNodes:
+    """The nodes the concerns read, in one walk of *doctree*; *kinds*: what
+    the concerns asked for, by node class (:func:`node_kinds`)."""
     found = PageNodes()
+    by_kind = found.kinds
     for node in doctree.findall(nodes.Element):
+        wanted = kinds.get(type(node))
+        if wanted is not None:
+            kind = next((kind for kind, where in wanted if where is None or where(node)), None)
+            if kind is not None:
+                by_kind.setdefault(kind, []).append(node)
+                continue
         if isinstance(node, addnodes.pending_xref):
-            if node.get('refdomain') == 'card':
-                found.cards.append(node)
-            else:
-                found.xrefs.append(node)
-        elif isinstance(node, card_reference):
-            found.cards.append(node)
-        elif isinstance(node, ruling_line):
-            found.rulings.append(node)
+            found.xrefs.append(node)
         elif isinstance(node, nodes.section):
             found.sections.append(node)
         elif isinstance(node, nodes.title):
             if found.title is None:
                 found.title = node
-        elif node.get('handbook_generated'):
-            found.placeholders.append(node)
     return found
+
+
+def node_kinds(app: Sphinx) -> dict[type, list[tuple[str, Callable[[nodes.Element], bool] | None]]]:
+    """What the concerns asked the walk for (:func:`collect`), by node class,
+    asked once per build and process."""
+    kept = store(app.env)
+    if kept.kinds is None:
+        kinds: dict[type, list] = {}
+        for kind, node_class, where in app.events.emit(NODE_KINDS):
+            kinds.setdefault(node_class, []).append((kind, where))
+        kept.kinds = kinds
+    return kept.kinds
 
 
 def read_page(app: Sphinx, doctree: nodes.document) -> None:
     """Walk the page once; let the concerns fill its contribution; keep the record."""
     env = app.env
-    found = walk(doctree)
+    found = walk(doctree, node_kinds(app))
     contribution = Contribution(env.docname, found, doctree)
     app.events.emit(PAGE_READ, contribution)
-    from handbook.cards.links import card_of  # the store is loaded before the concerns
-
     cards: dict[str, str] = {}
-    for link in found.cards:
+    for link in found[CARDS]:
         key, name = card_of(link)  # type: ignore[misc]  (every one is a card link)
         cards.setdefault(key, name)
     record = PageRecord(
@@ -450,7 +479,7 @@ def read_page(app: Sphinx, doctree: nodes.document) -> None:
         cards=tuple(cards.items()),
         rulings=tuple(contribution.rulings),
         sections=tuple(contribution.sections),
-        holds=frozenset(n['handbook_generated'] for n in found.placeholders),
+        holds=frozenset(n['handbook_generated'] for n in found[PLACEHOLDERS]),
         extra=dict(contribution.extra))
     store(env).add(contribution, record)
 
@@ -463,10 +492,11 @@ def start_build(app: Sphinx) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(HandbookStore)
     app.add_event(PAGE_READ)
+    app.add_event(NODE_KINDS)
     app.setup_extension('handbook.core.reading_order')  # the largest pages spread over -j
     app.setup_extension('handbook.core.gc_policy')  # fewer garbage collections
     app.setup_extension('handbook.core.rst_parser')  # nested parses make only the states they use
     app.connect('doctree-read', read_page, priority=400)
     app.connect('builder-inited', start_build, priority=100)  # before the registry is read
-    return {'version': '1', 'env_version': 1,
+    return {'version': '1', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

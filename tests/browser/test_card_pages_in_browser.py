@@ -1,4 +1,4 @@
-"""Card pages in a real browser (_ext/handbook/generated/card_pages.py): a card's
+"""Card pages in a real browser (_ext/handbook/listings/card_pages.py): a card's
 page lists exactly the rulings naming it, newest first; the two-card filter
 shows exactly the rulings naming both; the § after a card link leads there;
 the page fits a phone.  Checked against rulings.json, the export of every
@@ -11,7 +11,6 @@ import re
 from urllib.parse import quote, unquote
 
 import pytest
-
 from handbook.core.names import fold
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 

@@ -78,7 +78,8 @@ from handbook.cards import registry as card_registry
 from handbook.cards.registry import DEFAULT_URLS, Registry, RegistryError, UrlTemplates, fold
 from handbook.core import reports
 from handbook.core.source_lines import BlockLines, set_location
-from handbook.store import PAGE_READ, store
+from handbook.nodes import card_reference, in_title
+from handbook.store import CARDS, PAGE_READ, collect, store
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -125,17 +126,6 @@ class CardReferences(SphinxTransform):
                 link = card_xref(env, name, ref.rawsource, ref.children)
             link.source, link.line = lines(ref)
             ref.replace_self(link)
-
-
-class card_reference(nodes.reference):
-    """A resolved card link: a reference to the card database that carries
-    the card's registry key, ``card_key``, and the name as written,
-    ``cardname``; its children are the name's nodes.  Builders render it as
-    a reference around the name in a ``card-name`` inline, which the HTML
-    and LaTeX translators draw (:func:`visit_card_reference_html`), not a
-    node of its own: 28,000 links were 220,000 more objects for the
-    garbage collector to walk and for every doctree to pickle.  The HTML
-    builders follow it with the card's § (:mod:`handbook.generated.card_index`)."""
 
 
 #: what an inline of class ``card-name`` is in HTML (HTML5Translator.visit_inline)
@@ -214,7 +204,7 @@ def resolve_page_cards(app: Sphinx, page: Contribution) -> None:
     stays an xref, reported when the page is written
     (:func:`warn_unknown_card`)."""
     env = app.env
-    for xref in page.nodes.cards:
+    for xref in page.nodes[CARDS]:
         if not isinstance(xref, addnodes.pending_xref) or in_title(xref):
             continue  # a link already; Sphinx copies titles into tables of contents,
             # which take xrefs only
@@ -234,29 +224,8 @@ def replace_xref(xref: addnodes.pending_xref, link: card_reference) -> None:
     xref.clear()
 
 
-def card_of(node: nodes.Node) -> tuple[str, str] | None:
-    """``(registry key, name as written)`` of a card link (:func:`is_card_link`;
-    the key of an unknown name is its folded name), else None."""
-    if isinstance(node, card_reference):
-        return node['card_key'], node['cardname']
-    if isinstance(node, addnodes.pending_xref) and node.get('refdomain') == 'card':
-        return node['reftarget'], node['cardname']
-    return None
-
-
-def is_card_link(node: nodes.Node) -> bool:
-    """A card link of a doctree: resolved (:class:`card_reference`), or an
-    xref (an unknown name; a name in a title; any before ``handbook-page-read``)."""
-    return card_of(node) is not None
-
-
-def in_title(node: nodes.Node) -> bool:
-    """Whether *node* is part of a section's title."""
-    while node is not None and not isinstance(node, nodes.Structural):
-        if isinstance(node, nodes.title):
-            return True
-        node = node.parent
-    return False
+def is_card_xref(node: nodes.Element) -> bool:
+    return node.get('refdomain') == 'card'
 
 
 class CardLinks(SphinxPostTransform):
@@ -464,6 +433,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.core.hostile_input')
     app.setup_extension('handbook.store')
     app.add_domain(CardDomain)
+    collect(app, CARDS, card_reference)
+    collect(app, CARDS, addnodes.pending_xref, is_card_xref)
     app.add_transform(CardReferences)
     app.add_node(card_reference,  # other builders: as a reference (its base class)
                  html=(visit_card_reference_html, depart_card_reference_html),

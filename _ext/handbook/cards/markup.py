@@ -75,10 +75,11 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
-from handbook.cards.links import card_of, card_reference, changed_keys, registry
+from handbook.cards.links import changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
 from handbook.core.source_lines import BlockLines, locate
+from handbook.nodes import card_of, card_reference
 from handbook.store import PAGE_READ, Contribution, carry, store
 
 if TYPE_CHECKING:

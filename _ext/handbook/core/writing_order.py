@@ -37,7 +37,7 @@ in the order they are resolved: only the process start moved (the write
 ``-j auto``).
 
 **Pages written last.**  Writing a page leaves the HTML of its rulings for
-the pages that show them elsewhere (:mod:`handbook.generated.ruling_html`).
+the pages that show them elsewhere (:mod:`handbook.render.ruling_html`).
 Before writing, the builder emits ``handbook-write-last`` ``(app,
 docnames)``; each listener returns the pages of *docnames* that show what
 writing the others gives (the timeline), and those are written after all
@@ -218,7 +218,7 @@ class OrderedHTMLBuilder(StandaloneHTMLBuilder):
         Not a parallel write: its processes have just written the other
         pages, the card pages are being written in another (``-j auto``, the
         benchmark corpus: 0.05-0.4 s slower, three pairs).  The card pages
-        are then split too (:mod:`handbook.generated.card_pages`)."""
+        are then split too (:mod:`handbook.listings.card_pages`)."""
         return not self.parallel_ok and spare_core() and all(
             getattr(extension, 'parallel_write_safe', None)
             for extension in self._extensions.values())

@@ -71,7 +71,6 @@ configure: the tag's name is ``current``.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,9 +80,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.osutil import relative_uri
 
-from handbook.cards.links import is_card_link
-from handbook.rulings.lines import is_reference, ruling_line
-from handbook.rulings.statuses import is_struck
+from handbook.nodes import is_struck, overturned, ruling_line
 from handbook.store import store
 
 if TYPE_CHECKING:
@@ -99,8 +96,6 @@ TAG = 'current'
 FOLDERS = {'full': '', 'current': 'current/'}
 #: the store's entries: the edition the doctrees were read for; whether it changed
 EDITION, EDITION_CHANGED = 'edition', 'edition_changed'
-#: a letter or a digit (Chinese characters and ① included): a word of the ruling
-WORD = re.compile(r'[^\W_]')
 #: what is removed when nothing is left in it (never a section or a title)
 CONTAINERS = (nodes.line, nodes.line_block, nodes.paragraph, nodes.list_item,
               nodes.bullet_list, nodes.enumerated_list, nodes.block_quote, nodes.Admonition)
@@ -112,23 +107,6 @@ SWITCHER = 'handbook-editions.html'
 def edition(app: Sphinx) -> str:
     """``'current'`` when the build has the tag, else ``'full'``."""
     return 'current' if app.tags.has(TAG) else 'full'
-
-
-def overturned(line: ruling_line) -> bool:
-    """Every word of the ruling is struck (see the module docstring)."""
-    struck = False
-    stack = list(line.children)
-    while stack:
-        node = stack.pop()
-        if is_struck(node):
-            struck = True
-        elif isinstance(node, nodes.Text):
-            if WORD.search(node.astext()):
-                return False
-        elif not (is_reference(node) or is_card_link(node)
-                  or isinstance(node, nodes.footnote_reference)):
-            stack.extend(node.children)
-    return struck
 
 
 def attached(node: nodes.Node, document: nodes.document) -> bool:

@@ -42,16 +42,16 @@ from __future__ import annotations
 
 import posixpath
 import re
-from xml.sax.saxutils import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+from xml.sax.saxutils import escape
 
 from sphinx.errors import ConfigError
 from sphinx.util import logging
 
-from handbook.generated.card_index import CARD_PAGES
 from handbook.core.files import write_if_changed
+from handbook.listings.card_index import CARD_PAGES
 from handbook.store import store
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
 
 def generated_pages(env: BuildEnvironment) -> list[str]:
     """The pages written from the store rather than from a source: the card
-    pages (:mod:`handbook.generated.card_pages`)."""
+    pages (:mod:`handbook.listings.card_pages`)."""
     if 'handbook' not in env.domains:
         return []
     return list(store(env).data.get(CARD_PAGES, {}).values())

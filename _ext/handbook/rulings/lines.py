@@ -75,7 +75,7 @@ rulings; ``navigator.clipboard``, else a selected text copied with
 links but no button and no script; LaTeX neither.  As it writes a ruling
 line, the HTML translator leaves the HTML of the ruling (up to its badges)
 on the page's document (:func:`written_html`), for the pages that show the
-ruling elsewhere (:mod:`handbook.generated.ruling_html`).
+ruling elsewhere (:mod:`handbook.render.ruling_html`).
 
 Configuration: ``changed_markers`` in the handbook's settings file
 (``source/handbook.toml``, :mod:`handbook.core.settings`), else conf.py's
@@ -101,14 +101,20 @@ from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util.nodes import clean_astext
 
-from handbook.cards.links import card_of
 from handbook.core.records import frozen_record
+from handbook.nodes import (
+    card_of,
+    held_references,
+    is_reference,
+    is_struck,
+    references_in,
+    ruling_line,
+)
 from handbook.rulings import statuses
 from handbook.sections.ids import slug
-from handbook.store import PAGE_READ, Contribution, changes, store, writes_pages
+from handbook.store import PAGE_READ, Contribution, changes, collect, store, writes_pages
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -126,10 +132,8 @@ LASTING_XREFS = ('card', 'anchor')
 #: line, while it is written, that says where its HTML starts
 WRITTEN_HTML = 'handbook_written_rulings'
 _WRITTEN_FROM = 'handbook_written_from'
-
-
-class ruling_line(nodes.inline):
-    """One ruling: its text and its dated references (an inline span)."""
+#: the store's walk sorts each page's ruling lines under this kind (``PageNodes[RULINGS]``)
+RULINGS = 'rulings'
 
 
 @frozen_record
@@ -172,37 +176,11 @@ class Ruling:
         return max(self.dates, default=None)
 
 
-def is_reference(node: nodes.Node) -> bool:
-    """A dated ruling reference (see :mod:`handbook.rulings.dates`)."""
-    return isinstance(node, nodes.Element) and 'ruling_text' in node.attributes
-
-
-def references_in(node: nodes.Node) -> Iterator[nodes.Element]:
-    """The ruling references in *node* (itself included), in page order.  A
-    reference is an inline node (a ``reference`` or an ``inline``): a walk
-    for a class, which docutils makes without a generator per node, takes
-    about half the time of a walk with a condition (a yearly FAQ page's
-    3,000 lines, one walk each: 26 → 14 ms)."""
-    return (n for n in node.findall(nodes.Inline) if 'ruling_text' in n.attributes)
-
-
-def held_references(node: nodes.Node) -> list[nodes.Element]:
-    """The ruling references *node* is or holds, in page order
-    (:func:`references_in`; a node with no element inside is not walked:
-    a card link, most children of a line)."""
-    if not isinstance(node, nodes.Element):
-        return []
-    if not any(isinstance(child, nodes.Element) for child in node.children):
-        return [node] if isinstance(node, nodes.Inline) and 'ruling_text' in node.attributes \
-            else []
-    return list(references_in(node))
-
-
 def cards_named(env: BuildEnvironment, node: nodes.Element) -> list[tuple[str, str]]:
     """``(key, name as written)`` of each card the ruling links, first use
     first.  The key is the registry's folded name of the card (so spelling
     variants and aliases give the same key), else the folded name as written:
-    resolved when it was read (:func:`handbook.cards.links.card_of`)."""
+    resolved when it was read (:func:`handbook.nodes.card_of`)."""
     found: dict[str, str] = {}
     for link in node.findall(nodes.Inline):  # a walk for a class: fast
         card = card_of(link)
@@ -318,7 +296,7 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
         Reference(ref['ruling_text'], ref.get('ruling_date'), ref.get('ruling_faq'),
                   ref.get('ruling_url'))
         for ref in references_in(line))
-    struck = any(map(statuses.is_struck, line.findall(nodes.Element)))
+    struck = any(map(is_struck, line.findall(nodes.Element)))
     text = plain_text(line)
     markers = env.config.handbook_changed_markers
     changed = struck or any(marker in text for marker in markers)
@@ -344,7 +322,7 @@ def _text_without_dates(node: nodes.Node) -> str:
 def read_rulings(app: Sphinx, page: Contribution) -> None:
     """The page's rulings, for the store (``handbook-page-read``)."""
     env = app.env
-    lines = page.nodes.rulings
+    lines = page.nodes[RULINGS]
     sections: dict[int, tuple[str, str]] = {}
     found = [record(env, i, line, sections) for i, line in enumerate(lines)]
     replaced_by, replaces = statuses.replacements(
@@ -389,7 +367,7 @@ def detached(node: nodes.Node) -> nodes.Node:
 
 class RulingNodes:
     """The nodes of rulings as read, for the pages that show rulings of
-    other pages (:mod:`handbook.generated.ruling_html`), a new copy at each
+    other pages (:mod:`handbook.render.ruling_html`), a new copy at each
     call: the store's where it keeps them (a ruling whose text is partly
     other pages'), else from the ruling's page's doctree (each read once)."""
 
@@ -506,6 +484,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                  latex=(visit_ruling_line_latex, depart_ruling_line_latex))
     app.add_transform(RulingLines)
     app.setup_extension('handbook.store')
+    collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
     app.connect('html-page-context', add_copy_script)
     app.connect('builder-inited', copy_script)

@@ -17,7 +17,7 @@ code            badge       the ruling ...
                             answer is still being worked out
 ``confirmed``   调整中确认  says 调整中确认: an answer once 调整中, confirmed
 ``overturned``  已推翻      every word of it is struck (``:strike:``; the
-                            definition is :func:`handbook.publishing.editions.overturned`)
+                            definition is :func:`handbook.nodes.overturned`)
 ==============  ==========  ===================================================
 
 The words are read in the ruling's text as the reader sees it *without its
@@ -88,6 +88,8 @@ from urllib.parse import urlsplit
 from docutils import nodes
 from sphinx.locale import get_translation
 
+from handbook.nodes import is_struck, overturned
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
@@ -126,11 +128,6 @@ def source_label(kind: str, faq: str) -> str:
     return str(_('wiki')) if kind == 'wiki' else str(_('邮件/其他'))
 
 
-def is_struck(node: nodes.Node) -> bool:
-    """Struck text (the ``strike`` role, class ``strike``)."""
-    return isinstance(node, nodes.Element) and 'strike' in node['classes']
-
-
 def unstruck_text(line: nodes.Element) -> tuple[str, bool]:
     """The ruling's text without its struck text and its dates; and whether
     it has struck text."""
@@ -150,11 +147,7 @@ def unstruck_text(line: nodes.Element) -> tuple[str, bool]:
 
 def is_overturned(line: nodes.Element) -> bool:
     """Every word of the ruling is struck (the editions' definition)."""
-    if 'ruling-struck' in line['classes']:  # marked by handbook.publishing.editions
-        return True
-    from handbook.publishing.editions import overturned  # it imports the ruling lines
-
-    return overturned(line)
+    return 'ruling-struck' in line['classes'] or overturned(line)
 
 
 def read_status(line: nodes.Element, markers: Iterable[str]) -> tuple[str, ...]:

@@ -37,15 +37,12 @@ from sphinx.util.docutils import SphinxRole
 from handbook.cards.links import card_xref
 from handbook.cards.links import registry as card_registry
 from handbook.cards.markup import LINKABLE, is_placeholder, quotes
+from handbook.nodes import strike
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
     from sphinx.writers.html5 import HTML5Translator
-
-
-class strike(nodes.inline):
-    """Struck-through text (an inline elsewhere than in HTML)."""
 
 
 class StrikeRole(SphinxRole):

@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any
 from sphinx.locale import get_translation
 
 from handbook.core.names import SEPARATOR_CLASS, fold
-from handbook.generated.anchors import page_title
+from handbook.render.anchors import page_title
 from handbook.rulings import lines as ruling_lines
 from handbook.store import changes
 
@@ -226,7 +226,7 @@ def add_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.rulings.lines')
-    app.setup_extension('handbook.generated.anchors')  # page titles
+    app.setup_extension('handbook.render.anchors')  # page titles
     app.connect('html-page-context', add_scripts)
     app.connect('html-collect-pages', write_index)
     # a new index format reads every page again, so that the index is made anew

@@ -1,3 +1,3 @@
 # the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['handbook.generated.card_index', 'handbook.generated.related_sections']
+extensions = ['handbook.listings.card_index', 'handbook.listings.related_sections']
 handbook_cards = 'cards.tsv'

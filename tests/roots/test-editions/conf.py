@@ -1,8 +1,8 @@
 # Two editions from one source (_ext/handbook/publishing/editions.py): the tests build this root
 # without and with the tag `current`.  The project's _ext/ is on sys.path
 # (tests/conftest.py).
-extensions = ['handbook.generated.card_index', 'handbook.cards.links', 'handbook.search.card_search', 'handbook.publishing.editions', 'handbook.generated.export',
-              'handbook.rulings.lines', 'handbook.generated.timeline', 'handbook.rulings.strike']
+extensions = ['handbook.listings.card_index', 'handbook.cards.links', 'handbook.search.card_search', 'handbook.publishing.editions', 'handbook.listings.export',
+              'handbook.rulings.lines', 'handbook.listings.timeline', 'handbook.rulings.strike']
 handbook_cards = 'cards.tsv'
 language = 'zh_CN'
 html_search_language = 'zh'

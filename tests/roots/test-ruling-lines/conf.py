@@ -1,3 +1,3 @@
 # the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['handbook.cards.links', 'handbook.generated.export', 'handbook.rulings.lines', 'handbook.generated.timeline', 'handbook.rulings.strike']
+extensions = ['handbook.cards.links', 'handbook.listings.export', 'handbook.rulings.lines', 'handbook.listings.timeline', 'handbook.rulings.strike']
 handbook_cards = 'cards.tsv'

@@ -1,2 +1,2 @@
 # the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['handbook.generated.timeline']
+extensions = ['handbook.listings.timeline']

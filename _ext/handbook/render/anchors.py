@@ -8,7 +8,7 @@ one (the open questions and the recent rulings); for other builders (LaTeX:
 the PDF, whose timeline and card index are nodes) an ``anchor``
 cross-reference (:func:`anchor_link`) that :class:`AnchorDomain` resolves
 at write time.  The timeline and the card index write their tens of
-thousands of links to HTML as text (:class:`handbook.generated.html_parts.HtmlLinks`).
+thousands of links to HTML as text (:class:`handbook.render.html_parts.HtmlLinks`).
 """
 
 from __future__ import annotations

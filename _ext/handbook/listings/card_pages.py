@@ -1,7 +1,7 @@
 """Card pages: a page per card and series, listing every ruling that names it, newest first.
 
 Every registry card or series that a page links (the card index's entries,
-:mod:`handbook.generated.card_index`) gets a generated page
+:mod:`handbook.listings.card_index`) gets a generated page
 ``cards/<id>.html`` (HTML builder only; not in the EPUB or the PDF, which
 have the card index).  It shows, from the handbook store:
 
@@ -35,7 +35,7 @@ Every text is escaped (Jinja's autoescape in
 :meth:`~handbook.cards.registry.Card.name_in` the build's language.
 
 **The page's id** is the card's entry id on the card index without its
-``card-`` (:func:`handbook.generated.card_index.entry_ids`): the registry key
+``card-`` (:func:`handbook.listings.card_index.entry_ids`): the registry key
 -- the folded name of the row's primary name -- as a readable slug,
 ``cards/旋风.html``, ``cards/ddd反骨王列奥尼达.html``.  A spelling variant or
 an alias added to the registry names the same row, so it changes no id; the
@@ -44,14 +44,14 @@ A slug longer than 150 bytes is cut and given a short hash of the key.
 
 **Where the pages are linked from.**  The § marker after every card link and
 each entry of the card index lead to the card's page (card_index reads
-:data:`handbook.generated.card_index.CARD_PAGES`, which this module sets
+:data:`handbook.listings.card_index.CARD_PAGES`, which this module sets
 at each build: empty for builders that write no card pages).
 
 **Cheap and never stale.**  The pages are made at the end of the build
 (``html-collect-pages``; a parallel build starts once the handbook's pages
 but the last are written, :class:`Writing`) from the store, with no
 doctree: each shown ruling is rendered once per build
-(:mod:`handbook.generated.ruling_html`, shared with the timeline) and its
+(:mod:`handbook.render.ruling_html`, shared with the timeline) and its
 HTML shared by every page that lists it.  The theme's frame of
 the pages (header, sidebars, footer: the same for every page of ``cards/``
 but for its title and address) is rendered once by the builder, with every
@@ -99,13 +99,14 @@ from handbook.cards import links as card_links
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.core.records import frozen_record
 from handbook.core.writing_order import WRITTEN, OrderedHTMLBuilder
-from handbook.generated import card_index
-from handbook.generated.card_index import CARD_PAGES, Entry
-from handbook.generated.anchors import page_title
-from handbook.generated.ruling_html import ruling_html
-from handbook.publishing.editions import doctree_edition, edition, overturned
+from handbook.listings import card_index
+from handbook.listings.card_index import CARD_PAGES, Entry
+from handbook.nodes import overturned
+from handbook.publishing.editions import doctree_edition, edition
+from handbook.render.anchors import page_title
+from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
-from handbook.rulings.lines import Ruling
+from handbook.rulings.lines import RULINGS, Ruling
 from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ class CardPage:
 
 def read_overturned(app: Sphinx, page: Contribution) -> None:
     """The anchors of the page's overturned rulings (``handbook-page-read``)."""
-    page.extra[EXTRA] = frozenset(line['ids'][0] for line in page.nodes.rulings
+    page.extra[EXTRA] = frozenset(line['ids'][0] for line in page.nodes[RULINGS]
                                   if line['ids'] and overturned(line))
 
 
@@ -521,7 +522,7 @@ def writer(app: Sphinx, pages: list[CardPage]) -> Callable[[list[CardPage]], Non
 
 def copy_script(app: Sphinx) -> None:
     """``_static/handbook-card-pages.js``, written only when it changed."""
-    text = (f'/* handbook card pages (_ext/handbook/generated/card_pages.py) */\n'
+    text = (f'/* handbook card pages (_ext/handbook/listings/card_pages.py) */\n'
             f'const HANDBOOK_CARD_SEPARATORS = {json.dumps(SEPARATOR_CLASS)};\n'
             f'{SCRIPT.read_text(encoding="utf-8")}')
     target = Path(app.outdir, '_static', STATIC_SCRIPT)
@@ -643,8 +644,8 @@ def add_templates(app: Sphinx, config: Any) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('handbook.generated.ruling_html')  # rulings rendered once
-    app.setup_extension('handbook.generated.card_index')
+    app.setup_extension('handbook.render.ruling_html')  # rulings rendered once
+    app.setup_extension('handbook.listings.card_index')
     app.setup_extension('handbook.publishing.editions')
     app.add_config_value('handbook_card_pages', True, 'html', types=frozenset({bool}),
                          description='a page per card and series, cards/<id>.html')

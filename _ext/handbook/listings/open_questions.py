@@ -47,9 +47,15 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.locale import get_translation
 
-from handbook.generated.placeholders import PlaceholderDirective, fill, holders, warn_unless_last
-from handbook.generated.anchors import page_title
-from handbook.generated.timeline import FillTimeline
+from handbook.listings.timeline import FillTimeline
+from handbook.render.anchors import page_title
+from handbook.render.placeholders import (
+    PlaceholderDirective,
+    add_placeholder,
+    fill,
+    holders,
+    warn_unless_last,
+)
 from handbook.rulings import lines as ruling_lines
 from handbook.store import PAGE_READ, Contribution, changes, store
 
@@ -173,9 +179,9 @@ class FillOpenQuestions(FillTimeline):
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('handbook.generated.timeline')  # FillTimeline, and its links
+    app.setup_extension('handbook.listings.timeline')  # FillTimeline, and its links
     app.add_node(open_questions)
-    app.add_directive('open-questions', OpenQuestionsDirective)
+    add_placeholder(app, 'open-questions', OpenQuestionsDirective)
     app.add_post_transform(FillOpenQuestions)
     app.connect(PAGE_READ, check_placement)
     app.connect('env-get-updated', pages_to_rewrite)

@@ -9,7 +9,7 @@ subsection), in HTML and EPUB::
         …
 
 listing the sections of *other* pages that link at least one of the same
-registry cards (see :mod:`handbook.generated.card_index` for what a section links), most shared
+registry cards (see :mod:`handbook.listings.card_index` for what a section links), most shared
 cards first, then by page name and position in the page; at most
 ``handbook_related_sections`` of them (0: no blocks).  Each links to the
 section (the page, for its top section) and names up to three of the shared
@@ -39,11 +39,11 @@ from docutils import nodes
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from handbook.generated import card_index
 from handbook.cards import links as card_links
-from handbook.generated.card_index import Section
-from handbook.generated.anchors import page_title
-from handbook.generated.html_parts import HtmlLinks, escape
+from handbook.listings import card_index
+from handbook.listings.card_index import Section
+from handbook.render.anchors import page_title
+from handbook.render.html_parts import HtmlLinks, escape
 from handbook.store import changes, store
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def rendered(env: BuildEnvironment, found: Related) -> tuple:
 
 class RelatedSections(SphinxPostTransform):
     """Add the block of related sections to each section that has some: its
-    list written to HTML at once (:mod:`handbook.generated.html_parts`), the
+    list written to HTML at once (:mod:`handbook.render.html_parts`), the
     bytes the HTML translator wrote for its nodes; the page's resolving, in
     the main process of a parallel write, made 2,900 entries' nodes on the
     bench corpus, and its writing translated them."""
@@ -196,7 +196,7 @@ def skip(self: Any, node: nodes.Node) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('handbook.generated.card_index')
+    app.setup_extension('handbook.listings.card_index')
     app.add_config_value('handbook_related_sections', 5, 'html', types=frozenset({int}),
                          description='related sections shown per section; 0: none')
     app.add_node(related_sections, html=(visit_related_html, depart_related_html),

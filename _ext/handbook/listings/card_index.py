@@ -34,8 +34,8 @@ top section), followed by the dates of the section's rulings that name the
 card (see :mod:`handbook.rulings.lines`), each linking to the ruling's permalink.  In
 HTML and EPUB an entry's sections are a list; for other builders (LaTeX: the
 PDF) one paragraph, separated by ；.  The links are made by
-:class:`handbook.generated.html_parts.HtmlLinks` in HTML, else by
-:func:`handbook.generated.anchors.link`.  Names
+:class:`handbook.render.html_parts.HtmlLinks` in HTML, else by
+:func:`handbook.render.anchors.link`.  Names
 are ordered by their Simplified Chinese registry name in every language.
 
 **Entry ids** are stable and readable: ``card-`` and the card's registry key
@@ -51,10 +51,10 @@ class="card-index-marker">``, its symbol drawn by ``_static/handbook.css``,
 so that it adds no text to the page, its search index or a copied passage)
 linking to the card's entry, ``§``, titled (and ``aria-label``) 卡片索引：卡名;
 the card link itself still opens the card database.  Where the build writes
-card pages (:mod:`handbook.generated.card_pages`, HTML), the marker leads to
+card pages (:mod:`handbook.listings.card_pages`, HTML), the marker leads to
 the card's page instead, titled 卡片页面：卡名, and each entry of the index
 gets the same marker after its name.  The marker is written with the link
-(the HTML translator's handler of :class:`handbook.cards.links.card_reference`),
+(the HTML translator's handler of :class:`handbook.nodes.card_reference`),
 so the doctrees keep the pages' text as written.  The
 target is the first page (by name) that holds the directive; without one,
 no marker.  LaTeX gets no markers (the PDF has the index as a chapter).
@@ -67,7 +67,7 @@ changed.  The record (for each
 page, the sections that link cards, with the cards' registry keys and their
 names as written) is kept on the build environment, purged and merged per
 page, so serial and parallel builds give the same pages;
-:mod:`handbook.generated.related_sections` reads it with :func:`sections`.  The generated texts
+:mod:`handbook.listings.related_sections` reads it with :func:`sections`.  The generated texts
 are messages of the ``handbook`` catalog (Chinese msgids).
 """
 
@@ -86,17 +86,23 @@ from sphinx.util.nodes import clean_astext
 from sphinx.util.parallel import ParallelTasks, parallel_available
 
 from handbook.cards import links as card_links
-from handbook.cards.links import card_reference
+from handbook.cards.registry import Card
 from handbook.core.records import frozen_record
 from handbook.core.writing_order import late_part, when_idle
+from handbook.nodes import card_of, card_reference
+from handbook.render.anchors import link, page_title
+from handbook.render.html_parts import HtmlLinks, escape
+from handbook.render.placeholders import (
+    PlaceholderDirective,
+    add_placeholder,
+    fill,
+    holders,
+    warn_unless_last,
+)
 from handbook.rulings import lines as ruling_lines
-from handbook.cards.registry import Card
 from handbook.rulings.lines import Ruling
-from handbook.generated.placeholders import PlaceholderDirective, fill, holders, warn_unless_last
-from handbook.generated.anchors import link, page_title
-from handbook.generated.html_parts import HtmlLinks, escape
 from handbook.sections.ids import slug
-from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store, writes_pages
+from handbook.store import CARDS, PAGE_READ, Contribution, PageRecord, changes, store, writes_pages
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -111,7 +117,7 @@ OTHER = '#'
 INDEX = 'card-index'
 #: the store's entry for the markers: (index page, {key: entry id}, keys in the index)
 MARKERS = 'card_index_markers'
-#: the store's entry the card pages (handbook.generated.card_pages) set at each
+#: the store's entry the card pages (handbook.listings.card_pages) set at each
 #: build: {registry key: page name}, empty where the build writes none
 CARD_PAGES = 'card_pages'
 #: the store's entry: {registry key: (initial, pinyin sort key)} (pinyin_order)
@@ -194,8 +200,8 @@ def read_sections(app: Sphinx, page: Contribution) -> None:
     the store (``handbook-page-read``); a misplaced index is reported."""
     position = {id(s): i for i, s in enumerate(page.nodes.sections)}
     found: dict[int, tuple[nodes.section | None, dict[str, str]]] = {}
-    for node in page.nodes.cards:
-        key, name = card_links.card_of(node)  # type: ignore[misc]  (a card link)
+    for node in page.nodes[CARDS]:
+        key, name = card_of(node)  # type: ignore[misc]  (a card link)
         section = innermost_section(node)
         found.setdefault(id(section), (section, {}))[1].setdefault(key, name)
     out = []
@@ -651,7 +657,7 @@ class FillCompactCardIndex(FillCardIndex):
     def link(self, docname: str, anchor: str, content: nodes.Node,
              classes: list[str] | None = None) -> nodes.Element:
         """A link to *anchor* (an id, or '' for the top) of page *docname*
-        (:func:`handbook.generated.anchors.link`)."""
+        (:func:`handbook.render.anchors.link`)."""
         return link(store(self.env).builder, self.env.docname, docname, anchor,
                     nodes.inline('', '', content, classes=classes or []))
 
@@ -786,11 +792,11 @@ def skip(self: Any, node: nodes.Node) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.cards.links')
     app.setup_extension('handbook.rulings.lines')
-    app.setup_extension('handbook.generated.anchors')  # links to docname#id
+    app.setup_extension('handbook.render.anchors')  # links to docname#id
     app.add_node(card_index)
     app.add_node(card_index_marker, html=(visit_marker_html, None),
                  latex=(skip, None), text=(skip, None), man=(skip, None), texinfo=(skip, None))
-    app.add_directive('card-index', CardIndexDirective)
+    add_placeholder(app, 'card-index', CardIndexDirective)
     app.add_post_transform(FillCardIndex)
     app.add_post_transform(FillCompactCardIndex)
     app.add_node(card_reference, override=True,  # (LaTeX: as handbook.cards.links draws it)

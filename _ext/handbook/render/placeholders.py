@@ -21,11 +21,12 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from handbook.store import store, writes_pages
+from handbook.store import PLACEHOLDERS, collect, store, writes_pages
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
     from handbook.store import Contribution
@@ -44,6 +45,13 @@ class PlaceholderDirective(SphinxDirective):
         self.set_source_info(node)
         self.env.metadata[self.env.docname]['nosearch'] = ''  # see the module docstring
         return [node]
+
+
+def add_placeholder(app: Sphinx, name: str, directive: type[PlaceholderDirective]) -> None:
+    """Add the directive *name* of a generated list; the store's walk finds its
+    placeholders (``PageNodes[PLACEHOLDERS]``, ``PageRecord.holds``)."""
+    app.add_directive(name, directive)
+    collect(app, PLACEHOLDERS, directive.node_class)
 
 
 def fill(env: BuildEnvironment, document: nodes.document,
@@ -113,7 +121,7 @@ def warn_unless_last(page: Contribution, kind: str, reason: str, directive: str,
     """Warn about each placeholder of *kind* on the page that is not its
     section's last content; *reason* says why it must be (``'the card index
     adds one section per initial, so it must be'``)."""
-    for node in page.nodes.placeholders:
+    for node in page.nodes[PLACEHOLDERS]:
         if node.get('handbook_generated') == kind and not last_in_section(node):
             logger.warning(f'{reason} the last content of a section; move the {directive} '
                            'directive to the end of the page', location=node,

@@ -1,7 +1,7 @@
 """Rulings as HTML, rendered once for the pages that show the rulings of other pages.
 
-The timeline (:mod:`handbook.generated.timeline`) and the card pages
-(:mod:`handbook.generated.card_pages`) show rulings of every page, a ruling
+The timeline (:mod:`handbook.listings.timeline`) and the card pages
+(:mod:`handbook.listings.card_pages`) show rulings of every page, a ruling
 often on several of them.  Copying each ruling's nodes into every doctree
 that shows it would have Sphinx resolve, walk and translate the same nodes
 again for each page: on a handbook of 9,000 rulings that was most of the
@@ -13,9 +13,9 @@ build.  Instead each ruling is rendered here once:
   ruling's page; a broken reference is reported on its own page only);
 * the document's references are resolved as links of a page at the site's
   root (the post-transforms: card links, dates, ``:ref:``; each card link
-  is followed by its §, :mod:`handbook.generated.card_index`);
+  is followed by its §, :mod:`handbook.listings.card_index`);
 * the builder's translator writes each ruling's HTML
-  (:class:`handbook.generated.html_parts.Writer`); a same-page link of the
+  (:class:`handbook.render.html_parts.Writer`); a same-page link of the
   ruling's page is made a link to that page (:func:`own_anchors`).
 
 A page elsewhere than the root gets the HTML with its relative links rebased
@@ -64,9 +64,9 @@ from sphinx.util.osutil import relative_uri
 
 from handbook.core.files import doctree_file
 from handbook.core.writing_order import WRITTEN
-from handbook.generated import card_index
-from handbook.generated.html_parts import Writer
-from handbook.generated.anchors import anchor_link
+from handbook.listings import card_index
+from handbook.render.anchors import anchor_link
+from handbook.render.html_parts import Writer
 from handbook.rulings import lines as ruling_lines
 from handbook.store import store
 

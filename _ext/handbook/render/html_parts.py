@@ -8,7 +8,7 @@ would take seconds to write them.  For HTML builders they are written at
 once, as text, and the doctree gets one ``raw`` node: :class:`HtmlLinks`
 and :func:`escape` write links and text as the HTML translator does.
 :class:`Writer` is the builder's translator, writing nodes as a part of a
-page (:mod:`handbook.generated.ruling_html`).
+page (:mod:`handbook.render.ruling_html`).
 """
 
 from __future__ import annotations

@@ -19,9 +19,9 @@ and dates kept, resolved for the timeline page), its page and section
 :mod:`handbook.rulings.lines`) carries the class ``ruling-changed`` and a marker.  A
 line above the years gives the total and links each year with its count.
 For HTML builders a month's entries are written to HTML at once
-(:mod:`handbook.generated.html_parts`), each ruling's text being its HTML
+(:mod:`handbook.render.html_parts`), each ruling's text being its HTML
 as its page's writing gave it, or rendered once, and kept
-(:mod:`handbook.generated.ruling_html`: the timeline's pages are written after
+(:mod:`handbook.render.ruling_html`: the timeline's pages are written after
 the others, :mod:`handbook.core.writing_order`); other
 builders (LaTeX) get the entries as nodes, the rulings' nodes copied.
 
@@ -41,10 +41,16 @@ from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from handbook.core.writing_order import WRITE_LAST, late_part
-from handbook.generated import ruling_html
-from handbook.generated.html_parts import HtmlLinks, escape
-from handbook.generated.anchors import link, page_title
-from handbook.generated.placeholders import PlaceholderDirective, fill, holders, warn_unless_last
+from handbook.render import ruling_html
+from handbook.render.anchors import link, page_title
+from handbook.render.html_parts import HtmlLinks, escape
+from handbook.render.placeholders import (
+    PlaceholderDirective,
+    add_placeholder,
+    fill,
+    holders,
+    warn_unless_last,
+)
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
 from handbook.store import PAGE_READ, Contribution, store
@@ -177,7 +183,7 @@ class FillTimeline(SphinxPostTransform):
     def copy_of(self, ruling: Ruling) -> list[nodes.Node]:
         """The ruling as on its page, made to work on this page: for HTML
         builders its HTML, rendered once per build
-        (:mod:`handbook.generated.ruling_html`), else a copy of its nodes."""
+        (:mod:`handbook.render.ruling_html`), else a copy of its nodes."""
         if store(self.env).builder.format != 'html':
             if self._copies is None:
                 self._copies = ruling_html.Copies(self.env, self.env.docname)
@@ -196,7 +202,7 @@ class FillTimeline(SphinxPostTransform):
 
     def month(self, rulings: list[Ruling]) -> nodes.Element:
         """The entries of a month: for HTML builders written at once
-        (:mod:`handbook.generated.html_parts`), as the translator writes the
+        (:mod:`handbook.render.html_parts`), as the translator writes the
         nodes of :meth:`entry`, and into the page's file after the page
         where the builder can (:func:`handbook.core.writing_order.late_part`)."""
         builder = store(self.env).builder
@@ -238,12 +244,12 @@ class FillTimeline(SphinxPostTransform):
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('handbook.generated.ruling_html')  # rulings rendered once
+    app.setup_extension('handbook.render.ruling_html')  # rulings rendered once
     app.setup_extension('handbook.core.writing_order')  # its events
     app.setup_extension('handbook.rulings.lines')
     app.add_node(ruling_timeline)
-    app.setup_extension('handbook.generated.anchors')
-    app.add_directive('ruling-timeline', RulingTimelineDirective)
+    app.setup_extension('handbook.render.anchors')
+    add_placeholder(app, 'ruling-timeline', RulingTimelineDirective)
     app.add_post_transform(FillTimeline)
     app.connect(PAGE_READ, check_placement)
     app.connect('env-get-updated', pages_to_rewrite)

@@ -36,7 +36,7 @@ section per date, newest first (``#d2024-03-05``, titled 2024 年 3 月 5 日),
 each a list of its rulings, the most recent change first (rulings changed
 at the same moment, in one commit: pages in table-of-contents order, lines
 in page order).  An entry is as on the timeline
-(:mod:`handbook.generated.timeline`): the ruling's text as on its page (card
+(:mod:`handbook.listings.timeline`): the ruling's text as on its page (card
 links and dates kept), the flag 裁定已变更 on a changed ruling, its page and
 section (linked) and its permalink.
 
@@ -90,14 +90,21 @@ from sphinx.locale import get_translation
 from sphinx.util.osutil import relative_uri
 
 from handbook.core.source_lines import locate
-from handbook.generated.placeholders import PlaceholderDirective, fill, holders, warn_unless_last
-from handbook.generated.anchors import page_title
-from handbook.generated.timeline import FillTimeline
+from handbook.listings.timeline import FillTimeline
+from handbook.nodes import references_in
 from handbook.publishing.editions import doctree_edition
 from handbook.publishing.page_dates import git_state
 from handbook.publishing.site_urls import SITE_BUILDERS
+from handbook.render.anchors import page_title
+from handbook.render.placeholders import (
+    PlaceholderDirective,
+    add_placeholder,
+    fill,
+    holders,
+    warn_unless_last,
+)
 from handbook.rulings import lines as ruling_lines
-from handbook.rulings.lines import Ruling, references_in
+from handbook.rulings.lines import RULINGS, Ruling
 from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store
 
 if TYPE_CHECKING:
@@ -204,7 +211,7 @@ def spans(lines: list[nodes.Element]) -> dict[str, tuple[str | None, int, int]]:
 def read_dates(app: Sphinx, page: Contribution) -> None:
     """Each ruling's date, for the store (``handbook-page-read``): git blame
     once per source file of the page's rulings."""
-    lines = [line for line in page.nodes.rulings if line['ids']]
+    lines = [line for line in page.nodes[RULINGS] if line['ids']]
     if not lines:
         return
     page_source = str(app.env.doc2path(page.docname))
@@ -432,14 +439,14 @@ def link_feed(app: Sphinx, pagename: str, templatename: str,
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.setup_extension('handbook.generated.timeline')
+    app.setup_extension('handbook.listings.timeline')
     app.add_config_value('handbook_recent_rulings', 50, 'html', types=frozenset({int}),
                          description='how many rulings 最近更新 and the feed list')
     app.add_config_value('handbook_recent_feed', 'feed.xml', 'html', types=frozenset({str}),
                          description="the Atom feed's file name, beside the pages ('' for none)")
     app.add_node(recent_rulings)
     app.add_node(feed_link, html=(visit_feed_link_html, depart_feed_link_html))
-    app.add_directive('recent-rulings', RecentRulingsDirective)
+    add_placeholder(app, 'recent-rulings', RecentRulingsDirective)
     app.add_post_transform(FillRecent)
     app.connect(PAGE_READ, read_dates)
     app.connect(PAGE_READ, check_placement)

@@ -1,0 +1,116 @@
+"""The shape of ``_ext/handbook``: an import graph without cycles, lazy
+imports included (an import inside a function hides a cycle until the day
+the order of loading changes)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / '_ext' / 'handbook'
+
+
+def modules(package: Path) -> dict[str, Path]:
+    """Every module of *package*, by dotted name (a package by its own name)."""
+    found = {}
+    for path in sorted(package.rglob('*.py')):
+        parts = path.relative_to(package.parent).with_suffix('').parts
+        if parts[-1] == '__init__':
+            parts = parts[:-1]
+        found['.'.join(parts)] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The modules of *known* that module *name* imports, anywhere in it."""
+    package = name if path.name == '__init__.py' else name.rpartition('.')[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in known)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ''
+            if node.level:
+                up = package.split('.')[:len(package.split('.')) - node.level + 1]
+                base = '.'.join([*up, base] if base else up)
+            for alias in node.names:
+                target = f'{base}.{alias.name}'
+                if target in known:
+                    found.add(target)
+                elif base in known:
+                    found.add(base)
+    found.discard(name)
+    return found
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def graph_of(package: Path) -> dict[str, set[str]]:
+    known = modules(package)
+    return {name: imports(name, path, known) for name, path in known.items()}
+
+
+def test_the_import_graph_has_no_cycle():
+    assert cycles(graph_of(PACKAGE)) == []
+
+
+def test_a_cycle_is_found_even_through_a_lazy_import(tmp_path):
+    # the check itself: a cycle hidden in a function, through a relative import
+    package = tmp_path / 'pkg'
+    (package / 'sub').mkdir(parents=True)
+    (package / '__init__.py').write_text('')
+    (package / 'sub' / '__init__.py').write_text('')
+    (package / 'a.py').write_text('from pkg.sub import b\n')
+    (package / 'sub' / 'b.py').write_text('def f():\n    from ..c import g\n')
+    (package / 'c.py').write_text('import pkg.a\ndef g(): pass\n')
+    (package / 'd.py').write_text('from pkg import a\n')
+    assert cycles(graph_of(package)) == [['pkg.a', 'pkg.c', 'pkg.sub.b']]
+
+
+def test_the_shared_nodes_are_a_leaf():
+    # every concern imports handbook.nodes; it imports no handbook module
+    graph = graph_of(PACKAGE)
+    assert graph['handbook.nodes'] == set()
+    assert {'handbook.store', 'handbook.rulings.lines', 'handbook.cards.links'} <= {
+        name for name, targets in graph.items() if 'handbook.nodes' in targets}
+
+
+def test_rulings_do_not_import_publishing_or_listings():
+    graph = graph_of(PACKAGE)
+    for name, targets in graph.items():
+        if name.startswith('handbook.rulings'):
+            assert not {t for t in targets
+                        if t.startswith(('handbook.publishing', 'handbook.listings'))}, name
