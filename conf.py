@@ -51,11 +51,12 @@ handbook_card_id_url = 'https://ygocdb.com/card/{id}'
 handbook_series_url = 'https://ygocdb.com/?search={name}'
 
 # -- Ruling references (_ext/handbook/rulings/dates.py) --------------------------------
-# Defaults for a handbook whose settings file names none: the official FAQ.
+# Defaults for a handbook whose settings file names none: the official FAQ, and
+# no allow-list of ruling sources (a handbook opts in with ruling_hosts).
 
 handbook_faq_url = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action'
                     '?ope=5&fid={id}&request_locale=ja')
-handbook_ruling_hosts = ['www.db.yugioh-card.com']
+handbook_ruling_hosts: list[str] = []
 
 # -- Ruling lines, timeline, export (_ext/handbook/rulings/, _ext/handbook/listings/) --
 # A ruling containing one of these words (or :strike: text) is flagged as changed;

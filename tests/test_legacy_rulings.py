@@ -118,7 +118,7 @@ def test_another_handbook_built_with_the_toolchains_conf_gets_its_own_settings(t
     output = strip_escape_sequences(done.stdout + done.stderr).replace(f'{srcdir}/', '')
     assert 'planned' not in output
     assert 'undefined label' not in output
-    # the wiki is a ruling host of this handbook's settings (conf.py's is the FAQ only)
+    # the wiki is a ruling host of this handbook's settings (conf.py lists none)
     assert [re.sub(r' \(the same .*', '', line) for line in re.findall(r'\S*rulings\.rst:.*', output)] == [
         f"rulings.rst:14: note: ruling URL {HTTP_FAQ.format(9000)!r} is http: write {FAQ.format(9000)}",
         f"rulings.rst:15: note: ruling URL {HTTP_FAQ.format(9001)!r} is http: write {FAQ.format(9001)}",
@@ -130,15 +130,28 @@ def test_another_handbook_built_with_the_toolchains_conf_gets_its_own_settings(t
 # -- items 7, 9: faults in rulings -------------------------------------------------
 
 
-@pytest.mark.sphinx('html', testroot='legacy-faults', freshenv=True)
-def test_ruling_faults_at_their_line(app):
+ALLOWED = ['www.db.yugioh-card.com', 'yugioh-wiki.net']
+
+
+@pytest.mark.parametrize('allowed', [None, ALLOWED])
+def test_ruling_faults_at_their_line(make_app, rootdir, tmp_path, allowed):
+    """Without ``ruling_hosts`` any https host is a source (issue 31, item
+    4); a handbook that lists some makes every other host a warning."""
+    overrides = {} if allowed is None else {'handbook_ruling_hosts': allowed}
+    app = make_app('html', srcdir=rootdir / 'test-legacy-faults', builddir=tmp_path,
+                   confoverrides=overrides)
     app.build()
     calendar = 'is not a calendar date; check the month and the day [handbook.ruling]'
-    hosts = ('is not an allowed source (www.db.yugioh-card.com, yugioh-wiki.net, '
-             'ocg-rule.readthedocs.io, ygocdb.com); link one of those, or add the host to '
-             'handbook_ruling_hosts in conf.py if it is a trusted source [handbook.ruling]')
+    hosts = ('is not an allowed source (www.db.yugioh-card.com, yugioh-wiki.net); link one of '
+             'those, or add the host to the command line option -D handbook_ruling_hosts=… if '
+             'it is a trusted source [handbook.ruling]')
     https = (f'is http: write {FAQ.format(19691)} (the same page over https; make fix rewrites '
              'it) [handbook.ruling-https]')
+    other_hosts = [] if allowed is None else [
+        f"rulings.rst:14: WARNING: ruling URL host 'example.org' {hosts}",
+        f"rulings.rst:15: WARNING: ruling URL host 'example.org' {hosts}",
+        f"rulings.rst:16: WARNING: ruling URL host 'example.org' {hosts}",
+    ]
     assert reports(app, 'rulings.rst') == [
         f"rulings.rst:9: ERROR: ruling date '17/2/30' {calendar}",
         "rulings.rst:10: ERROR: malformed ruling date '17/3'; write the date of the official "
@@ -149,9 +162,8 @@ def test_ruling_faults_at_their_line(app):
         "a link: write :ruling:`17/3/24 <faq:ID>` with the number after fid= in the FAQ's URL, "
         'or the date alone, :ruling:`17/3/24` [handbook.ruling]',
         f"rulings.rst:13: ERROR: ruling date '17/3/32' {calendar}",
-        f"rulings.rst:14: WARNING: ruling URL host 'example.org' {hosts}",
-        f"rulings.rst:15: WARNING: ruling URL host 'example.org' {hosts}",
-        f"rulings.rst:16: WARNING: ruling URL host 'example.org' {hosts}",
+        *other_hosts,
+        # http on a host not known to serve https (example.org, line 16): no fix to offer
         f'rulings.rst:17: note: ruling URL {HTTP_FAQ.format(19691)!r} {https}',
         f'rulings.rst:18: note: ruling URL {HTTP_FAQ.format(19691)!r} {https}',
         f"rulings.rst:22: ERROR: ruling date '17/4/31' {calendar}",
@@ -365,7 +377,11 @@ BAD_SETTINGS = [
     # (the settings file, the report: line and message)
     ("planned_sections = ['调整中']\nplanned_section = ['已写']\n",
      "2: ERROR: unknown setting 'planned_section'; the settings are cards, changed_markers, "
-     "faq_url, planned_sections, ruling_hosts (e.g. planned_sections = ['调整中'])"),
+     "faq_pages, faq_url, planned_sections, ruling_hosts, source_headers, superseded_markers "
+     "(e.g. planned_sections = ['调整中'])"),
+    ("source_headers = { '推特' = 'tweet' }\n",
+     "1: ERROR: setting 'source_headers' gives the header '推特' the kind 'tweet'; the kinds are "
+     "faq, wiki, mail, other: e.g. source_headers = { '数据库' = 'faq', '邮件' = 'mail' }"),
     ("cards = 'data/cards.tsv'\nplanned_sections = '调整中'\n",
      "2: ERROR: setting 'planned_sections' must be a list of labels (strings), not a string; "
      "e.g. planned_sections = ['调整中']"),

@@ -10,12 +10,12 @@ from test_ruling_lines import INDEX
 #: every entry has exactly these keys, with values of these types
 SCHEMA = {
     'page': str, 'page_title': str, 'section': dict, 'anchor': str, 'url': str,
-    'dates': list, 'references': list, 'cards': list, 'text': str,
+    'date': (str, type(None)), 'dates': list, 'references': list, 'cards': list, 'text': str,
     'changed': bool, 'struck': bool, 'status': list, 'replaces': list,
-    'replaced_by': (str, type(None)), 'sources': list,
+    'replaced_by': (str, type(None)), 'superseded_by': (dict, type(None)), 'sources': list,
 }
 REFERENCE = {'written': str, 'date': (str, type(None)), 'faq': (str, type(None)),
-             'url': (str, type(None))}
+             'url': (str, type(None)), 'section': bool}
 
 
 def load(app) -> dict:
@@ -27,7 +27,7 @@ def test_schema(app):
     app.build()
     data = load(app)
     assert set(data) == {'format', 'rulings'}
-    assert data['format'] == 2
+    assert data['format'] == 3
     for ruling in data['rulings']:
         assert set(ruling) == set(SCHEMA)
         for key, kind in SCHEMA.items():
@@ -36,9 +36,10 @@ def test_schema(app):
         assert ruling['url'] == f'{ruling["page"]}.html#{ruling["anchor"]}'
         assert ruling['dates'] == [r['date'] for r in ruling['references'] if r['date']]
         assert all(isinstance(name, str) for name in ruling['cards'])
+        assert ruling['date'] == max(ruling['dates'], default=None)  # no day sections here
         for source in ruling['sources']:
-            assert set(source) == {'kind', 'faq'}
-            assert source['kind'] in ('faq', 'wiki', 'other')
+            assert set(source) == {'kind', 'faq', 'label'}
+            assert source['kind'] in ('faq', 'wiki', 'mail', 'other')
         for reference in ruling['references']:
             assert set(reference) == set(REFERENCE)
             for key, kind in REFERENCE.items():
@@ -59,13 +60,15 @@ def test_content_and_order(app):
         'section': {'id': 'rulings', 'title': 'Rulings'},
         'anchor': 'ruling-2019-02-04-faq19691',
         'url': 'index.html#ruling-2019-02-04-faq19691',
+        'date': '2019-02-04',
         'dates': ['2019-02-04'],
         'references': [{
             'written': '19/2/4', 'date': '2019-02-04', 'faq': '19691',
-            'url': 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691'}],
+            'url': 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691',
+            'section': False}],
         'cards': [], 'text': '旧式链接。', 'changed': False, 'struck': False,
-        'status': [], 'replaces': [], 'replaced_by': None,
-        'sources': [{'kind': 'faq', 'faq': '19691'}],
+        'status': [], 'replaces': [], 'replaced_by': None, 'superseded_by': None,
+        'sources': [{'kind': 'faq', 'faq': '19691', 'label': None}],
     }
     assert by_anchor['ruling-2017-03-24-神之宣告']['cards'] == ['神之宣告']
     assert (by_anchor['ruling-2017-03-24-神之宣告']['changed'],

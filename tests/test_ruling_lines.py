@@ -124,3 +124,78 @@ def test_permalink_target_in_latex(app):
     assert (r'\phantomsection\label{\detokenize{index:ruling-2017-12-22-_u65cb_u98ce}}'
             r'\DUrole{ruling-line}{') in tex
     assert r'\hyperref[\detokenize{index:ruling-2017-12-22-_u65cb_u98ce}]' in tex
+
+
+# -- whole sentences, on the real handbook (issue 31) ---------------------------------
+
+#: the rulings of the handbook whose sentence has a date in its middle: each is one
+#: ruling with every date of the sentence (anchor: how many dates)
+MID_SENTENCE = {
+    ('effect-processing', 'ruling-2017-03-24-2016-11-26-光与暗之龙'): 2,
+    ('effect-processing', 'ruling-2018-11-12-黑色花园'): 3,
+    ('effect-processing', 'ruling-2017-03-24-狱火机提耶拉'): 1,
+    ('effect-processing', 'ruling-2017-03-24-升阶魔法-七皇之剑'): 1,
+    ('effect-processing', 'ruling-2021-11-20-命运英雄冲刺人'): 1,
+    ('effect-processing', 'ruling-2021-04-28-混沌no-39希望皇霍普雷胜光'): 1,
+    ('effect-processing', 'ruling-2017-03-24-元素英雄绝对零度侠'): 1,
+    ('effect-processing', 'ruling-2020-04-01-強制脱出装置'): 5,
+    ('effect-processing', 'ruling-2025-03-24-星辰法宫狮子宝瓶龙魔'): 1,
+    ('effect-types', 'ruling-2017-03-24-地缚神'): 2,
+    ('effect-types', 'ruling-2017-03-24-2017-09-08-真魔兽加泽特'): 2,
+    ('face-down-banish', 'ruling-2017-03-24-bdab30'): 1,
+    ('face-down-banish', 'ruling-2016-11-10-2016-10-07-十二兽的会局'): 3,
+    ('face-down-banish', 'ruling-2015-02-13-2014-07-31-2016-10-13-2017-02-02-2015-07-08-'
+                         '2016-01-08-2014-09-13-2015-12-18-2016-10-07-2014-11-14-2016-05-13-'
+                         '电子龙无限'): 13,
+    ('negation', 'ruling-2020-06-04-电子龙新星'): 1,
+    ('negation', 'ruling-2017-10-01-虹之古代都市'): 1,
+}
+
+
+def handbook_lines(build) -> dict[tuple[str, str], tuple]:
+    """``(docname, anchor) -> (ruling line, its index among its block's
+    rulings, how many its block has)`` of every ruling of the built handbook."""
+    import pickle
+
+    from handbook.nodes import ruling_line
+
+    found = {}
+    for path in sorted(build.doctrees.glob('*.doctree')):
+        doctree = pickle.loads(path.read_bytes())
+        for line in doctree.findall(ruling_line):
+            siblings = [n for n in line.parent.children if isinstance(n, ruling_line)]
+            found[path.stem, line['ids'][0]] = (line, siblings.index(line), len(siblings))
+    return found
+
+
+def test_a_sentence_with_a_date_in_its_middle_is_one_ruling(handbook_build):
+    from handbook.nodes import is_reference, references_in
+    from handbook.rulings.sentences import ends_sentence
+
+    lines = handbook_lines(handbook_build)
+    for where, count in MID_SENTENCE.items():
+        line, at, of = lines[where]
+        assert len(list(references_in(line))) == count, where
+        # it ends where its sentence does: at an end of a sentence, or its line's end
+        text = ''.join(n.astext() for n in line.children if not is_reference(n))
+        assert at == of - 1 or ends_sentence(text), where
+
+
+def test_no_ruling_of_the_handbook_is_a_fragment(handbook_build):
+    """No ruling starts with a continuation (，、；和也等但而) unless its line
+    does, and none ends mid-sentence unless its line does."""
+    from handbook.nodes import is_reference
+    from handbook.rulings.sentences import ends_sentence
+
+    lines = handbook_lines(handbook_build)
+    assert len(lines) > 400
+    fragments = []
+    for where, (line, at, of) in lines.items():
+        words = [n for n in line.children if not is_reference(n) and n.astext().strip()]
+        text = ''.join(n.astext() for n in words).strip()
+        if at > 0 and text[:1] in '，、；和也等但而':
+            fragments.append(('starts', where, text[:20]))
+        last_word = words[-1].astext() if words else ''
+        if at < of - 1 and not ends_sentence(last_word):
+            fragments.append(('ends', where, text[-20:]))
+    assert fragments == []

@@ -47,7 +47,7 @@ def test_bad_rulings_are_reported_at_their_line(app):
         "index.rst:13: ERROR: malformed ruling date '2017-3-24'; write the date of the official answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]",
         "index.rst:14: ERROR: ruling date '17/13/1' is not a calendar date; check the month and the day [handbook.ruling]",
         "index.rst:16: WARNING: ruling URL host 'example.org' is not an allowed source (www.db.yugioh-card.com, "
-        "yugioh-wiki.net, ocg-rule.readthedocs.io, ygocdb.com); link one of those, or add the host to "
+        "yugioh-wiki.net); link one of those, or add the host to "
         "handbook_ruling_hosts in conf.py if it is a trusted source [handbook.ruling]",
         "index.rst:17: ERROR: FAQ id 'abc' is not a positive integer; the date is shown without a link: "
         "write :ruling:`17/3/24 <faq:ID>` with the number after fid= in the FAQ's URL, or the date "

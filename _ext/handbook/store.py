@@ -225,8 +225,10 @@ class HandbookStore(Domain):
     # 5: ruling nodes kept pickled, a ruling at a time; 6: registry_relinked;
     # 7: only the nodes of the rulings rendered at each build; 8: pinyin sort
     # keys as strings (handbook.listings.card_index); 9: records pickled alone (Pages);
-    # 10: the shared node classes moved to handbook.nodes
-    data_version = 10
+    # 10: the shared node classes moved to handbook.nodes; 11: rulings dated by their
+    # day sections (Ruling.superseded_by, Reference.section), the export's lines keyed
+    # by the sections they point to
+    data_version = 11
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord (made a Pages when first used)
         'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: as read (some rulings)

@@ -12,8 +12,11 @@ settings, never this one's::
     cards = '../cards.tsv'                  # the card registry, relative to this file
     planned_sections = ['调整中', '连锁块']   # labels of sections not written yet
     changed_markers = ['裁定变更']            # words that flag a ruling as changed
-    ruling_hosts = ['www.db.yugioh-card.com']  # trusted sources of ruling URLs
+    ruling_hosts = ['www.db.yugioh-card.com']  # the only hosts ruling URLs may link (opt-in)
     faq_url = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={id}&request_locale=ja'
+    faq_pages = ['faq/*']                   # pages that may be yearly FAQ pages (rulings/days.py)
+    source_headers = { '数据库' = 'faq', 'wiki' = 'wiki', '邮件' = 'mail' }
+    superseded_markers = ['过时']            # what an admonition says of an outdated day
 
 Every key is optional; each sets one config value (:data:`KEYS`).  The value
 in force is, first to last:
@@ -94,7 +97,16 @@ KEYS: dict[str, Key] = {
     'faq_url': Key('handbook_faq_url', 'an http(s) URL (a string) with {id} where the FAQ id goes',
                    "faq_url = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action"
                    "?ope=5&fid={id}&request_locale=ja'"),
+    'faq_pages': Key('handbook_faq_pages', 'a list of page names or glob patterns (strings)',
+                     "faq_pages = ['faq/*']"),
+    'source_headers': Key('handbook_source_headers',
+                          "a table of header words and source kinds ('faq', 'wiki', 'mail' "
+                          "or 'other')", "source_headers = { '数据库' = 'faq', '邮件' = 'mail' }"),
+    'superseded_markers': Key('handbook_superseded_markers', 'a list of words (strings)',
+                              "superseded_markers = ['过时']"),
 }
+#: the source kinds a header word may name (handbook.rulings.days)
+SOURCE_KINDS = ('faq', 'wiki', 'mail', 'other')
 
 #: "(at line 3, column 7)" in tomllib's messages
 _TOML_AT = re.compile(r'\s*\(at line (\d+), column \d+\)|\s*\(at end of document\)')
@@ -187,6 +199,16 @@ def _check(key: str, value: Any, path: Path) -> tuple[Any, str | None]:
         if parts.scheme not in ('http', 'https') or not parts.netloc or '{id}' not in value:
             return None, f'must be {spec.shape}, not {value!r}; e.g. {spec.example}'
         return value, None
+    if key == 'source_headers':
+        if not isinstance(value, dict):
+            return None, wrong
+        if not all(word.strip() for word in value):
+            return None, f'has an empty header word; e.g. {spec.example}'
+        for word, kind in value.items():
+            if kind not in SOURCE_KINDS:
+                return None, (f'gives the header {word!r} the kind {kind!r}; the kinds are '
+                              f'{", ".join(SOURCE_KINDS)}: e.g. {spec.example}')
+        return dict(value), None
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         return None, wrong
     if key == 'ruling_hosts':

@@ -17,10 +17,13 @@ have the card index).  It shows, from the handbook store:
   that card's page), ``页面 › 小节`` linking to the section, and its
   permalink (``page.html#ruling-…``).  ``data-cards`` holds the folded
   registry keys of every card the ruling names, space-separated;
-* the overturned rulings (every word struck, see
-  :mod:`handbook.publishing.editions`) folded in a ``<details>`` of their own,
-  已被推翻的裁定, flagged 已被推翻.  The current edition (``-t current``)
-  has none: they are not on its pages, so not on its card pages;
+* the rulings that no longer hold -- overturned (every word struck, see
+  :func:`handbook.nodes.overturned`) or superseded (a yearly FAQ page's
+  outdated day, :mod:`handbook.rulings.days`) -- folded in a ``<details>`` of
+  their own, 已被推翻或已过时的裁定.  Each ruling shows its status badges
+  (:mod:`handbook.rulings.statuses`).  The current edition (``-t current``)
+  has no overturned ruling: they are not on its pages, so not on its card
+  pages;
 * a filter 与另一张卡: an input whose suggestions (a ``<datalist>``) are
   the other cards named together with this one; typing folds the text as
   :func:`handbook.core.names.fold` does (NFKC, separators removed, lower
@@ -101,13 +104,13 @@ from handbook.core.records import frozen_record
 from handbook.core.writing_order import WRITTEN, OrderedHTMLBuilder
 from handbook.listings import card_index
 from handbook.listings.card_index import CARD_PAGES, Entry
-from handbook.nodes import overturned
-from handbook.publishing.editions import doctree_edition, edition
+from handbook.publishing.editions import edition
 from handbook.render.anchors import page_title
 from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
-from handbook.rulings.lines import RULINGS, Ruling
-from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store
+from handbook.rulings import statuses
+from handbook.rulings.lines import Ruling
+from handbook.store import PageRecord, changes, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -128,8 +131,8 @@ TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 #: the filter's script, and its name in the site's _static/
 SCRIPT = Path(__file__).with_suffix('.js')
 STATIC_SCRIPT = 'handbook-card-pages.js'
-#: what a page's record keeps (``extra``): the anchors of its overturned rulings
-EXTRA = 'card_pages'
+#: the statuses of a ruling that no longer holds, folded on a card page
+FOLDED = frozenset({'overturned', 'superseded'})
 #: a build writes this many card pages or more in two processes, where it
 #: may (:func:`splits`; fewer are written in about what starting a process costs)
 SPLIT_MIN = 200
@@ -170,24 +173,14 @@ class CardPage:
     entry: Entry
     spellings: tuple[str, ...]  # the names pages write it with, other than its own
     rulings: tuple[Ruling, ...]  # newest first
-    overturned: tuple[Ruling, ...]  # newest first; none in the current edition
-
-
-def read_overturned(app: Sphinx, page: Contribution) -> None:
-    """The anchors of the page's overturned rulings (``handbook-page-read``)."""
-    page.extra[EXTRA] = frozenset(line['ids'][0] for line in page.nodes[RULINGS]
-                                  if line['ids'] and overturned(line))
-
-
-def overturned_anchors(env: BuildEnvironment) -> set[tuple[str, str]]:
-    return {(docname, anchor) for docname, record in store(env).pages.items()
-            for anchor in record.extra.get(EXTRA, ())}
+    overturned: tuple[Ruling, ...]  # no longer holding (FOLDED), newest first
 
 
 def newest_first(rulings: list[Ruling], order: dict[str, int]) -> list[Ruling]:
-    """Newest date first; the same date, and undated rulings last, in reading order."""
+    """Newest date first (a ruling's date: :attr:`Ruling.date`); the same date,
+    and undated rulings last, in reading order."""
     rulings = sorted(rulings, key=lambda r: (order.get(r.docname, len(order)), r.docname, r.index))
-    return sorted(rulings, key=lambda r: r.newest or '', reverse=True)  # stable
+    return sorted(rulings, key=lambda r: r.date or '', reverse=True)  # stable
 
 
 def card_pages(env: BuildEnvironment, keys: Collection[str] | None = None) -> list[CardPage]:
@@ -201,8 +194,6 @@ def card_pages(env: BuildEnvironment, keys: Collection[str] | None = None) -> li
 
 def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
     order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
-    struck = overturned_anchors(env)
-    current = doctree_edition(env) == 'current'
     spellings: dict[str, dict[str, None]] = {}
     for record in store(env).pages.values():
         for key, written in record.cards:
@@ -211,8 +202,8 @@ def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
     for entry in entries:
         card = entry.card
         found = {(r.docname, r.anchor): r for place in entry.places for r in place.rulings}
-        standing = [r for where, r in found.items() if where not in struck]
-        fallen = [] if current else [r for where, r in found.items() if where in struck]
+        standing = [r for r in found.values() if not FOLDED.intersection(r.status)]
+        fallen = [r for r in found.values() if FOLDED.intersection(r.status)]
         shown = {card.name_in(env.config.language), card.name}
         shown.update(alias for _lang, alias in card.aliases)
         written = spellings.get(card.key, {})  # as pages write it (records keep card keys)
@@ -354,17 +345,14 @@ def _digests_of_changed(env: BuildEnvironment, names: dict[str, str], old: dict[
 def shown_keys(old: PageRecord | None, new: PageRecord | None) -> set[str]:
     """The cards whose page may show something else of a page read again
     (its record *old* before, *new* now): every card it links where it is
-    new, gone or retitled; else the cards of the rulings, sections, spellings
-    and overturned rulings that changed."""
+    new, gone or retitled; else the cards of the rulings (their statuses
+    included), sections and spellings that changed."""
     if old is None or new is None or old.title != new.title:
         return {key for record in (old, new) if record is not None
                 for key in record.keys | record.ruling_keys}
     keys = {key for r in set(old.rulings) ^ set(new.rulings) for key, _name in r.cards}
     keys |= {key for s in set(old.sections) ^ set(new.sections) for key, _name in s.cards}
     keys |= {key for key, _name in set(old.cards) ^ set(new.cards)}
-    struck = old.extra.get(EXTRA, frozenset()) ^ new.extra.get(EXTRA, frozenset())
-    keys |= {key for r in (*old.rulings, *new.rulings) if r.anchor in struck
-             for key, _name in r.cards}
     return keys
 
 
@@ -544,7 +532,7 @@ class Contexts:
         self.urls = card_links.url_templates(self.env)
         self.fragments = fragments
         self.links: dict[str, str] = {}
-        self.items: dict[tuple[str, str, bool], dict[str, Any]] = {}
+        self.items: dict[tuple[str, str], dict[str, Any]] = {}
         self.partners: dict[str, dict[str, str]] = {}
         self.texts = {
             'series': str(_('系列')),
@@ -555,25 +543,23 @@ class Contexts:
             'none': str(_('没有裁定同时提到「{name}」')),
             'permalink': str(_('固定链接')),
         }
-        self.statuses = {'overturned': str(_('已被推翻')), 'changed': str(_('裁定变更'))}
 
     def uri(self, docname: str, anchor: str = '') -> str:
         if docname not in self.links:
             self.links[docname] = self.builder.get_relative_uri(f'{FOLDER}/', docname)
         return f'{self.links[docname]}#{anchor}' if anchor else self.links[docname]
 
-    def item(self, ruling: Ruling, fallen: bool) -> dict[str, Any]:
-        """A ruling of the list (an overturned one: *fallen*)."""
-        key = (ruling.docname, ruling.anchor, fallen)
+    def item(self, ruling: Ruling) -> dict[str, Any]:
+        """A ruling of the list."""
+        key = (ruling.docname, ruling.anchor)
         if key in self.items:
             return self.items[key]
         title = page_title(self.env, ruling.docname)
         registry = self.registry
         cards = dict.fromkeys((registry[k].key if k in registry else k) for k, _ in ruling.cards)
-        status = 'overturned' if fallen else 'changed' if ruling.changed else None
         self.items[key] = item = {
             'cards': ' '.join(cards),
-            'statuses': [(status, self.statuses[status])] if status else [],
+            'statuses': [(code, statuses.label(code)) for code in ruling.status],
             'html': self.fragments.get((ruling.docname, ruling.anchor), html.escape(ruling.text)),
             'page_title': title, 'page_url': self.uri(ruling.docname),
             'section_title': ruling.section_title if ruling.section_title != title else '',
@@ -612,8 +598,8 @@ class Contexts:
                 'name': name, 'key': card.key, 'kind': card.kind, 'url': self.urls.url(card),
                 'aliases': [*dict.fromkeys([*aliases, *page.spellings])],
             },
-            'handbook_card_rulings': [self.item(r, False) for r in page.rulings],
-            'handbook_card_overturned': [self.item(r, True) for r in page.overturned],
+            'handbook_card_rulings': [self.item(r) for r in page.rulings],
+            'handbook_card_overturned': [self.item(r) for r in page.overturned],
             'handbook_card_partners': [self.partner(key) for key in
                                        sorted(shared, key=lambda k: (-shared[k], k))],
             'handbook_card_places': [
@@ -624,7 +610,7 @@ class Contexts:
                 **self.texts,
                 'database': str(_('在卡片数据库中查看「{name}」').format(name=name)),
                 'summary': str(summary),
-                'overturned': str(_('已被推翻的裁定（{count}）').format(
+                'overturned': str(_('已被推翻或已过时的裁定（{count}）').format(
                     count=len(page.overturned))),
                 'places': str(_('提到「{name}」的章节').format(name=name)),
             },
@@ -650,7 +636,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value('handbook_card_pages', True, 'html', types=frozenset({bool}),
                          description='a page per card and series, cards/<id>.html')
     app.connect('config-inited', add_templates)
-    app.connect(PAGE_READ, read_overturned)
     # after card_index's (500): the entry ids are the store's for this build
     app.connect('env-get-updated', pages_to_write, priority=600)
     writing = Writing()

@@ -10,7 +10,7 @@ the page's chunk is merged, while the main process waits for the others),
 and kept in the store (:func:`export_lines`)::
 
     {
-      "format": 2,
+      "format": 3,
       "rulings": [
         {
           "page": "effect-processing",
@@ -18,9 +18,10 @@ and kept in the store (:func:`export_lines`)::
           "section": {"id": "同时处理", "title": "同时处理"},
           "anchor": "ruling-2018-12-24-倍倍伤害",
           "url": "effect-processing.html#ruling-2018-12-24-倍倍伤害",
+          "date": "2018-12-24",
           "dates": ["2018-12-24"],
           "references": [{"written": "18/12/24", "date": "2018-12-24",
-                          "faq": null, "url": null}],
+                          "faq": null, "url": null, "section": false}],
           "cards": ["倍倍伤害"],
           "text": "「倍倍伤害」发动后，受到战斗伤害和……结果平局。",
           "changed": false,
@@ -28,29 +29,39 @@ and kept in the store (:func:`export_lines`)::
           "status": [],
           "replaces": [],
           "replaced_by": null,
+          "superseded_by": null,
           "sources": []
         }
       ]
     }
 
 ``url`` is relative to the HTML folder (the page's file and the anchor as
-URL fragment, not percent-encoded); ``dates`` are ISO dates, one per
-reference as written (an invalid date, which the build reports, is left
-out); ``faq`` is the official FAQ id, ``url`` the reference's link, either
+URL fragment, not percent-encoded); ``date`` is the ruling's date (ISO, or
+null): on a yearly FAQ page the date of the day section it sits in
+(:mod:`handbook.rulings.days`), else its newest; ``dates`` are ISO dates, one
+per reference as written (an invalid date, which the build reports, is left
+out), the day's first on a yearly FAQ page, whose reference has ``section``
+true; ``faq`` is the official FAQ id, ``url`` the reference's link, either
 may be null; ``cards`` are the names the ruling links, as written, in
 order; ``text`` is the ruling's plain text without its dates; ``changed``
 and ``struck`` are the flags of :mod:`handbook.rulings.lines`; ``status``
 lists the ruling's status codes (``changed``, ``open``, ``confirmed``,
 ``overturned``, in that order, see :mod:`handbook.rulings.statuses`),
 ``replaces`` the anchors of the overturned rulings of its line it replaced,
-``replaced_by`` the anchor of the ruling that replaced it (or null), and
-``sources`` each source its references link, ``{"kind": "faq", "faq":
-"19691"}`` (kinds ``faq``, ``wiki``, ``other``; ``faq`` is null where there is
-no id).
+``replaced_by`` the anchor of the ruling that replaced it (or null),
+``superseded_by`` the section an outdated day points to, ``{"label": "同时处理",
+"url": "effect-processing.html#同时处理"}`` (or null; the url is null where no
+page defines the label), and ``sources`` each of its sources: the source
+header it sits under on a yearly FAQ page, then each source its references
+link, ``{"kind": "faq", "faq": "19691", "label": null}`` (kinds ``faq``,
+``wiki``, ``mail``, ``other``; ``faq`` is null where there is no id, ``label``
+is a header's own word for an ``other`` source, else null).
 
 Format history: 1, the first; 2 added ``status``, ``replaces``,
-``replaced_by`` and ``sources`` (nothing else changed: a reader of format 1
-can read 2).
+``replaced_by`` and ``sources``; 3 added ``date``, ``superseded_by``, each
+reference's ``section``, each source's ``label``, the status ``superseded``
+and the source kind ``mail`` (nothing else changed: a reader of format 2 can
+read 3).
 
 Configuration (``conf.py``)::
 
@@ -68,7 +79,7 @@ from handbook.rulings import lines as ruling_lines
 from handbook.store import store
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
@@ -77,8 +88,9 @@ if TYPE_CHECKING:
     from handbook.rulings.lines import Ruling
 
 #: bump when the shape of the file changes
-FORMAT = 2
-#: the store's entry: {docname: (title, address, its lines)}, the lines (JSON,
+FORMAT = 3
+#: the store's entry: {docname: (title, address, the addresses of the sections its
+#: outdated days point to, its lines)}, the lines (JSON,
 #: one per ruling) UTF-8 and compressed: the environment is read at every
 #: build and held by every process to the end of the build, and 9,000 rulings
 #: are 7 MB of JSON, 1.1 MB compressed (a twentieth of a second)
@@ -119,25 +131,44 @@ def page_lines(env: BuildEnvironment, builder: Builder, docname: str) -> bytes |
     page = kept.get(docname)
     encoded = store(env).per_build(ENCODED, set)
     read_again = docname in store(env).data['before'] and docname not in encoded
-    if page is None or read_again or page[:2] != (title, uri):
-        page = kept[docname] = (title, uri, zlib.compress(b',\n'.join([
-            json.dumps(ruling_json(docname, title, uri, r), ensure_ascii=False).encode()
+    section = section_uri(env, builder)
+    # the sections its outdated days point to: where one moves, the lines change
+    links = tuple(section(label) for label in dict.fromkeys(
+        r.superseded_by for r in record.rulings if r.superseded_by))
+    if page is None or read_again or page[:3] != (title, uri, links):
+        page = kept[docname] = (title, uri, links, zlib.compress(b',\n'.join([
+            json.dumps(ruling_json(docname, title, uri, r, section), ensure_ascii=False).encode()
             for r in record.rulings]), LEVEL))
         encoded.add(docname)
-    return page[2]
+    return page[3]
 
 
-def ruling_json(docname: str, title: str, uri: str, ruling: Ruling) -> dict[str, Any]:
-    """One ruling of the export."""
+def section_uri(env: BuildEnvironment, builder: Builder) -> Callable[[str], str | None]:
+    """The address of the section a label names, relative to the HTML folder."""
+    labels = env.domains.standard_domain.labels
+
+    def uri(label: str) -> str | None:
+        found = labels.get(label)
+        if found is None:
+            return None
+        docname, labelid, _title = found
+        return f'{builder.get_target_uri(docname)}#{labelid}'
+    return uri
+
+
+def ruling_json(docname: str, title: str, uri: str, ruling: Ruling,
+                section: Callable[[str], str | None] = lambda label: None) -> dict[str, Any]:
+    """One ruling of the export (*section*: the address of a labelled section)."""
     return {
         'page': docname,
         'page_title': title,
         'section': {'id': ruling.section_id, 'title': ruling.section_title},
         'anchor': ruling.anchor,
         'url': f'{uri}#{ruling.anchor}',
+        'date': ruling.date,
         'dates': list(ruling.dates),
-        'references': [{'written': r.text, 'date': r.date, 'faq': r.faq, 'url': r.url}
-                       for r in ruling.references],
+        'references': [{'written': r.text, 'date': r.date, 'faq': r.faq, 'url': r.url,
+                        'section': r.section} for r in ruling.references],
         'cards': [name for _key, name in ruling.cards],
         'text': ruling.text,
         'changed': ruling.changed,
@@ -145,7 +176,11 @@ def ruling_json(docname: str, title: str, uri: str, ruling: Ruling) -> dict[str,
         'status': list(ruling.status),
         'replaces': list(ruling.replaces),
         'replaced_by': ruling.replaced_by,
-        'sources': [{'kind': kind, 'faq': faq or None} for kind, faq in ruling.sources],
+        'superseded_by': None if not ruling.superseded_by else {
+            'label': ruling.superseded_by, 'url': section(ruling.superseded_by)},
+        'sources': [{'kind': kind, 'faq': (detail or None) if kind == 'faq' else None,
+                     'label': (detail or None) if kind == 'other' else None}
+                    for kind, detail in ruling.sources],
     }
 
 

@@ -18,15 +18,17 @@ With none: a line saying so.
 
 **Still open.**  A ruling *R* is listed when its status has ``open``
 (it says 调整中; an overturned ruling never has: its struck words no longer
-hold) and not ``confirmed``, and no ruling *C* of the same page *answers*
-it.  *C* answers *R* when both hold:
+hold, so a struck 调整中 question of a yearly FAQ page is an answered one)
+and neither ``confirmed`` nor ``superseded`` (its day is outdated), and no
+ruling *C* of the same page *answers* it.  *C* answers *R* when both hold:
 
 1. *C* is on the same line as *R* (the same line-block line or paragraph);
    or *C* is in the same section as *R*, and *R* names a card, and *C*'s
    first card is *R*'s first card (registry keys: spellings and aliases are
    one card);
 2. *C* comes after *R* on the page and its status has ``confirmed`` (it says
-   调整中确认), or *C*'s newest date is later than *R*'s newest date.
+   调整中确认), or *C*'s date is later than *R*'s (a ruling's date: its
+   day's on a yearly FAQ page, else its newest).
 
 So ``| 「`旋风`_」……调整中。\\ :ruling:`19/4/17``` is answered by a later line
 of its section, ``| 「`旋风`_」……调整中确认。\\ :ruling:`19/4/17```, or by
@@ -100,13 +102,14 @@ def answers(c: Ruling, r: Ruling, same_line: bool) -> bool:
     if not related:
         return False
     confirmed = 'confirmed' in c.status and c.index > r.index
-    later = c.newest is not None and r.newest is not None and c.newest > r.newest
+    later = c.date is not None and r.date is not None and c.date > r.date
     return confirmed or later
 
 
 def still_open(page: list[Ruling]) -> list[Ruling]:
     """The rulings of one page (page order) still open."""
     return [r for r in page if 'open' in r.status and 'confirmed' not in r.status
+            and 'superseded' not in r.status
             and not any(answers(c, r, c.block == r.block) for c in page)]
 
 

@@ -12,8 +12,9 @@ At write time the directive's place is filled from the record of
 :mod:`handbook.rulings.lines`: one section per year (its title gives the year's
 count), one per month inside it, and in each month the rulings, newest date
 first (rulings of the same date in reading order: pages in table-of-contents
-order, lines in page order).  A ruling with several dates is listed once, at
-its newest.  Each entry shows the ruling's text as on its page (card links
+order, lines in page order).  A ruling is listed once, at its date
+(:attr:`~handbook.rulings.lines.Ruling.date`: its day's on a yearly FAQ
+page, else its newest).  Each entry shows the ruling's text as on its page (card links
 and dates kept, resolved for the timeline page), its page and section
 (linked), and a link to its permalink; a ruling flagged as changed (see
 :mod:`handbook.rulings.lines`) carries the class ``ruling-changed`` and a marker.  A
@@ -105,7 +106,7 @@ def pages(env: BuildEnvironment) -> set[str]:
 def entries(env: BuildEnvironment) -> list[tuple[str, Ruling]]:
     """``(date, ruling)``, newest first, same date in reading order."""
     order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
-    found = [(r.newest, r) for rs in ruling_lines.rulings(env).values() for r in rs if r.newest]
+    found = [(r.date, r) for rs in ruling_lines.rulings(env).values() for r in rs if r.date]
     found.sort(key=lambda e: (order[e[1].docname], e[1].index))
     found.sort(key=lambda e: e[0], reverse=True)  # stable: keeps reading order per date
     return found

@@ -7,9 +7,10 @@ the answer it reports.  Write it with the ``ruling`` role::
     | ……\\ :ruling:`17/3/24 <https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691>`
     | ……\\ :ruling:`17/3/24 <faq:19691>`
 
-The part in angle brackets is optional: a URL (https, on a host of
-``handbook_ruling_hosts``), or ``faq:<id>``, an official FAQ id from which
-``handbook_faq_url`` builds the URL.  The date alone is valid: many rulings'
+The part in angle brackets is optional: an https URL, or ``faq:<id>``, an
+official FAQ id from which ``handbook_faq_url`` builds the URL.  A handbook
+that trusts only some sources lists their hosts in ``ruling_hosts``
+(``handbook_ruling_hosts``; none by default: any host).  The date alone is valid: many rulings'
 links were lost.  Existing handbooks' anonymous date links,
 ```17/3/24 <https://…fid=19691…>`__``, are recognised as the same thing, and
 their FAQ id is read from the URL.  Both settings are the handbook's own:
@@ -37,12 +38,13 @@ error ``handbook.ruling`` -- the reader sees something broken:
   are not fatal (``make preview``).  The role renders the date as plain
   text; a legacy date link with such a URL is turned into plain text.
 
-warning ``handbook.ruling`` -- a house rule: a URL whose host is not in
-``handbook_ruling_hosts`` (it stays a link).
+warning ``handbook.ruling`` -- a house rule the handbook chose: a URL whose
+host is not in its ``ruling_hosts``, where it lists some (it stays a link).
 
-note ``handbook.ruling-https`` -- an ``http://`` URL on an allowed host:
-the link stays as written, and the note gives the exact https URL to write;
-``make fix`` rewrites it with :func:`https_url`.
+note ``handbook.ruling-https`` -- an ``http://`` URL on a host known to serve
+https (one of ``ruling_hosts``, else the official FAQ's and the wiki's,
+:func:`https_hosts`): the link stays as written, and the note gives the
+exact https URL to write; ``make fix`` rewrites it with :func:`https_url`.
 
 Two-digit years are 20YY, except 90-99, which are 19YY (the OCG began in
 1999).
@@ -147,6 +149,16 @@ def https_url(url: str, hosts: Iterable[str]) -> str | None:
         return None  # another port: its https address is not known
     netloc = parts.netloc.rsplit(':', 1)[0]
     return urlunsplit(('https', netloc, parts.path, parts.query, parts.fragment))
+
+
+def https_hosts(config: Any) -> list[str]:
+    """The hosts whose http URLs are noted with their https URL: the
+    handbook's ``ruling_hosts``, else the official FAQ's and the wiki's (both
+    serve https; another host might not, and a fix must work)."""
+    if config.handbook_ruling_hosts:
+        return list(config.handbook_ruling_hosts)
+    official = urlsplit(config.handbook_faq_url.replace('{id}', '0')).hostname
+    return [host for host in (official, 'yugioh-wiki.net') if host]
 
 
 class RulingRole(SphinxRole):
@@ -272,14 +284,14 @@ class RulingReferences(SphinxTransform):
             return
         hosts = self.config.handbook_ruling_hosts
         host = urlsplit(target).hostname
-        if host not in {h.lower() for h in hosts}:
+        if hosts and host not in {h.lower() for h in hosts}:
             where = settings.origin(self.config, self.env.srcdir, 'handbook_ruling_hosts')
             reports.warning(f'ruling URL host {host!r} is not an allowed source '
                             f'({", ".join(hosts)}); link one of those, or add the host to '
                             f'{where} if it is a trusted source',
                             location=node, subtype='ruling')
             return
-        https = https_url(target, hosts)
+        https = https_url(target, https_hosts(self.config))
         if https:
             reports.note(f'ruling URL {quoted(target, 1000)} is http: write {https} (the same '
                          'page over https; make fix rewrites it)',
@@ -310,11 +322,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
         'handbook_faq_url',
         'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={id}&request_locale=ja',
         'env', types=frozenset({str}))
-    app.add_config_value(
-        'handbook_ruling_hosts',
-        ['www.db.yugioh-card.com', 'yugioh-wiki.net', 'ocg-rule.readthedocs.io', 'ygocdb.com'],
-        'env', types=frozenset({list, tuple}))
+    app.add_config_value('handbook_ruling_hosts', [], 'env', types=frozenset({list, tuple}),
+                         description='the only hosts ruling URLs may link (none: any)')
     app.add_role('ruling', RulingRole())
+    app.setup_extension('handbook.core.page_roles')  # a page's `.. role:: strike` keeps ours
     app.add_transform(RulingReferences)
     return {'version': '1', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

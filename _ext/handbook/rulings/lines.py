@@ -87,6 +87,7 @@ Configuration: ``changed_markers`` in the handbook's settings file
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import hashlib
 import pickle
 import re
@@ -97,6 +98,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.errors import NoUri
 from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util.nodes import clean_astext
@@ -110,7 +112,7 @@ from handbook.nodes import (
     references_in,
     ruling_line,
 )
-from handbook.rulings import statuses
+from handbook.rulings import days, sentences, statuses
 from handbook.sections.ids import slug
 from handbook.store import PAGE_READ, Contribution, changes, collect, store, writes_pages
 
@@ -144,6 +146,7 @@ class Reference:
     date: str | None  # ISO date, None when the date is invalid (warned)
     faq: str | None  # official FAQ id
     url: str | None
+    section: bool = False  # the date of the day section the ruling sits in (days.py)
 
 
 @frozen_record
@@ -163,17 +166,24 @@ class Ruling:
     status: tuple[str, ...] = ()  # handbook.rulings.statuses.STATUSES, in that order
     replaces: tuple[str, ...] = ()  # anchors of the overturned rulings it replaced
     replaced_by: str | None = None  # anchor of the ruling that replaced it
-    sources: tuple[tuple[str, str], ...] = ()  # (kind, FAQ id or '') of its links
+    sources: tuple[tuple[str, str], ...] = ()  # (kind, FAQ id, label or ''): header, links
     block: int = 0  # its line (line-block line or paragraph) on the page, counted from 0
+    superseded_by: str | None = None  # the label of the section an outdated day points to
 
     @property
     def dates(self) -> tuple[str, ...]:
-        """The valid ISO dates, one per reference, as written."""
+        """The valid ISO dates, one per reference, as written (the day's first)."""
         return tuple(r.date for r in self.references if r.date)
 
     @property
     def newest(self) -> str | None:
         return max(self.dates, default=None)
+
+    @property
+    def date(self) -> str | None:
+        """The ruling's date: its day's on a yearly FAQ page, else its newest."""
+        day = self.references[0] if self.references else None
+        return day.date if day is not None and day.section else self.newest
 
 
 def cards_named(env: BuildEnvironment, node: nodes.Element) -> list[tuple[str, str]]:
@@ -190,18 +200,54 @@ def cards_named(env: BuildEnvironment, node: nodes.Element) -> list[tuple[str, s
 
 
 class RulingLines(SphinxTransform):
-    """Wrap each ruling in a ``ruling_line`` with its permanent id."""
+    """Wrap each ruling in a ``ruling_line`` with its permanent id: the lines
+    of a yearly FAQ page's days whole (:mod:`handbook.rulings.days`), the
+    other blocks that hold dates cut into whole sentences
+    (:mod:`handbook.rulings.sentences`)."""
 
     # after section ids (840) and card references (845), before doctree-read (880)
     default_priority = 870
 
     def apply(self, **kwargs: Any) -> None:
-        blocks: dict[int, nodes.Element] = {}  # in page order
+        config = self.config
+        found_days: dict[int, days.Day] = {}
+        whole: dict[int, days.DayLine] = {}  # the lines of the days, by id()
+        if days.is_faq_page(config, self.env.docname):
+            today = datetime.date.today()
+            for section, day in days.days(self.document, today):
+                found_days[id(section)] = day
+                for day_line in days.day_lines(section, day, config):
+                    whole[id(day_line.line)] = day_line
+        blocks: dict[int, nodes.Element] = {id(d.line): d.line for d in whole.values()}
         for ref in references_in(self.document):
             block = self.block_of(ref)
             if block is not None:
                 blocks.setdefault(id(block), block)
-        self.assign_ids([line for block in blocks.values() for line in self.split(block)])
+        if len(blocks) > len(whole) and whole:  # both kinds: in page order
+            ordered = [node for node in self.document.findall(nodes.TextElement)
+                       if id(node) in blocks]
+        else:
+            ordered = list(blocks.values())
+        found = []
+        for block in ordered:
+            day_line = whole.get(id(block))
+            if day_line is not None:
+                children = list(block.children)
+                block.clear()
+                line, refs = self.wrap(block, children)
+                line['ruling_day'] = (day_line.day.written, day_line.day.iso)
+                if day_line.source is not None:
+                    line['ruling_header'] = day_line.source
+                if day_line.superseded_by:
+                    line['ruling_superseded'] = day_line.superseded_by
+                found.append((line, refs))
+                continue
+            day = days.day_of(block, found_days) if found_days else None
+            for line, refs in self.split(block):
+                if day is not None:
+                    line['ruling_day'] = (day.written, day.iso)
+                found.append((line, refs))
+        self.assign_ids(found)
 
     @staticmethod
     def block_of(ref: nodes.Element) -> nodes.Element | None:
@@ -214,30 +260,22 @@ class RulingLines(SphinxTransform):
             node = node.parent  # a date inside emphasis: the enclosing line
         return node
 
+    @staticmethod
+    def wrap(block: nodes.Element, children: list[nodes.Node]
+             ) -> tuple[ruling_line, list[nodes.Element]]:
+        """*children* of *block* (taken out of it), wrapped in one ruling line
+        at the block's end; the line and its ruling references."""
+        line = ruling_line('', '', classes=['ruling-line'])
+        line.extend(children)
+        block += line
+        return line, [ref for child in children for ref in held_references(child)]
+
     def split(self, block: nodes.Element) -> list[tuple[ruling_line, list[nodes.Element]]]:
-        """Cut *block*'s children into rulings (see the module docstring):
-        each ruling, and its ruling references."""
-        children = list(block.children)
-        # the ruling references each child is or holds
-        held = [held_references(child) for child in children]
-        holders = [i for i, refs in enumerate(held) if refs]
-        following = dict(zip(holders, holders[1:]))  # holder -> the next one
-        groups: list[list[int]] = [[]]
-        for i in range(len(children)):
-            groups[-1].append(i)
-            # between this date and the next; nothing after the last date (text
-            # there continues the last ruling) or after other children
-            between = children[i + 1:following.get(i, i + 1)]
-            if any(not (isinstance(c, nodes.Text) and not c.astext().strip()) for c in between):
-                groups.append([])  # text before the next date: a new ruling
+        """Cut *block*'s children into rulings of whole sentences: each
+        ruling, and its ruling references."""
+        groups = sentences.cut(list(block.children), lambda child: bool(held_references(child)))
         block.clear()
-        lines = []
-        for group in groups:
-            line = ruling_line('', '', classes=['ruling-line'])
-            line.extend(children[i] for i in group)
-            block += line
-            lines.append((line, [ref for i in group for ref in held[i]]))
-        return lines
+        return [self.wrap(block, group) for group in groups]
 
     def assign_ids(self, found: list[tuple[ruling_line, list[nodes.Element]]]) -> None:
         document = self.document
@@ -262,7 +300,12 @@ class RulingLines(SphinxTransform):
                 ref['ruling_anchor'] = anchor
 
     def base_id(self, line: ruling_line, refs: list[nodes.Element]) -> str:
+        """``ruling-<dates>-<FAQ ids>-<first card>``: the day's date first, on
+        a yearly FAQ page."""
         parts: list[str] = []
+        day = line.get('ruling_day')
+        if day is not None:
+            parts.append(day[1] or slug(day[0]))
         for ref in refs:
             part = ref.get('ruling_date') or slug(ref['ruling_text'])
             if part not in parts:
@@ -292,18 +335,24 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
         section_id = section['ids'][0] if section['ids'] else ''
         section_title = clean_astext(section[0]) if isinstance(section[0], nodes.title) else ''
         sections[id(section)] = section_id, section_title
+    day = line.get('ruling_day')
     references = tuple(
         Reference(ref['ruling_text'], ref.get('ruling_date'), ref.get('ruling_faq'),
                   ref.get('ruling_url'))
         for ref in references_in(line))
+    if day is not None:
+        references = (Reference(day[0], day[1], None, None, section=True), *references)
     struck = any(map(is_struck, line.findall(nodes.Element)))
     text = plain_text(line)
     markers = env.config.handbook_changed_markers
     changed = struck or any(marker in text for marker in markers)
+    superseded = line.get('ruling_superseded')
     return Ruling(env.docname, index, line['ids'][0], section_id, section_title, references,
                   tuple(cards_named(env, line)), text, changed, struck,
-                  status=statuses.read_status(line, markers),
-                  sources=statuses.read_sources(references, env.config))
+                  status=statuses.read_status(line, markers, superseded=bool(superseded)),
+                  sources=statuses.read_sources(references, env.config,
+                                                line.get('ruling_header')),
+                  superseded_by=superseded)
 
 
 def plain_text(line: ruling_line) -> str:
@@ -335,7 +384,7 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
         for i, (r, line) in enumerate(zip(found, lines))]
     for line, ruling in zip(lines, found):  # what the HTML shows after the dates
         line['ruling_marks'] = (ruling.status, ruling.replaces, ruling.replaced_by,
-                                ruling.sources)
+                                ruling.sources, ruling.superseded_by)
     page.rulings = tuple(found)
     if writes_pages(env):  # the rulings that the generated pages render at each build
         anew = {id(line) for line in map(ruling_of, page.nodes.xrefs) if line is not None}
@@ -421,7 +470,10 @@ def depart_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
         self.document.setdefault(WRITTEN_HTML, {})[node['ids'][0]] = ''.join(self.body[start:])
     marks = node.get('ruling_marks')
     if marks:
-        self.body.append(statuses.marks_html(*marks))
+        *shown, superseded_by = marks
+        href = section_href(self.builder, self.builder.current_docname, superseded_by) \
+            if superseded_by else None
+        self.body.append(statuses.marks_html(*shown, superseded_href=href))
     if hasattr(self, 'add_permalink_ref'):
         self.add_permalink_ref(node, _('链接到此裁定'))
     if node['ids'] and not getattr(self.builder, 'embedded', False):  # EPUB: no script
@@ -429,6 +481,21 @@ def depart_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
         self.body.append(f'<button type="button" class="ruling-copy" aria-label="{name}" '
                          f'title="{name}"></button>')
     self.depart_inline(node)
+
+
+def section_href(builder: Any, fromdocname: str, label: str) -> str | None:
+    """The address, from *fromdocname*, of the section labelled *label*
+    (a ``:ref:`` target), or None where no page defines it (its ``:ref:`` is
+    reported where it is written)."""
+    found = builder.env.domains.standard_domain.labels.get(label)
+    if found is None:
+        return None
+    docname, labelid, _title = found
+    try:
+        uri = builder.get_relative_uri(fromdocname, docname)
+    except NoUri:
+        return None
+    return f'{uri}#{labelid}' if labelid else uri
 
 
 def add_copy_script(app: Sphinx, pagename: str, templatename: str,
@@ -480,6 +547,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value('handbook_changed_markers', ['裁定变更', '调整中确认'], 'env',
                          types=frozenset({list, tuple}),
                          description='words that mark a ruling as changed')
+    for name, default in days.DEFAULTS.items():  # yearly FAQ pages (handbook.rulings.days)
+        app.add_config_value(name, default, 'env', types=frozenset({type(default)}))
     app.add_node(ruling_line, html=(visit_ruling_line_html, depart_ruling_line_html),
                  latex=(visit_ruling_line_latex, depart_ruling_line_latex))
     app.add_transform(RulingLines)

@@ -16,6 +16,9 @@ code            badge       the ruling ...
 ``open``        调整中      says 调整中 (not as part of 调整中确认): the official
                             answer is still being worked out
 ``confirmed``   调整中确认  says 调整中确认: an answer once 调整中, confirmed
+``superseded``  已过时      it is a ruling of a yearly FAQ page's day that an
+                            admonition says is outdated, pointing to the section
+                            that supersedes it (:mod:`handbook.rulings.days`)
 ``overturned``  已推翻      every word of it is struck (``:strike:``; the
                             definition is :func:`handbook.nodes.overturned`)
 ==============  ==========  ===================================================
@@ -48,10 +51,12 @@ anchors, in page order)::
 The second ruling replaces the first.  In the current edition the overturned
 rulings are gone, and with them every replacement link.
 
-**Sources.**  ``Ruling.sources`` is ``(kind, id)`` for each distinct source
-its references link, in order; a ruling without a URL has none, and shows no
-source badge (most rulings' links were lost: a badge saying so on each would
-be noise):
+**Sources.**  ``Ruling.sources`` is ``(kind, detail)`` for each distinct
+source of the ruling, in order: first the source header it sits under on a
+yearly FAQ page (:mod:`handbook.rulings.days`: ``| 数据库：``, ``| wiki:``,
+``| 邮件：``), then each source its references link.  A ruling with neither
+has none, and shows no source badge (most rulings' links were lost: a badge
+saying so on each would be noise):
 
 ==========  ====================  =================================================
 kind        badge                 the reference links ...
@@ -61,8 +66,13 @@ kind        badge                 the reference links ...
                                   ``handbook_faq_url``), else a page of that host
                                   (数据库, id ``''``)
 ``wiki``    wiki                  yugioh-wiki.net (:data:`WIKI_HOSTS`)
-``other``   邮件/其他             any other URL
+``mail``    邮件                  (a header only) an answer by mail
+``other``   邮件/其他, or the     any other URL; a header's label that names
+            header's label        none of the above (``推特``), as its detail
 ==========  ====================  =================================================
+
+A header ``数据库`` and a link with a FAQ id on the same line are one source,
+``数据库 #<id>``.
 
 **HTML** (what other pages showing a ruling -- card pages, search results --
 render with the same codes; the classes are stable):
@@ -71,6 +81,8 @@ render with the same codes; the classes are stable):
   (:func:`badge_html`, labels :func:`label`, translatable);
 * ``<a class="ruling-replaces" href="#<anchor>">← 原裁定</a>`` and
   ``<a class="ruling-replaced-by" href="#<anchor>">→ 现裁定</a>``;
+* ``<a class="ruling-superseded-by" href="<section>">→ 最新调整</a>`` after
+  the badge 已过时;
 * ``<span class="ruling-source ruling-source-<kind>">数据库 #19691</span>``
   (:func:`source_label`);
 * after the ¶, ``<button type="button" class="ruling-copy"
@@ -89,6 +101,7 @@ from docutils import nodes
 from sphinx.locale import get_translation
 
 from handbook.nodes import is_struck, overturned
+from handbook.rulings.dates import faq_id_from_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -98,7 +111,7 @@ if TYPE_CHECKING:
 _ = get_translation('handbook')
 
 #: every status, in the order ``Ruling.status`` lists them
-STATUSES = ('changed', 'open', 'confirmed', 'overturned')
+STATUSES = ('changed', 'open', 'confirmed', 'superseded', 'overturned')
 #: the fixed words of each status read from the text, Simplified and Traditional
 WORDS = {
     'changed': ('裁定变更', '裁定變更'),
@@ -110,22 +123,27 @@ _OPEN = re.compile(r'调整中(?!确认)|調整中(?!確認)')
 #: hosts whose pages are the wiki's
 WIKI_HOSTS = frozenset({'yugioh-wiki.net'})
 #: every source kind, in the order of the table above
-SOURCES = ('faq', 'wiki', 'other')
+SOURCES = ('faq', 'wiki', 'mail', 'other')
 
 
 def label(code: str) -> str:
     """The badge's text of a status (translated)."""
     labels = {'changed': _('裁定变更'), 'open': _('调整中'), 'confirmed': _('调整中确认'),
-              'overturned': _('已推翻')}
+              'superseded': _('已过时'), 'overturned': _('已推翻')}
     return str(labels[code])
 
 
-def source_label(kind: str, faq: str) -> str:
-    """The source badge's text: 数据库 #19691, 数据库, wiki, 邮件/其他 (translated)."""
+def source_label(kind: str, detail: str) -> str:
+    """The source badge's text: 数据库 #19691, 数据库, wiki, 邮件, 邮件/其他 or a
+    header's own label (translated)."""
     if kind == 'faq':
         database = str(_('数据库'))
-        return f'{database} #{faq}' if faq else database
-    return str(_('wiki')) if kind == 'wiki' else str(_('邮件/其他'))
+        return f'{database} #{detail}' if detail else database
+    if kind == 'wiki':
+        return str(_('wiki'))
+    if kind == 'mail':
+        return str(_('邮件'))
+    return detail or str(_('邮件/其他'))
 
 
 def unstruck_text(line: nodes.Element) -> tuple[str, bool]:
@@ -150,12 +168,14 @@ def is_overturned(line: nodes.Element) -> bool:
     return 'ruling-struck' in line['classes'] or overturned(line)
 
 
-def read_status(line: nodes.Element, markers: Iterable[str]) -> tuple[str, ...]:
-    """The status codes of the ruling *line* (see the module docstring)."""
+def read_status(line: nodes.Element, markers: Iterable[str],
+                superseded: bool = False) -> tuple[str, ...]:
+    """The status codes of the ruling *line* (see the module docstring);
+    *superseded*: its day is outdated."""
     text, struck = unstruck_text(line)
     if struck and is_overturned(line):
         return ('overturned',)
-    found = set()
+    found = {'superseded'} if superseded else set()
     if any(word in text for word in WORDS['changed']):
         found.add('changed')
     if _OPEN.search(text):
@@ -170,12 +190,14 @@ def read_status(line: nodes.Element, markers: Iterable[str]) -> tuple[str, ...]:
     return tuple(code for code in STATUSES if code in found)
 
 
-def read_sources(references: Iterable, config: Config) -> tuple[tuple[str, str], ...]:
-    """``(kind, FAQ id or '')`` of each distinct source the references link."""
-    from handbook.rulings.dates import faq_id_from_url
-
+def read_sources(references: Iterable, config: Config,
+                 header: tuple[str, str] | None = None) -> tuple[tuple[str, str], ...]:
+    """``(kind, detail)`` of each distinct source of a ruling: its *header*'s
+    on a yearly FAQ page, then those its references link."""
     official = _host_of(config.handbook_faq_url.replace('{id}', '0'))
     found: dict[tuple[str, str], None] = {}
+    if header is not None:
+        found[header] = None
     for reference in references:
         if not reference.url:
             continue
@@ -188,6 +210,9 @@ def read_sources(references: Iterable, config: Config) -> tuple[tuple[str, str],
             source = ('wiki', '')
         else:
             source = ('other', '')
+        if source[0] == 'faq' and ('faq', '') in found and header == ('faq', ''):
+            # the header 数据库 and the FAQ its line links: one source
+            found = {(source if s == ('faq', '') else s): None for s in found}
         found.setdefault(source, None)
     return tuple(found)
 
@@ -238,11 +263,21 @@ def replacement_html(anchor: str, forward: bool) -> str:
     return f'<a class="{css}" href="#{escape(anchor)}">{escape(str(text))}</a>'
 
 
+def superseded_html(href: str) -> str:
+    text = str(_('→ 最新调整'))
+    return f'<a class="ruling-superseded-by" href="{escape(href)}">{escape(text)}</a>'
+
+
 def marks_html(status: Iterable[str], replaces: Iterable[str], replaced_by: str | None,
-               sources: Iterable[tuple[str, str]]) -> str:
+               sources: Iterable[tuple[str, str]], superseded_href: str | None = None) -> str:
     """The badges and links shown after a ruling's dates, in this order:
-    statuses, replacement links, sources."""
-    parts = [badge_html(code) for code in status]
+    statuses (after 已过时, the link to the section that supersedes it),
+    replacement links, sources."""
+    parts = []
+    for code in status:
+        parts.append(badge_html(code))
+        if code == 'superseded' and superseded_href:
+            parts.append(superseded_html(superseded_href))
     parts += [replacement_html(anchor, forward=False) for anchor in replaces]
     if replaced_by:
         parts.append(replacement_html(replaced_by, forward=True))

@@ -22,6 +22,11 @@ Left as text: placeholders (「○○」, see
 effect text in 『…』, and names in a section title.  Without the card links
 extension (:mod:`handbook.cards.links`) the text stays plain.
 
+A page may declare the role itself, ``.. role:: strike`` (with or without
+``:class:``), as pages built by plain Sphinx must: the declaration keeps this
+role (:mod:`handbook.core.page_roles`), so such a page behaves as one that
+does not declare it.
+
 A ruling whose text contains struck text is flagged as changed by
 :mod:`handbook.rulings.lines`; one whose every word is struck is left out of
 the current edition (:mod:`handbook.publishing.editions`).
@@ -90,5 +95,6 @@ def depart_strike_html(self: HTML5Translator, node: strike) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_node(strike, html=(visit_strike_html, depart_strike_html))
     app.add_role('strike', StrikeRole())
+    app.setup_extension('handbook.core.page_roles')  # a page's `.. role:: strike` keeps ours
     return {'version': '2', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -1,0 +1,55 @@
+"""Roles a page declares itself: the toolchain's stay the toolchain's.
+
+Existing handbooks declare on each page the roles their plain Sphinx build
+needs, most often::
+
+    .. role:: strike
+        :class: strike
+
+docutils' ``role`` directive would register the page's role in place of the
+toolchain's ``strike`` (:mod:`handbook.rulings.strike`) -- for that page and
+for every page read after it in the same process -- and with it go the card
+names linked inside struck text, the overturned rulings and the struck
+rulings' statuses.  This extension's ``role`` directive keeps a role that a
+handbook extension provides (``strike``, ``ruling``, …) as it is, so a page
+that redeclares it behaves as one that does not: nothing to change in the
+handbook, and nothing to report (the declaration is what plain Sphinx
+needs).  Every other declaration is docutils' own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from docutils.parsers.rst import roles
+from docutils.parsers.rst.directives.misc import Role
+
+if TYPE_CHECKING:
+    from docutils import nodes
+    from sphinx.application import Sphinx
+
+#: the modules whose roles a page's declaration does not replace
+OURS = 'handbook.'
+
+
+class PageRole(Role):
+    """``.. role:: name[(base)]``: docutils' directive, except for a role the
+    toolchain provides, which is kept."""
+
+    def run(self) -> list[nodes.Node]:
+        if self.content and self.content_offset <= self.lineno:
+            m = self.argument_pattern.match(self.content[0])
+            if m and self.provided(m.group(1)):
+                return []
+        return super().run()
+
+    def provided(self, name: str) -> bool:
+        """Whether the role *name* is one a handbook extension registered."""
+        role, _messages = roles.role(name, self.state_machine.language, self.lineno,
+                                     self.state.reporter)
+        return role is not None and type(role).__module__.startswith(OURS)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive('role', PageRole, override=True)
+    return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -1,0 +1,252 @@
+"""Yearly FAQ pages: rulings dated by the day section they sit in.
+
+Existing handbooks keep the official answers of each year on a page of their
+own, one section per month and one per day, the rulings of a day in line
+blocks under source headers, most lines without a date of their own::
+
+    ====
+    2021
+    ====
+
+    .. role:: strike
+
+    21/01
+    =====
+
+    1/5
+    ---
+
+    | 邮件：
+    | 「`旋风`_」……。
+    | :strike:`「旋风」……调整中。`
+
+    | 数据库：
+    | ……。\\ `21/1/6 <https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=…>`__
+
+    2/9
+    ---
+
+    .. attention:: 这些调整已经过时，最新调整见\\ :ref:`连锁块`\\ 中的内容。
+
+**The shape.**  A *day section* is a section titled ``M/D`` (or ``M月D日``)
+whose parent section is a *month section*, titled ``YY/MM`` (``YYYY/MM``,
+``MM``, ``M月``); the year is the month's, else the page title's (``2021``,
+``2021年``).  A page that has day sections is a yearly FAQ page where the
+handbook's ``faq_pages`` allow it (:data:`DEFAULTS`; its glob patterns of
+page names, every page by default).  The days of a month section need not
+be of that month (``2/9`` under ``21/01`` is February 9th, 2021).
+
+**The rulings of a day.**  Every line of a line block of a day section is
+one ruling (:mod:`handbook.rulings.lines`), dated with the day: its date is
+the day's, shown and exported as the ruling's date (the first of its
+references, ``section``), and the dates written on the line are kept as its
+other references and links.  A paragraph of a day section is cut into
+rulings at its dates as anywhere else, and dated with the day too.
+
+**Source headers.**  A line that is only a short label and a colon
+(``| 邮件：``, ``| wiki:``, ``| 数据库：``) is not a ruling: it is the source
+of the rulings after it, up to the next header of the day.  The label is
+matched against the handbook's ``source_headers`` (a word contained in the
+label, case aside: ``卡片数据库`` is ``数据库``) and becomes the ruling's first
+source, ``(kind, detail)``: ``faq`` (数据库; the FAQ id of a link on the
+line, if any), ``wiki``, ``mail`` (邮件), or ``other`` with the label itself.
+
+**Outdated days.**  An admonition of a day section that says one of the
+handbook's ``superseded_markers`` (过时) and links a section with ``:ref:``
+marks every ruling of the day as superseded by that section: the status
+``superseded`` (:mod:`handbook.rulings.statuses`), with the link.
+
+**What is wrong** is an error ``handbook.ruling`` at the day's title: a day
+that is not a calendar date (``2/30``), or after the day of the build.  Its
+rulings stay rulings, without a date.
+
+Settings (``handbook.toml``, :mod:`handbook.core.settings`), each optional::
+
+    faq_pages = ['faq/*']                  # pages that may be yearly FAQ pages
+    source_headers = { '数据库' = 'faq', 'wiki' = 'wiki', '邮件' = 'mail' }
+    superseded_markers = ['过时']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import fnmatch
+import re
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util.nodes import clean_astext
+
+from handbook.core import reports
+from handbook.nodes import is_card_link, references_in
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sphinx.config import Config
+
+#: the settings' defaults: every page may be a yearly FAQ page; the header words
+#: of the sources; the words of an admonition that says a day is outdated
+DEFAULTS = {
+    'handbook_faq_pages': ['*'],
+    'handbook_source_headers': {  # Simplified and Traditional: a translated build reads its own
+        '数据库': 'faq', '數據庫': 'faq', '資料庫': 'faq', 'database': 'faq', 'db': 'faq',
+        'wiki': 'wiki', '维基': 'wiki', '維基': 'wiki', '邮件': 'mail', '郵件': 'mail',
+        'mail': 'mail'},
+    'handbook_superseded_markers': ['过时', '過時'],
+}
+#: the source kinds a header may name
+KINDS = ('faq', 'wiki', 'mail', 'other')
+#: a month section's title: 21/01, 2021/01, 01, 1月, 2021年1月
+_MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*月?$')
+#: a day section's title: 1/5, 01/05, 1月5日
+_DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})\s*日?$')
+#: a page title that names a year: 2021, 2021年, 2021 年
+_YEAR = re.compile(r'^(\d{4})\s*年?')
+#: a source header line: a short label and a colon, alone on its line
+_HEADER = re.compile(r'^\s*([^：:]{1,16}?)\s*[：:]\s*$')
+
+
+@dataclasses.dataclass(frozen=True)
+class Day:
+    """A day section: its date as the handbook writes dates (YY/M/D), and the
+    ISO date (None where it is not a calendar date: reported)."""
+
+    written: str
+    iso: str | None
+
+
+def is_faq_page(config: Config, docname: str) -> bool:
+    """Whether *docname* may be a yearly FAQ page (``faq_pages``)."""
+    return any(fnmatch.fnmatchcase(docname, pattern) for pattern in config.handbook_faq_pages)
+
+
+def title_of(section: nodes.section) -> str:
+    first = section[0] if section.children else None
+    return clean_astext(first).strip() if isinstance(first, nodes.title) else ''
+
+
+def year_of(month: nodes.section, document: nodes.document) -> int | None:
+    """The year of a month section: its own, else the page title's."""
+    m = _MONTH.match(title_of(month))
+    if m and m[1]:
+        return int(m[1]) + (2000 if len(m[1]) == 2 else 0)
+    for section in document.findall(nodes.section):  # the page title: the first section's
+        found = _YEAR.match(title_of(section))
+        return int(found[1]) if found else None
+    return None
+
+
+def days(document: nodes.document, today: datetime.date) -> Iterator[tuple[nodes.section, Day]]:
+    """The day sections of *document*, in page order, with their dates; a day
+    that is not a calendar date or is after *today* is reported at its title."""
+    for section in document.findall(nodes.section):
+        m = _DAY.match(title_of(section))
+        parent = section.parent
+        if not m or not isinstance(parent, nodes.section) or not _MONTH.match(title_of(parent)):
+            continue
+        year = year_of(parent, document)
+        if year is None:
+            continue
+        month, day = int(m[1]), int(m[2])
+        written = f'{year % 100:02d}/{month}/{day}'
+        title = section[0]
+        # docutils places a title at its underline: the title's own text is the line above
+        at = f'{title.source}:{title.line - 1}' if title.source and title.line else title
+        try:
+            date = datetime.date(year, month, day)
+        except ValueError:
+            reports.error(f'day section {title_of(section)!r} of {title_of(parent)!r} is not a '
+                          f'calendar date ({year}-{month:02d}-{day:02d}): check the month and '
+                          'the day; its rulings are shown without a date',
+                          location=at, subtype='ruling')
+            yield section, Day(written, None)
+            continue
+        if date > today:
+            reports.error(f'day section {title_of(section)!r} of {title_of(parent)!r} '
+                          f'({date.isoformat()}) is after today ({today.isoformat()}); check '
+                          'the year of the month section or of the page title',
+                          location=at, subtype='ruling')
+            yield section, Day(written, None)
+            continue
+        yield section, Day(written, date.isoformat())
+
+
+def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | None:
+    """The source a header line names, ``(kind, detail)``, or None when
+    *line* is not a header (see the module docstring): a label and a colon
+    alone on the line, whose label names a source of ``source_headers``, or
+    any such line that starts its line block (*first*: ``| 推特：``; a
+    ``| 例：`` further down is text)."""
+    text = line.astext()
+    m = _HEADER.match(text)
+    if not m or '\n' in text:
+        return None
+    if any(is_card_link(n) or 'ruling_text' in n.attributes
+           for n in line.findall(nodes.Element) if n is not line):
+        return None
+    label = m[1].strip()
+    folded = label.casefold()
+    for word, kind in config.handbook_source_headers.items():
+        if word.casefold() in folded:
+            return kind, ''
+    return ('other', label) if first else None
+
+
+def superseding(section: nodes.section, config: Config) -> str | None:
+    """The label of the section that an admonition of the day *section* says
+    supersedes its rulings, if any."""
+    for child in section.children:
+        if not isinstance(child, nodes.Admonition):
+            continue
+        text = child.astext()
+        if not any(marker in text for marker in config.handbook_superseded_markers):
+            continue
+        for xref in child.findall(addnodes.pending_xref):
+            if xref.get('refdomain') == 'std' and xref.get('reftype') == 'ref':
+                return xref['reftarget']
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class DayLine:
+    """A line of a day that is a ruling, and what the day says of it."""
+
+    line: nodes.line
+    day: Day
+    source: tuple[str, str] | None
+    superseded_by: str | None
+
+
+def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayLine]:
+    """The lines of the day *section*'s line blocks that are rulings, each with
+    the source header above it (the headers themselves are not rulings, nor
+    are empty lines)."""
+    source: tuple[str, str] | None = None
+    superseded = superseding(section, config)
+    for child in section.children:
+        if not isinstance(child, nodes.line_block):
+            continue
+        for i, line in enumerate(child.findall(nodes.line)):
+            named = header(line, config, first=i == 0)
+            if named is not None:
+                source = named
+            elif line.astext().strip():
+                yield DayLine(line, day, source, superseded)
+
+
+def day_of(node: nodes.Node, sections: dict[int, Day]) -> Day | None:
+    """The day of the day section that holds *node*, if any (*sections*: the
+    page's day sections, by ``id()``)."""
+    while node is not None:
+        if isinstance(node, nodes.section):
+            return sections.get(id(node))
+        node = node.parent
+    return None
+
+
+def faq_id(line: nodes.Element) -> str:
+    """The FAQ id of the first date link on *line* that has one, or ''."""
+    return next((ref['ruling_faq'] for ref in references_in(line) if ref.get('ruling_faq')), '')

@@ -1,0 +1,202 @@
+"""Every ruling of a real handbook is a ruling (issue 31): yearly FAQ pages
+dated by their day sections, roles a page declares itself, whole sentences.
+
+The root ``test-yearly-faq`` has the shape existing handbooks keep their
+yearly FAQ pages in (see its pages); every sentence is a ruling of the seed
+pages."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from helpers import assert_no_warnings, html, warnings
+from handbook.rulings.lines import rulings
+
+FAQ = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691&request_locale=ja'
+WIKI = 'https://yugioh-wiki.net/index.php?cmd=read&page=FAQ'
+
+#: (page, anchor, date, dates as written, status, sources, cards, text) of every ruling
+EXPORTED = [
+    ('chapter', 'ruling-2017-03-24-地缚神', '2017-03-24', ['17/3/24', '17/3/24'], [], [],
+     ['地缚神', '罪'],
+     '把自己的场地魔法送去墓地，发动新的场地魔法时，如果对方没有场地魔法，在送去墓地的时点「地缚神」'
+     '怪兽 和「罪」怪兽 立即被自身效果破坏。'),
+    ('chapter', 'ruling-2017-12-22-2017-07-28-淘气仙星福克希维琪', '2017-12-22',
+     ['17/12/22', '17/7/28'], [], [], ['淘气仙星·福克希维琪', '淘气仙星的灯光舞台', '噩梦之拷问室'],
+     '「淘气仙星·福克希维琪」造成效果伤害后让「淘气仙星的灯光舞台」也造成效果伤害的场合，也是同时造成的'
+     '伤害。 但本身造成了2次伤害，「噩梦之拷问室」的效果会连锁发动2次。'),
+    ('faq/2021', 'ruling-2021-01-05-倍倍伤害', '2021-01-05', ['21/1/5'], [],
+     [{'kind': 'mail', 'faq': None, 'label': None}], ['倍倍伤害'],
+     '「倍倍伤害」发动后，受到战斗伤害和造成效果伤害是同时适用的，如果自己基本分变成0，对方基本分也会变成0'
+     '的状况，结果平局。'),
+    ('faq/2021', 'ruling-2021-01-05-死者苏生', '2021-01-05', ['21/1/5'], ['overturned'],
+     [{'kind': 'mail', 'faq': None, 'label': None}], ['死者苏生', '来自墓场的呼声'],
+     '「死者苏生」特殊召唤的怪兽被一时除外的场合，是否还受「来自墓场的呼声」的效果影响，调整中。'),
+    ('faq/2021', 'ruling-2021-01-05-2021-01-06-手札抹杀', '2021-01-05', ['21/1/5', '21/1/6'], [],
+     [{'kind': 'wiki', 'faq': None, 'label': None}], ['手札抹杀'],
+     '「手札抹杀」的效果处理时，双方卡组数量都小于要抽的数量的场合，决斗平局。'),
+    ('faq/2021', 'ruling-2021-01-05-2021-01-06-faq19691-神之宣告', '2021-01-05',
+     ['21/1/5', '21/1/6'], [], [{'kind': 'faq', 'faq': '19691', 'label': None}],
+     ['神之宣告', '破坏干扰'],
+     '反转召唤和二重怪兽再1次召唤之际，发动「神之宣告」的场合，是破坏场上怪兽的效果，可以连锁发动「破坏干扰」。'),
+    ('faq/2021', 'ruling-2021-02-09-试胆竞速', '2021-02-09', ['21/2/9'], ['superseded'],
+     [{'kind': 'mail', 'faq': None, 'label': None}], ['试胆竞速', '火炎地狱'],
+     '「试胆竞速」的效果适用中，自己基本分7500，对方基本分8000的状态，自己发动「火炎地狱」，给对方造成伤害'
+     '和自己受到伤害同时进行，结果对方基本分7000，自己因「试胆竞速」的效果不受伤害。'),
+    ('faq/2019', 'ruling-2019-04-17-死者苏生', '2019-04-17', ['19/4/17'], ['open'],
+     [{'kind': 'faq', 'faq': None, 'label': None}], ['死者苏生', '来自墓场的呼声'],
+     '「死者苏生」特殊召唤的怪兽被一时除外的场合，是否还受「来自墓场的呼声」的效果影响，调整中。'),
+    ('faq/2019', 'ruling-2019-04-17', '2019-04-17', ['19/4/17'], ['open'],
+     [{'kind': 'faq', 'faq': None, 'label': None}], [],
+     '那个效果处理时，要移动『为让这张卡·这个效果发动而除外的怪兽』『除外的那只怪兽』的场合，调整中。'),
+    ('faq/2019', 'ruling-2019-05-03-异色眼绝零龙', '2019-05-03', ['19/5/3'], [], [],
+     ['异色眼绝零龙', '月之书', '神之宣告'],
+     'X召唤的「异色眼绝零龙」因「月之书」的效果变成里侧表示，之后反转召唤被「神之宣告」的效果无效的场合，'
+     '也不能发动②效果。'),
+]
+
+
+def exported(app) -> list[tuple]:
+    data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
+    assert data['format'] == 3
+    return [(r['page'], r['anchor'], r['date'], [ref['written'] for ref in r['references']],
+             r['status'], r['sources'], r['cards'], r['text']) for r in data['rulings']]
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True)
+def test_every_line_of_a_day_is_a_ruling_dated_by_its_day(app):
+    app.build()
+    assert_no_warnings(app)  # no report under -W: the page's role, the wiki, the headers
+    assert exported(app) == EXPORTED
+    data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
+    by_anchor = {r['anchor']: r for r in data['rulings']}
+    # the day is the ruling's date and its first reference; the line's link is kept
+    faq = by_anchor['ruling-2021-01-05-2021-01-06-faq19691-神之宣告']
+    assert faq['references'] == [
+        {'written': '21/1/5', 'date': '2021-01-05', 'faq': None, 'url': None, 'section': True},
+        {'written': '21/1/6', 'date': '2021-01-06', 'faq': '19691', 'url': FAQ, 'section': False}]
+    assert by_anchor['ruling-2021-02-09-试胆竞速']['superseded_by'] == {
+        'label': '同时处理', 'url': 'chapter.html#同时处理'}
+    assert by_anchor['ruling-2021-01-05-倍倍伤害']['superseded_by'] is None
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True)
+def test_a_yearly_faq_page_in_html(app):
+    app.build()
+    page = html(app, 'faq/2021')
+    # the headers are not rulings; each line is one, with its source badge
+    assert len(re.findall(r'class="ruling-line[ "]', page)) == 5
+    assert re.search(r'<div class="line">邮件：</div>', page)
+    assert ('<span class="ruling-source ruling-source-mail">邮件</span>'
+            '<a class="headerlink" href="#ruling-2021-01-05-倍倍伤害"') in page
+    assert '<span class="ruling-source ruling-source-faq">数据库 #19691</span>' in page
+    assert '<span class="ruling-source ruling-source-wiki">wiki</span>' in page
+    # the whole struck line: the toolchain's strike role, its card names linked
+    struck = re.search(r'<span class="ruling-line ruling-struck" id="ruling-2021-01-05-死者苏生">'
+                       r'<del class="strike">(.*?)</del>', page)
+    assert struck and struck[1].count('class="card-link card-card') == 2
+    assert '<span class="ruling-badge ruling-badge-overturned">已推翻</span>' in page
+    # the outdated day: its rulings say so, with the link the note gives
+    assert ('<span class="ruling-badge ruling-badge-superseded">已过时</span>'
+            '<a class="ruling-superseded-by" href="../chapter.html#同时处理">→ 最新调整</a>') in page
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True)
+def test_card_pages_timeline_and_open_questions_follow(app):
+    app.build()
+    # a card page: the ruling that holds, the overturned one folded
+    page = html(app, 'cards/死者苏生')
+    standing, _, folded = page.partition('<details class="card-rulings-overturned">')
+    assert 'href="../faq/2019.html#ruling-2019-04-17-死者苏生"' in standing
+    assert 'ruling-2021-01-05-死者苏生' not in standing
+    assert 'href="../faq/2021.html#ruling-2021-01-05-死者苏生"' in folded
+    assert '已被推翻或已过时的裁定（1）' in folded
+    # the superseded ruling is folded too
+    page = html(app, 'cards/试胆竞速')
+    standing, _, folded = page.partition('<details class="card-rulings-overturned">')
+    assert 'ruling-2021-02-09-试胆竞速' in folded and 'ruling-2021-02-09-试胆竞速' not in standing
+    assert '<span class="ruling-status ruling-status-superseded">已过时</span>' in folded
+    # the open questions: the two of 2019, not the struck (answered) one of 2021
+    page = html(app, 'open-questions')
+    assert re.findall(r'href="faq/\d+.html#(ruling-[^"]+)"', page) == [
+        'ruling-2019-04-17-死者苏生', 'ruling-2019-04-17']
+    # newest first, by the ruling's date: the day's
+    assert [(r.date, r.anchor) for r in sorted(
+        (r for rs in rulings(app.env).values() for r in rs),
+        key=lambda r: r.date, reverse=True)][:1] == [('2021-02-09', 'ruling-2021-02-09-试胆竞速')]
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True)
+def test_the_search_finds_the_rulings_of_a_day(app):
+    from handbook.search.rulings_index import build_index
+
+    app.build()
+    index = build_index(app, app.builder)
+    found = {entry[1]: entry for entry in index['rulings']}
+    assert set(found) == {r[1] for r in EXPORTED}
+    # a day's date is searched as written and as an ISO date
+    entry = found['ruling-2021-01-05-倍倍伤害']
+    assert entry[3:5] == ['21/1/5', '2021-01-05']
+
+
+def without_role_declarations(srcdir) -> None:
+    for page in (srcdir / 'faq').glob('*.rst'):
+        text = page.read_text(encoding='utf-8')
+        page.write_text(re.sub(r'\.\. role:: strike\n(    :class: strike\n)?', '', text),
+                        encoding='utf-8')
+
+
+def test_a_page_that_declares_the_strike_role_behaves_as_one_that_does_not(
+        make_app, rootdir, tmp_path):
+    built = {}
+    for declared in (True, False):
+        srcdir = tmp_path / f'declared-{declared}'
+        shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+        if not declared:
+            without_role_declarations(srcdir)
+        assert ('.. role:: strike' in (srcdir / 'faq' / '2021.rst').read_text()) is declared
+        app = make_app('html', srcdir=srcdir)
+        app.build()
+        # a second app of one process: Sphinx notes its own nodes registered again
+        assert [w for w in warnings(app) if '[app.' not in w] == []
+        page = html(app, 'faq/2021')
+        built[declared] = (exported(app), page)
+    assert built[True] == built[False]
+
+
+def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
+    srcdir = tmp_path / 'faults'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    page = srcdir / 'faq' / '2021.rst'
+    text = page.read_text(encoding='utf-8')
+    text = text.replace('1/5\n-------', '2/30\n-------').replace('2/9\n-------', '9/9\n-------')
+    page.write_text(text.replace('21/01\n=====', '99/01\n====='), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == [
+        "faq/2021.rst:18: ERROR: day section '2/30' of '99/01' is not a calendar date "
+        '(2099-02-30): check the month and the day; its rulings are shown without a date '
+        '[handbook.ruling]',
+        "faq/2021.rst:31: ERROR: day section '9/9' of '99/01' (2099-09-09) is after today "
+        f"({__import__('datetime').date.today().isoformat()}); check the year of the month "
+        'section or of the page title [handbook.ruling]',
+    ]
+    dated = {r.anchor: r.date for r in rulings(app.env)['faq/2021']}
+    # its rulings stay rulings, without a date (an inline date is still theirs)
+    assert dated['ruling-99-2-30-倍倍伤害'] is None
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True,
+                    confoverrides={'handbook_faq_pages': ['faq/2019']})
+def test_only_the_pages_faq_pages_names_are_dated_by_their_sections(app):
+    app.build()
+    pages = {r[0] for r in exported(app)}
+    # on 2021 only the lines with a date of their own are rulings, dated by it
+    assert [(r[1], r[2]) for r in exported(app) if r[0] == 'faq/2021'] == [
+        ('ruling-2021-01-06-手札抹杀', '2021-01-06'),
+        ('ruling-2021-01-06-faq19691-神之宣告', '2021-01-06')]
+    assert 'faq/2019' in pages
