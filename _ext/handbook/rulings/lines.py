@@ -1,20 +1,31 @@
 """Ruling lines: what one ruling is, its permalink, and the record of every ruling.
 
-**What one ruling is.**  A ruling is text followed by its dated ruling
-references (the ``ruling`` role or a legacy date link, see :mod:`handbook.rulings.dates`).
-The block that holds them -- a line of a line block, or a paragraph (of a
-list item, an admonition, …) -- is cut after each ruling reference:
+**What one ruling is.**  A ruling is whole sentences with their dated
+ruling references (the ``ruling`` role or a legacy date link, see
+:mod:`handbook.rulings.dates`).  The block that holds them -- a line of a
+line block, or a paragraph (of a list item, an admonition, …) -- is cut
+into rulings at its dates (:mod:`handbook.rulings.sentences`):
 
 * a ruling runs from the end of the previous ruling (or the start of the
-  block) up to and including its date;
+  block) to the end of the sentence its date dates, with every date of that
+  sentence: a date right after a 。 dates the sentence before it, a date
+  inside a sentence the whole sentence;
 * dates separated only by spaces belong to one ruling (``14/3/21 14/3/21``:
   one ruling, answered in two FAQs);
+* a sentence that starts with a continuation (，、；也但而) goes on with the
+  ruling before it;
 * text after the block's last date, if any, belongs to the last ruling (it
   continues it: ``…不会无效。14/3/21 把这个…就仍然被无效。``).
 
-So this line holds three rulings, A, B and C::
+So this line holds three rulings, A, B and C, and the next one::
 
-    | A。\\ :ruling:`17/12/22` B。\\ :ruling:`17/7/28` C。\\ :ruling:`17/12/22`
+    | A。\ :ruling:`17/12/22` B。\ :ruling:`17/7/28` C。\ :ruling:`17/12/22`
+    | 「甲」怪兽\ :ruling:`17/3/24` 和「乙」怪兽\ :ruling:`17/3/24` 立即被破坏。
+
+On a yearly FAQ page (:mod:`handbook.rulings.days`) every line of a day's
+line blocks is one ruling, dated with the day (its first reference, whose
+``section`` is true), with the source of the header above it; the header
+lines are not rulings.
 
 **Permalinks.**  Each ruling is wrapped in an inline ``ruling_line`` node,
 in HTML ``<span class="ruling-line" id="…">``, followed by the theme's
@@ -27,7 +38,7 @@ other lines keeps it::
     ruling-2018-12-24-倍倍伤害
     ruling-2017-03-24-faq19691-旋风
 
-(dates ISO, each distinct date once; FAQ ids as given; the first card the
+(dates ISO, each distinct date once, a yearly FAQ page's day first; FAQ ids as given; the first card the
 ruling names, as its registry key -- the folded registry name, see
 :func:`card_registry.fold` -- so a spelling variant or an alias gives the same
 id).  Where two rulings of a page would get the same id, each of them gets a
@@ -50,10 +61,12 @@ URL), the cards it names (registry key and name as written), its plain text
 text) and ``changed`` (struck, or its text contains one of
 ``handbook_changed_markers``), and what :mod:`handbook.rulings.statuses`
 reads: ``status`` (codes ``changed``, ``open``, ``confirmed``,
-``overturned``), ``replaces`` / ``replaced_by`` (anchors of the overturned
-rulings of its line it replaced, of the ruling that replaced it) and
-``sources`` (``(kind, FAQ id)``); ``block`` numbers its line on the page
-(rulings of one line share it).  :class:`RulingNodes` gives a ruling's nodes
+``superseded``, ``overturned``), ``replaces`` / ``replaced_by`` (anchors of
+the overturned rulings of its line it replaced, of the ruling that replaced
+it), ``superseded_by`` (the label of the section an outdated day points to)
+and ``sources`` (``(kind, detail)``); ``block`` numbers its line on the page
+(rulings of one line share it); :attr:`Ruling.date` is its date (its day's,
+else its newest).  :class:`RulingNodes` gives a ruling's nodes
 as read.  :func:`changed_pages` tells which pages' rulings were added,
 removed or changed in this build -- a page read again with the same rulings
 does not count, unless a registry edit changed one of their card links --
