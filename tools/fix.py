@@ -8,8 +8,9 @@ The fixes, each done only where the result is certain:
   and names it cannot resolve stay as they are, and are listed);
 * **https for ruling URLs**: the URL of a ruling date,
   ``:ruling:`17/3/24 <http://…>``` or the legacy ```17/3/24 <http://…>`__``,
-  on a host of ``handbook_ruling_hosts`` (which serve https) becomes the same
-  URL with ``https://`` (``rulings.dates.https_url``);
+  on a host known to serve https (``handbook_ruling_hosts``, else the
+  official FAQ's and the wiki's: ``rulings.dates.https_hosts``) becomes the
+  same URL with ``https://`` (``rulings.dates.https_url``);
 * **emphasis split around card links**: reStructuredText cannot nest a link in
   ``**…**`` or ``*…*`` (the reader sees the backquotes), so
   ``**不能连锁发动「`星尘龙`_」的①效果**`` becomes
@@ -37,9 +38,8 @@ starting Sphinx (loading every extension takes seconds): ``--cards`` (``make
 fix CARDS=…``), else the settings file ``<srcdir>/handbook.toml``
 (``handbook.core.settings``), else conf.py's values (read with
 ``sphinx.config.Config.read``, as Sphinx reads them).  Where none of them
-names a registry it is ``cards.tsv`` beside conf.py; where none lists the
-ruling hosts (``ruling_hosts``, ``handbook_ruling_hosts``), no ruling URL is
-rewritten, and make fix says so.
+names a registry it is ``cards.tsv`` beside conf.py; the hosts whose ruling
+URLs become https are those the build notes (``rulings.dates.https_hosts``).
 
 Usage: ``python tools/fix.py [--srcdir source] [--confdir .] [--cards PATH]
 [FILE…]`` or ``make fix [FILES="source/a.rst"] [SOURCEDIR=…] [CARDS=…]``.
@@ -64,7 +64,7 @@ from autolink import arguments, autolink, prose_lines  # noqa: E402
 from docutils.utils import punctuation_chars  # noqa: E402
 from handbook.cards.markup import split_emphasis  # noqa: E402
 from handbook.cards.registry import Registry, load, redundant_rows  # noqa: E402
-from handbook.rulings.dates import https_url  # noqa: E402
+from handbook.rulings.dates import DEFAULT_FAQ_URL, https_hosts, https_url  # noqa: E402
 
 #: a card link, as pages write it
 _CARD_LINK = re.compile(r'「`([^`]+)`_」')
@@ -106,7 +106,7 @@ class Settings:
 
 
 #: the config values the fixes read
-SETTINGS = ('handbook_settings', 'handbook_cards', 'handbook_ruling_hosts')
+SETTINGS = ('handbook_settings', 'handbook_cards', 'handbook_ruling_hosts', 'handbook_faq_url')
 
 
 def read_settings(confdir: Path, srcdir: Path, cards: Path | None = None) -> Settings:
@@ -125,7 +125,9 @@ def read_settings(confdir: Path, srcdir: Path, cards: Path | None = None) -> Set
     conf = {name: config[name] for name in SETTINGS if config[name] is not None}
     values = settings.merged(conf, srcdir)
     registry = cards if cards is not None else confdir / values.get('handbook_cards', 'cards.tsv')
-    return Settings(registry, tuple(values.get('handbook_ruling_hosts') or ()))
+    hosts = https_hosts(values.get('handbook_ruling_hosts') or (),
+                        values.get('handbook_faq_url') or DEFAULT_FAQ_URL)
+    return Settings(registry, tuple(hosts))
 
 
 # -- the fixes of one line: (new line, [what changed]) ----------------------------------
@@ -227,9 +229,6 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # a broken conf.py or registry: say which, no traceback
         print(f'make fix: cannot read the settings or the registry: {err}', file=sys.stderr)
         return 2
-    if not settings.ruling_hosts:
-        print('make fix: no ruling_hosts in handbook.toml and no handbook_ruling_hosts in '
-              'conf.py: ruling URLs are left as they are', file=sys.stderr)
     registry_file = settings.registry.resolve()
     pages = args.files or [p for p in sorted(args.srcdir.rglob('*.rst'))
                            if p.resolve() != registry_file]

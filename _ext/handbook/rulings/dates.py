@@ -74,6 +74,9 @@ if TYPE_CHECKING:
 _DATE = re.compile(r'^(\d{1,2})/(\d{1,2})/(\d{1,2})$')
 #: text of an anonymous link that is a date (the legacy form)
 _LINK_DATE = re.compile(r'^\d{1,2}/\d{1,2}/\d{1,2}$')
+#: the official FAQ's address, where the handbook names none (``faq:<id>``)
+DEFAULT_FAQ_URL = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action'
+                   '?ope=5&fid={id}&request_locale=ja')
 #: the forms of the role, for messages
 _FORMS = ':ruling:`{d}`, :ruling:`{d} <faq:ID>` or :ruling:`{d} <https://…>`'
 
@@ -151,14 +154,19 @@ def https_url(url: str, hosts: Iterable[str]) -> str | None:
     return urlunsplit(('https', netloc, parts.path, parts.query, parts.fragment))
 
 
-def https_hosts(config: Any) -> list[str]:
-    """The hosts whose http URLs are noted with their https URL: the
-    handbook's ``ruling_hosts``, else the official FAQ's and the wiki's (both
-    serve https; another host might not, and a fix must work)."""
-    if config.handbook_ruling_hosts:
-        return list(config.handbook_ruling_hosts)
-    official = urlsplit(config.handbook_faq_url.replace('{id}', '0')).hostname
-    return [host for host in (official, 'yugioh-wiki.net') if host]
+#: the wiki, which serves https
+WIKI_HOST = 'yugioh-wiki.net'
+
+
+def https_hosts(ruling_hosts: Iterable[str], faq_url: str) -> list[str]:
+    """The hosts whose http URLs are noted with their https URL (and that
+    ``make fix`` rewrites): the handbook's *ruling_hosts*, else the official
+    FAQ's (*faq_url*'s) and the wiki's (both serve https; another host might
+    not, and a fix must work)."""
+    if ruling_hosts:
+        return list(ruling_hosts)
+    official = urlsplit(faq_url.replace('{id}', '0')).hostname
+    return [host for host in (official, WIKI_HOST) if host]
 
 
 class RulingRole(SphinxRole):
@@ -291,7 +299,8 @@ class RulingReferences(SphinxTransform):
                             f'{where} if it is a trusted source',
                             location=node, subtype='ruling')
             return
-        https = https_url(target, https_hosts(self.config))
+        https = https_url(target, https_hosts(self.config.handbook_ruling_hosts,
+                                              self.config.handbook_faq_url))
         if https:
             reports.note(f'ruling URL {quoted(target, 1000)} is http: write {https} (the same '
                          'page over https; make fix rewrites it)',
@@ -318,10 +327,7 @@ class RulingReferences(SphinxTransform):
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.core.settings')  # the handbook's ruling_hosts, faq_url
     app.setup_extension('handbook.core.hostile_input')
-    app.add_config_value(
-        'handbook_faq_url',
-        'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={id}&request_locale=ja',
-        'env', types=frozenset({str}))
+    app.add_config_value('handbook_faq_url', DEFAULT_FAQ_URL, 'env', types=frozenset({str}))
     app.add_config_value('handbook_ruling_hosts', [], 'env', types=frozenset({list, tuple}),
                          description='the only hosts ruling URLs may link (none: any)')
     app.add_role('ruling', RulingRole())

@@ -101,7 +101,7 @@ from docutils import nodes
 from sphinx.locale import get_translation
 
 from handbook.nodes import is_struck, overturned
-from handbook.rulings.dates import faq_id_from_url
+from handbook.rulings.dates import WIKI_HOST, faq_id_from_url
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -121,7 +121,7 @@ WORDS = {
 #: 调整中 that is not the start of 调整中确认
 _OPEN = re.compile(r'调整中(?!确认)|調整中(?!確認)')
 #: hosts whose pages are the wiki's
-WIKI_HOSTS = frozenset({'yugioh-wiki.net'})
+WIKI_HOSTS = frozenset({WIKI_HOST})
 #: every source kind, in the order of the table above
 SOURCES = ('faq', 'wiki', 'mail', 'other')
 
