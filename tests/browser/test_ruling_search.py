@@ -40,9 +40,10 @@ TWO_CARDS = ('月之书 强制脱出装置', [
     'face-down-banish.html#ruling-2014-03-21-效果遮蒙者',
 ])
 DATE = ('17/12/22', [
-    'effect-processing.html#ruling-2017-12-22-淘气仙星福克希维琪-86ba65',
+    # one ruling, two dates: the sentence with 但 goes on with the one before (issue 31)
+    'effect-processing.html#ruling-2017-12-22-2017-07-28-淘气仙星福克希维琪-f5373b',
     'effect-processing.html#ruling-2017-12-22-ddd反骨王列奥尼达-03c7a3',
-    'effect-processing.html#ruling-2017-12-22-淘气仙星福克希维琪-ee7fd3',
+    'effect-processing.html#ruling-2017-12-22-2017-07-28-淘气仙星福克希维琪-5da97c',
     'effect-processing.html#ruling-2017-12-22-ddd反骨王列奥尼达-03c7a3-2',
 ])
 

@@ -30,8 +30,9 @@ like every card link), ``系列`` after a series' name (classes
 ``card-index-card`` / ``card-index-series``), and every section that links
 it, in reading order (pages as in the table of contents, sections in page
 order): ``页面 › 小节`` linking to the section (the page alone for its
-top section), followed by the dates of the section's rulings that name the
-card (see :mod:`handbook.rulings.lines`), each linking to the ruling's permalink.  In
+top section), followed by the date of each of the section's rulings that name
+the card (:attr:`handbook.rulings.lines.Ruling.dated_by`, as written), each
+linking to the ruling's permalink.  In
 HTML and EPUB an entry's sections are a list; for other builders (LaTeX: the
 PDF) one paragraph, separated by ；.  The links are made by
 :class:`handbook.render.html_parts.HtmlLinks` in HTML, else by
@@ -637,7 +638,7 @@ class FillCompactCardIndex(FillCardIndex):
         return nodes.definition_list_item('', term, nodes.definition('', places))
 
     def place(self, place: Place) -> list[nodes.Node]:
-        """The section, linked, and the dates of its rulings, linked."""
+        """The section, linked, and the date of each of its rulings, linked."""
         text = place.page_title if not place.section_title else \
             f'{place.page_title} › {place.section_title}'
         out: list[nodes.Node] = [self.link(place.docname, place.section_id, nodes.Text(text))]
@@ -648,7 +649,7 @@ class FillCompactCardIndex(FillCardIndex):
             for i, ruling in enumerate(place.rulings):
                 if i:
                     dates += nodes.Text(' ')
-                label = ' '.join(dict.fromkeys(r.text for r in ruling.references))
+                label = ruling.dated_by.text if ruling.dated_by else ''
                 dates += self.link(ruling.docname, ruling.anchor, nodes.Text(label),
                                    classes=['ruling'])
             out.append(dates)
@@ -710,7 +711,7 @@ class HtmlEntries:
             out.append(f'<span class="card-index-rulings"> <span class="card-index-label">'
                        f'{escape(_("裁定："))}</span>')
             for i, ruling in enumerate(place.rulings):
-                label = ' '.join(dict.fromkeys(r.text for r in ruling.references))
+                label = ruling.dated_by.text if ruling.dated_by else ''
                 out.append((' ' if i else '') + self.link(
                     ruling.docname, ruling.anchor, f'<span class="ruling">{escape(label)}</span>'))
             out.append('</span>')

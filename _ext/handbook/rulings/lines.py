@@ -193,10 +193,21 @@ class Ruling:
         return max(self.dates, default=None)
 
     @property
+    def dated_by(self) -> Reference | None:
+        """The reference that gives the ruling its date: its day on a yearly
+        FAQ page, else its newest valid one (else its first)."""
+        if not self.references:
+            return None
+        first = self.references[0]
+        if first.section:
+            return first
+        return max((r for r in self.references if r.date), key=lambda r: r.date, default=first)
+
+    @property
     def date(self) -> str | None:
-        """The ruling's date: its day's on a yearly FAQ page, else its newest."""
-        day = self.references[0] if self.references else None
-        return day.date if day is not None and day.section else self.newest
+        """The ruling's date (ISO): its day's on a yearly FAQ page, else its newest."""
+        dated_by = self.dated_by
+        return dated_by.date if dated_by is not None else None
 
 
 def cards_named(env: BuildEnvironment, node: nodes.Element) -> list[tuple[str, str]]:
