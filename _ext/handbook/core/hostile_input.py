@@ -27,8 +27,9 @@ of rulings get their own message first (:mod:`handbook.rulings.dates`).
 
 Text is never HTML: docutils and Sphinx escape every title, card name and
 role text (``:strike:`<script>```), so there is nothing to do for it here.
-(The ``raw`` directive passes HTML through by design; the handbook does not
-use it.)
+What passes HTML or files through by design (``raw``, ``include`` of a file
+outside the source folder, ``meta http-equiv``) is off:
+:mod:`handbook.core.safe_reading`, loaded with this module.
 """
 
 from __future__ import annotations
@@ -171,6 +172,7 @@ class UnsafeLinks(SphinxTransform):
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('handbook.core.safe_reading')
     # after Sphinx has made source_suffix a dict (800)
     app.connect('config-inited', exclude_undecodable, priority=900)
     app.connect('source-read', strip_control_characters)

@@ -14,6 +14,9 @@ settings, never this one's::
     changed_markers = ['裁定变更']            # words that flag a ruling as changed
     ruling_hosts = ['www.db.yugioh-card.com']  # trusted sources of ruling URLs
     faq_url = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={id}&request_locale=ja'
+    raw_html = false                        # trust the pages' raw HTML (handbook.core.safe_reading)
+    outside_files = false                   # let pages read files outside the source folder
+    meta_http_equiv = false                 # let pages set meta http-equiv (refresh)
 
 Every key is optional; each sets one config value (:data:`KEYS`).  The value
 in force is, first to last:
@@ -94,7 +97,13 @@ KEYS: dict[str, Key] = {
     'faq_url': Key('handbook_faq_url', 'an http(s) URL (a string) with {id} where the FAQ id goes',
                    "faq_url = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action"
                    "?ope=5&fid={id}&request_locale=ja'"),
+    # what a page may do (handbook.core.safe_reading): off unless every writer is trusted
+    'raw_html': Key('handbook_raw_html', 'true or false', 'raw_html = true'),
+    'outside_files': Key('handbook_outside_files', 'true or false', 'outside_files = true'),
+    'meta_http_equiv': Key('handbook_meta_http_equiv', 'true or false', 'meta_http_equiv = true'),
 }
+#: the keys whose value is true or false
+SWITCHES = frozenset({'raw_html', 'outside_files', 'meta_http_equiv'})
 
 #: "(at line 3, column 7)" in tomllib's messages
 _TOML_AT = re.compile(r'\s*\(at line (\d+), column \d+\)|\s*\(at end of document\)')
@@ -172,6 +181,8 @@ def _check(key: str, value: Any, path: Path) -> tuple[Any, str | None]:
     """``(value to use or None, what is wrong and the fix, or None)``."""
     spec = KEYS[key]
     wrong = f'must be {spec.shape}, not {_describe(value)}; e.g. {spec.example}'
+    if key in SWITCHES:
+        return (value, None) if isinstance(value, bool) else (None, wrong)
     if key in ('cards', 'faq_url'):
         if not isinstance(value, str) or not value.strip():
             return None, wrong
