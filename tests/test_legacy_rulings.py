@@ -365,7 +365,8 @@ BAD_SETTINGS = [
     # (the settings file, the report: line and message)
     ("planned_sections = ['调整中']\nplanned_section = ['已写']\n",
      "2: ERROR: unknown setting 'planned_section'; the settings are cards, changed_markers, "
-     "faq_url, planned_sections, ruling_hosts (e.g. planned_sections = ['调整中'])"),
+     "faq_url, meta_http_equiv, outside_files, planned_sections, raw_html, ruling_hosts "
+     "(e.g. planned_sections = ['调整中'])"),
     ("cards = 'data/cards.tsv'\nplanned_sections = '调整中'\n",
      "2: ERROR: setting 'planned_sections' must be a list of labels (strings), not a string; "
      "e.g. planned_sections = ['调整中']"),

@@ -50,6 +50,7 @@ from urllib.parse import urlsplit
 from sphinx.errors import ConfigError
 from sphinx.util import logging
 
+from handbook.core import url_policy
 from handbook.generated.card_index import CARD_PAGES
 from handbook.core.files import write_if_changed
 from handbook.store import store
@@ -72,8 +73,8 @@ TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 def derive_urls(app: Sphinx, config: Config) -> None:
     """Check ``html_baseurl`` and set the values that follow from it."""
     base = config.html_baseurl
-    parts = urlsplit(base)
-    if parts.scheme not in ('http', 'https') or not parts.netloc:
+    # the feed's, the sitemap's and the canonical addresses start with it
+    if url_policy.absolute_problem(base) is not None:
         raise ConfigError(
             f'html_baseurl {base!r} is not the address of the published site; set an '
             f'absolute http(s) URL: make html BASEURL=https://example.org/handbook/ '

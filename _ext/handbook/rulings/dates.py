@@ -33,7 +33,9 @@ error ``handbook.ruling`` -- the reader sees something broken:
 * a FAQ id that is not a positive integer (the date is shown without link);
 * a URL that is not an http(s) address -- ``javascript:``, ``data:``,
   ``file:``, ``//host/…`` without a scheme, a URL with a space or a control
-  character: it **never becomes a link**, in any build, also where errors
+  character, a backslash or a user name (``https://evil.host\\@www.db…``,
+  which the browser opens at ``evil.host``; :mod:`handbook.core.url_policy`
+  reads every URL as the browser does): it **never becomes a link**, in any build, also where errors
   are not fatal (``make preview``).  The role renders the date as plain
   text; a legacy date link with such a URL is turned into plain text.
 
@@ -60,7 +62,8 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxRole
 
 from handbook.core import reports, settings
-from handbook.core.hostile_input import quoted, unsafe_link
+from handbook.core import url_policy
+from handbook.core.hostile_input import quoted
 from handbook.core.source_lines import BlockLines
 
 if TYPE_CHECKING:
@@ -112,22 +115,9 @@ def faq_id_from_url(url: str) -> str | None:
 
 
 def unsafe(url: str) -> str | None:
-    """Why *url* can never be a ruling's link (not an absolute http(s) URL, or
-    a character no URL holds), or None."""
-    problem = unsafe_link(url)
-    if problem:
-        return problem
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 (raises on a bad port)
-    except ValueError:
-        return 'is not a valid URL'
-    if parts.scheme.lower() not in ('http', 'https'):
-        return 'has no scheme (http: or https:)' if url.startswith('//') else \
-            'is not an http(s) URL'
-    if not parts.hostname:
-        return 'has no host'
-    return None
+    """Why *url* can never be a ruling's link (the URL policy's absolute
+    http(s) URLs only: :mod:`handbook.core.url_policy`), or None."""
+    return url_policy.absolute_problem(url)
 
 
 def https_url(url: str, hosts: Iterable[str]) -> str | None:
@@ -139,7 +129,7 @@ def https_url(url: str, hosts: Iterable[str]) -> str | None:
     if unsafe(url) is not None:
         return None
     parts = urlsplit(url)
-    if parts.scheme.lower() != 'http' or parts.hostname not in {h.lower() for h in hosts}:
+    if parts.scheme.lower() != 'http' or url_policy.host(url) not in {h.lower() for h in hosts}:
         return None
     if parts.port is None:
         return 'https' + url[len('http'):]
@@ -271,7 +261,7 @@ class RulingReferences(SphinxTransform):
                           location=node, subtype='ruling')
             return
         hosts = self.config.handbook_ruling_hosts
-        host = urlsplit(target).hostname
+        host = url_policy.host(target)  # as the browser reads it, as the badge shows it
         if host not in {h.lower() for h in hosts}:
             where = settings.origin(self.config, self.env.srcdir, 'handbook_ruling_hosts')
             reports.warning(f'ruling URL host {host!r} is not an allowed source '

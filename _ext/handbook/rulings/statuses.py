@@ -83,10 +83,11 @@ import functools
 import re
 from html import escape
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from docutils import nodes
 from sphinx.locale import get_translation
+
+from handbook.core import url_policy
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -201,8 +202,9 @@ def read_sources(references: Iterable, config: Config) -> tuple[tuple[str, str],
 
 @functools.lru_cache(maxsize=4096)
 def _host_of(url: str) -> str | None:
-    """The host of *url* (the same few hosts for every ruling of a page)."""
-    return urlsplit(url).hostname
+    """The host the browser visits for *url* (:mod:`handbook.core.url_policy`;
+    the same few hosts for every ruling of a page)."""
+    return url_policy.host(url)
 
 
 def replacements(lines: Sequence[nodes.Element], overturned: Sequence[bool]
