@@ -50,6 +50,8 @@ BUILDOPTS    = -c $(CONFDIR) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS))
                $(if $(BASEURL),-D html_baseurl=$(patsubst %/,%,$(BASEURL))/$(if $(EDITION_DIR),$(EDITION_DIR)/)$(if $(LANGUAGE),$(LANGUAGE)/)) \
                $(SPHINXOPTS)
 HTMLDIR      = $(BUILDDIR)/html$(if $(EDITION_DIR),/$(EDITION_DIR))$(if $(LANGUAGE),/$(LANGUAGE))
+# where Sphinx builds before the changed files are published into HTMLDIR
+STAGEDIR     = $(BUILDDIR)/staging/html$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR))
 
 .DEFAULT_GOAL := help
 .PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
@@ -93,11 +95,16 @@ $(STAMP): requirements.txt constraints.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
 	@touch $@
 
+# Sphinx builds into STAGEDIR; when the build succeeded, the files whose bytes
+# changed are published into HTMLDIR, and the files that are gone removed: a
+# failed or killed build leaves the published site as it was, and one build
+# runs at a time in BUILDDIR (tools/build_html.py; README, "Checking").
 # The doctrees stay out of the folder that is published.
 html: $(STAMP)
-	$(SPHINXBUILD) -b html -W --keep-going $(ALLOPTS) \
+	$(BIN)/python tools/build_html.py --site $(HTMLDIR) --lock $(BUILDDIR)/.lock -- \
+		-b html -W --keep-going $(ALLOPTS) \
 		-d $(BUILDDIR)/doctrees$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR)) \
-		$(SOURCEDIR) $(HTMLDIR)
+		$(SOURCEDIR) $(STAGEDIR)
 
 # -- Translations (README, "Translations"; _ext/handbook/translations/) ---------------
 # One catalog per page, plus handbook.pot: the texts the extensions generate, _('…'),
