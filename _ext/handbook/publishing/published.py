@@ -77,6 +77,8 @@ if TYPE_CHECKING:
 
 #: the marker beside the staging folder while a build into it has not succeeded
 INCOMPLETE = '.incomplete'
+#: beside the staging folder: when the last sweep started and ended (ns)
+SWEPT = '.swept'
 #: what marks a folder as a site of its own (another build's), left alone by the sweep
 SITE_MARK = '.buildinfo'
 #: temporary files: ours (``.<name>.<pid>.tmp``) and those of the files module
@@ -136,6 +138,10 @@ class Folders:
     def marker(self) -> Path:
         return self.staging.with_name(self.staging.name + INCOMPLETE)
 
+    @property
+    def swept(self) -> Path:
+        return self.staging.with_name(self.staging.name + SWEPT)
+
 
 def begin(folders: Folders) -> bool:
     """Before the build: check that the folders can be written, and set the
@@ -156,6 +162,7 @@ def begin(folders: Folders) -> bool:
                 probe.unlink()
     fresh = folders.marker.exists()
     if fresh:
+        folders.swept.unlink(missing_ok=True)
         for folder in (folders.staging, folders.doctrees):
             shutil.rmtree(folder, ignore_errors=True)
     try:
@@ -203,14 +210,29 @@ class Sweep:
 
 def publish(folders: Folders) -> Sweep:
     """Make the published folder the same as the staging folder, writing
-    only what changed (see the module's docstring), then drop the marker."""
+    only what changed (see the module's docstring), then drop the marker.
+
+    A file is compared byte for byte with its published copy unless neither
+    changed since the last sweep, which made them equal: the staging file
+    not written since that sweep began, its copy not since it ended (their
+    ``ctime``, which no program can set back), the sizes the same.  A
+    rebuild that changed nothing reads no file."""
+    start = time.time_ns()
+    last = _last_sweep(folders)
     staged = _files(folders.staging)
     site = folders.site
     published = _files(site, skip_sites=True)
-    changed = [name for name, size in staged.items()
-               if published.get(name) != size or not _same(folders.staging / name, site / name)]
+    changed = []
+    for name, stat in staged.items():
+        copy = published.get(name)
+        if copy is None or copy.st_size != stat.st_size:
+            changed.append(name)
+        elif last and stat.st_ctime_ns < last[0] and copy.st_ctime_ns < last[1]:
+            continue
+        elif not _same(folders.staging / name, site / name):
+            changed.append(name)
     gone = sorted(set(published) - set(staged))
-    _room_for(site, sum(staged[name] for name in changed))
+    _room_for(site, sum(staged[name].st_size for name in changed))
     temporaries: list[tuple[Path, Path]] = []
     try:
         for name in changed:  # step 1: every new file beside its place, whole, or none
@@ -234,30 +256,40 @@ def publish(folders: Folders) -> Sweep:
         with contextlib.suppress(FileNotFoundError):
             (site / name).unlink()
     _remove_empty_folders(site, folders.staging)
+    with contextlib.suppress(OSError):
+        folders.swept.write_text(f'{start} {time.time_ns()}\n', encoding='ascii')
     folders.marker.unlink(missing_ok=True)
     return Sweep(changed, gone)
 
 
-def _files(root: Path, skip_sites: bool = False) -> dict[str, int]:
-    """``{relative path: size}`` of the files under *root* (our temporary
-    files excluded; with *skip_sites*, the folders holding a site of their own)."""
-    out: dict[str, int] = {}
+def _last_sweep(folders: Folders) -> tuple[int, int] | None:
+    """When the last sweep started and ended (ns), or None."""
+    try:
+        start, end = folders.swept.read_text(encoding='ascii').split()
+        return int(start), int(end)
+    except (OSError, ValueError):
+        return None
+
+
+def _files(root: Path, skip_sites: bool = False) -> dict[str, os.stat_result]:
+    """``{relative path: its lstat}`` of the files under *root* (our
+    temporary files: excluded, but with *skip_sites*, where they are stray
+    files to remove; with *skip_sites*, the folders holding a site of their
+    own are left out)."""
+    out: dict[str, os.stat_result] = {}
     if not root.is_dir():
         return out
-    for folder, dirs, files in os.walk(root):
+    for folder, dirs, names in os.walk(root):
         here = Path(folder)
         if skip_sites:
             dirs[:] = [d for d in dirs if not (here / d / SITE_MARK).is_file()]
-        for name in files:
-            if _TEMPORARY.match(name):
-                out_name = (here / name).relative_to(root).as_posix()
-                out[out_name] = -1  # a stray temporary file: never equal, removed
+        prefix = here.relative_to(root).as_posix()
+        prefix = '' if prefix == '.' else prefix + '/'
+        for name in names:
+            if _TEMPORARY.match(name) and not skip_sites:
                 continue
-            path = here / name
             with contextlib.suppress(OSError):
-                out[path.relative_to(root).as_posix()] = path.lstat().st_size
-    if not skip_sites:
-        out = {name: size for name, size in out.items() if size >= 0}
+                out[prefix + name] = os.lstat(os.path.join(folder, name))
     return out
 
 
