@@ -23,7 +23,6 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, make_command
-from handbook.publishing import published
 
 ROOT_HANDBOOK = ROOT / 'tests' / 'roots' / 'test-handbook'
 
@@ -88,6 +87,8 @@ def test_a_rebuild_publishes_exactly_what_changed(tmp_path):
 
 
 def test_the_sweep_removes_what_is_gone_and_leaves_other_sites_alone(tmp_path):
+    from handbook.publishing import published
+
     folders = published.Folders(tmp_path / 'html', tmp_path / 'staging', tmp_path / 'doctrees')
     (folders.staging / 'sub').mkdir(parents=True)
     (folders.staging / 'index.html').write_text('新')
@@ -108,6 +109,8 @@ def test_the_sweep_removes_what_is_gone_and_leaves_other_sites_alone(tmp_path):
 
 
 def test_a_sweep_that_fails_leaves_the_site_as_it_was(tmp_path):
+    from handbook.publishing import published
+
     folders = published.Folders(tmp_path / 'html', tmp_path / 'staging', tmp_path / 'doctrees')
     folders.staging.mkdir()
     folders.site.mkdir()
