@@ -16,6 +16,17 @@ U+007F-U+009F): readers see nothing or a box, and EPUB readers reject the
 page.  It is reported at its line and left out of the page
 (``source-read``), so a control character never reaches a URL either.
 
+error ``handbook.invisible-character`` -- a bidirectional control
+(``U+202E`` shows what follows reversed), a zero-width space or joiner or a
+byte-order mark inside a page: readers do not see it, but it changes how the
+text reads, what the search finds and the ids made from a title.  Reported
+at its line and left out of the page.
+
+note ``handbook.line-separator`` -- ``U+2028`` or ``U+2029``: Python's line
+splitting, and so docutils', takes it for a line break, which editors do
+not, so every line number reported after it would be one off.  It is read
+as a space, and reported at its line as editors count it.
+
 error ``handbook.link`` -- a link or an image whose address the URL policy
 refuses (:mod:`handbook.core.url_policy`: only http(s), or a relative path
 inside the site; no backslash, no user name, no space or control
@@ -38,6 +49,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +69,15 @@ if TYPE_CHECKING:
 #: control characters that are not whitespace docutils knows (tab, line breaks,
 #: vertical tab, form feed): C0, DEL, C1
 _CONTROL = re.compile('[\x00-\x08\x0e-\x1f\x7f-\x9f]')
+#: invisible characters that change how text reads: bidirectional controls
+#: (U+202E reverses what follows), zero-width spaces and joiners, a
+#: byte-order mark inside the text
+_INVISIBLE = re.compile('[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]')
+#: characters Python's (and so docutils') line splitting takes for line
+#: breaks, which editors do not: every later line number would be off by one
+_LINE_SEPARATOR = re.compile('[\u2028\u2029]')
+#: everything the source-read check looks for
+_SUSPECT = re.compile(f'{_CONTROL.pattern}|{_INVISIBLE.pattern}|{_LINE_SEPARATOR.pattern}')
 
 
 def undecodable(path: Path, encoding: str) -> tuple[int, str] | None:
@@ -113,13 +134,16 @@ def unsafe_link(url: str, page: str | None = None) -> str | None:
 
 
 def strip_control_characters(app: Sphinx, docname: str, source: list[str]) -> None:
-    """``source-read``: report each control character of the page at its line,
-    and leave it out of the page."""
+    """``source-read``: report each control or invisible character of the
+    page at its line (lines counted as editors count them: at line feeds),
+    and leave it out of the page; a line separator is read as a space."""
     text = source[0]
-    if _CONTROL.search(text) is None:
+    if _SUSPECT.search(text) is None:
         return
     path = app.env.doc2path(docname)
     for number, line in enumerate(text.split('\n'), start=1):
+        if _SUSPECT.search(line) is None:
+            continue
         found = sorted({f'U+{ord(c):04X}' for c in _CONTROL.findall(line)})
         if found:
             them = 'them' if len(found) > 1 else 'it'
@@ -128,7 +152,24 @@ def strip_control_characters(app: Sphinx, docname: str, source: list[str]) -> No
                           f'which EPUB readers reject: delete {them} (the page is built '
                           f'without {them})', location=f'{path}:{number}',
                           subtype='control-character')
-    source[0] = _CONTROL.sub('', text)
+        invisible = sorted(set(_INVISIBLE.findall(line)))
+        if invisible:
+            names = ', '.join(f'U+{ord(c):04X} ({unicodedata.name(c, "?")})' for c in invisible)
+            them = 'them' if len(invisible) > 1 else 'it'
+            reports.error(f'the line holds the invisible character{"s" * (len(invisible) > 1)} '
+                          f'{names}, which readers do not see but which change{"s" * (len(invisible) == 1)} '
+                          f'how the text reads and the ids made from it: delete {them} (the '
+                          f'page is built without {them})', location=f'{path}:{number}',
+                          subtype='invisible-character')
+        separators = sorted({f'U+{ord(c):04X}' for c in _LINE_SEPARATOR.findall(line)})
+        if separators:
+            reports.note(f'the line holds {", ".join(separators)} (a line or paragraph '
+                         'separator), which editors do not show as a line break: it is read as '
+                         'a space; write a space, or break the line', location=f'{path}:{number}',
+                         subtype='line-separator', config=app.config)
+    text = _CONTROL.sub('', text)
+    text = _INVISIBLE.sub('', text)
+    source[0] = _LINE_SEPARATOR.sub(' ', text)
 
 
 class UnsafeLinks(SphinxTransform):

@@ -42,6 +42,10 @@ error ``handbook.ruling`` -- the reader sees something broken:
 warning ``handbook.ruling`` -- a house rule: a URL whose host is not in
 ``handbook_ruling_hosts`` (it stays a link).
 
+note ``handbook.ruling-fullwidth`` -- a date written with full-width digits
+or slashes (``１７/３/２４``): read as the same date; the note gives the
+ASCII form to write.
+
 note ``handbook.ruling-https`` -- an ``http://`` URL on an allowed host:
 the link stays as written, and the note gives the exact https URL to write;
 ``make fix`` rewrites it with :func:`https_url`.
@@ -54,6 +58,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import unicodedata
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
@@ -71,10 +76,10 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
 
-#: a date as the handbook writes it
-_DATE = re.compile(r'^(\d{1,2})/(\d{1,2})/(\d{1,2})$')
-#: text of an anonymous link that is a date (the legacy form)
-_LINK_DATE = re.compile(r'^\d{1,2}/\d{1,2}/\d{1,2}$')
+#: a date as the handbook writes it (ASCII digits: \d would take １７ and ١٧ too)
+_DATE = re.compile(r'^(\d{1,2})/(\d{1,2})/(\d{1,2})$', re.ASCII)
+#: text of an anonymous link that is a date (the legacy form), full-width forms folded
+_LINK_DATE = re.compile(r'^\d{1,2}/\d{1,2}/\d{1,2}$', re.ASCII)
 #: the forms of the role, for messages
 _FORMS = ':ruling:`{d}`, :ruling:`{d} <faq:ID>` or :ruling:`{d} <https://…>`'
 
@@ -91,6 +96,13 @@ def parse_date(text: str) -> tuple[datetime.date | None, str | None]:
         return datetime.date(year, month, day), None
     except ValueError:
         return None, f'ruling date {text!r} is not a calendar date; check the month and the day'
+
+
+def ascii_date(text: str) -> str | None:
+    """The ASCII form of a date written with full-width digits or slashes
+    (``１７/３/２４``, ``17／3／24``), or None."""
+    folded = unicodedata.normalize('NFKC', text)
+    return folded if folded != text and _DATE.match(folded) else None
 
 
 def parse_role_text(text: str) -> tuple[str, str | None] | None:
@@ -191,8 +203,8 @@ class RulingReferences(SphinxTransform):
         self.lines = BlockLines()  # each block's references located as the block was read
         for node in list(self.document.findall(nodes.reference)):
             refuri = node.get('refuri')
-            if refuri and 'ruling' not in node['classes'] \
-                    and _LINK_DATE.match(node.astext().strip()):
+            if refuri and 'ruling' not in node['classes'] and _LINK_DATE.match(
+                    unicodedata.normalize('NFKC', node.astext().strip())):
                 self.legacy(node, refuri)
         today = datetime.date.today()
         for node in list(self.document.findall(nodes.Element)):
@@ -232,7 +244,12 @@ class RulingReferences(SphinxTransform):
         if node.line is None:
             node.source, node.line = self.lines(node)
         text = node['ruling_text']
-        date, problem = parse_date(text)
+        written = ascii_date(text)
+        if written:
+            reports.note(f'ruling date {text!r} is written with full-width characters: write '
+                         f'{written} (the same date, as the dates are searched and sorted)',
+                         location=node, subtype='ruling-fullwidth', config=self.config)
+        date, problem = parse_date(written or text)
         if date is not None:
             node['ruling_date'] = date.isoformat()
             if date > today:
