@@ -64,15 +64,20 @@ class Verdict(NamedTuple):
     host: str | None  # the host the browser visits (an absolute URL), or None
 
 
-def problem(url: str, *, page: str | None = None) -> str | None:
+def problem(url: str, *, page: str | None = None, root: str | None = None) -> str | None:
     """Why *url* may not be a link or image of the page *page* (a docname:
     relative paths are allowed where they stay inside the site), or None.
-    Without *page*, only absolute http(s) URLs pass."""
+    Without *page*, only absolute http(s) URLs pass.  *root*: the site's
+    path on its host (``html_baseurl``'s), where a path from the host's
+    root (``/feed.xml``, as the 404 page links) stays inside the site."""
     verdict = _absolute(url)
     if verdict.problem != _RELATIVE:
         return verdict.problem
     if page is None:
         return 'is not an http(s) URL'
+    if root is not None and url.startswith('/'):
+        inside = url.startswith(root.rstrip('/') + '/') and '/../' not in url
+        return None if inside else 'leads out of the site'
     return _relative(url, page)
 
 
