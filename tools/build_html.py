@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 
-from sphinx.cmd.build import build_main, get_parser  # noqa: E402
+from sphinx.cmd.build import get_parser, main as sphinx_build  # noqa: E402
 
 from handbook.publishing.published import (  # noqa: E402
     Folders,
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
                       'ended by a fault): building it from scratch', file=sys.stderr)
             exception = False
             try:
-                status = build_main(sphinx_args)
+                status = sphinx_build(sphinx_args)
             except SystemExit as exit_:  # a fault, said in one line (published.fault_as_one_line)
                 status = exit_.code if isinstance(exit_.code, int) else 2
                 exception = True

@@ -9,7 +9,7 @@ BASEURL=https://…/``; on Read the Docs its canonical URL).  From it come:
   it), and
   ``robots.txt`` pointing search engines at it, both written by this
   extension for the html and dirhtml builders (not beside an EPUB), and
-  only when their content changed (:mod:`handbook.publishing.unchanged_files`);
+  only when their content changed (:func:`handbook.core.files.write_if_changed`);
 * the absolute ``og:url`` of the link previews (sphinxext-opengraph's
   ``ogp_site_url`` is set to ``html_baseurl``);
 * the links of the 404 page (sphinx-notfound-page): the host serves that
