@@ -55,13 +55,16 @@ def write_pieces_if_changed(path: Path, pieces: Callable[[], Iterable[bytes]]) -
 
 @contextlib.contextmanager
 def replacing(path: Path) -> Iterator[BinaryIO]:
-    """A temporary file beside *path* to write its new bytes to, moved over
-    *path* when the block ends (a reader never sees half of it), removed if
-    the block fails."""
+    """A temporary file beside *path* to write its new bytes to, checked
+    complete, then moved over *path* when the block ends (a reader never
+    sees half of it); removed if the block fails."""
     temporary = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
     try:
         with temporary.open('wb') as out:
             yield out
+            out.flush()  # not fsync'ed: a build's own files; make html publishes them (published.py)
+            if os.fstat(out.fileno()).st_size != out.tell():
+                raise OSError(errno.EIO, 'the file was not written whole', str(temporary))
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
