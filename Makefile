@@ -11,6 +11,8 @@ SPHINXOPTS  ?=
 # a card registry other than conf.py's handbook_cards (either format)
 CARDS       ?=
 PYTEST_ARGS ?=
+# make fuzz: how many generated pages and registries (make test builds 10, with a fixed seed)
+FUZZ_EXAMPLES ?= 300
 # the pages make fix and make autolink rewrite (default: every page of SOURCEDIR)
 FILES       ?=
 # the language of a build: make html LANGUAGE=zh_TW builds into $(BUILDDIR)/html/zh_TW;
@@ -50,11 +52,13 @@ BUILDOPTS    = -c $(CONFDIR) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS))
                $(if $(BASEURL),-D html_baseurl=$(patsubst %/,%,$(BASEURL))/$(if $(EDITION_DIR),$(EDITION_DIR)/)$(if $(LANGUAGE),$(LANGUAGE)/)) \
                $(SPHINXOPTS)
 HTMLDIR      = $(BUILDDIR)/html$(if $(EDITION_DIR),/$(EDITION_DIR))$(if $(LANGUAGE),/$(LANGUAGE))
+# where Sphinx builds before the changed files are published into HTMLDIR
+STAGEDIR     = $(BUILDDIR)/staging/html$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR))
 
 .DEFAULT_GOAL := help
 .PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
 .PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench
-.PHONY: check-ci linkcheck-changed
+.PHONY: check-ci linkcheck-changed fuzz
 
 help:
 	@echo "make html    build the site into $(BUILDDIR)/html (warnings are errors)"
@@ -83,7 +87,7 @@ help:
 	@echo "make clean   remove $(BUILDDIR)"
 	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES"
 	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL PORT BENCH_ARGS TAGS EDITIONS"
-	@echo "           BASE CI_WORKFLOWS"
+	@echo "           BASE CI_WORKFLOWS FUZZ_EXAMPLES"
 
 # The virtual environment is (re)made whenever requirements.txt or constraints.txt
 # changes: requirements.txt pins what the project uses, constraints.txt everything.
@@ -93,11 +97,16 @@ $(STAMP): requirements.txt constraints.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
 	@touch $@
 
+# Sphinx builds into STAGEDIR; when the build succeeded, the files whose bytes
+# changed are published into HTMLDIR, and the files that are gone removed: a
+# failed or killed build leaves the published site as it was, and one build
+# runs at a time in BUILDDIR (tools/build_html.py; README, "Checking").
 # The doctrees stay out of the folder that is published.
 html: $(STAMP)
-	$(SPHINXBUILD) -b html -W --keep-going $(ALLOPTS) \
+	$(BIN)/python tools/build_html.py --site $(HTMLDIR) --lock $(BUILDDIR)/.lock -- \
+		-b html -W --keep-going $(ALLOPTS) \
 		-d $(BUILDDIR)/doctrees$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR)) \
-		$(SOURCEDIR) $(HTMLDIR)
+		$(SOURCEDIR) $(STAGEDIR)
 
 # -- Translations (README, "Translations"; _ext/handbook/translations/) ---------------
 # One catalog per page, plus handbook.pot: the texts the extensions generate, _('…'),
@@ -135,6 +144,12 @@ intl-stat: $(STAMP)
 test: $(STAMP) check-ci
 	HANDBOOK_SCREENSHOTS=$(abspath $(BUILDDIR))/browser-screenshots \
 		$(BIN)/python -m pytest -rs -n auto $(PYTEST_ARGS) tests
+
+# The property tests of tests/test_properties.py, longer: FUZZ_EXAMPLES pages and
+# registries from the markup alphabet, a new seed each run (printed with a failure).
+fuzz: $(STAMP)
+	HANDBOOK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -x -q -n0 \
+		-p no:cacheprovider --hypothesis-show-statistics tests/test_properties.py
 
 # -- Downloads: EPUB and PDF (conf.py, "EPUB and PDF") --------------------------------
 # EPUB wants a version: the date of the last commit.  Each builder keeps its

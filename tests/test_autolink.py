@@ -57,8 +57,13 @@ def test_links_plain_names_and_changes_nothing_else(tmp_path, capsys):
     assert after == ''.join(old if new is None else new for old, new in PAGE)
     assert after.splitlines(keepends=True)[:2] == [PAGE[0][0], PAGE[1][0]]  # CRLF kept
     assert not after.endswith('\n')
-    # a placeholder (「○○」) is not something to resolve: not printed
+    # each change made, then what it left; a placeholder (「○○」) is not
+    # something to resolve: not printed
     assert capsys.readouterr().out.splitlines() == [
+        f'{page}:4: 「旋风」 → 「`旋风`_」',
+        f'{page}:5: 「暗灵术-「欲」」 → 「`暗灵术-「欲」`_」',
+        f'{page}:9: 「星骑士」 → 「`星骑士`_」',
+        f'{page}:25: 「旋风」 → 「`旋风`_」',
         f'{page}:9: 「旋风的主人」 is not in the registry',
     ]
 

@@ -247,11 +247,11 @@ def test_annotation_escapes():
     assert problem.annotation() == '::warning file=a%2Cb%3Ac.rst,line=3,title=x.y::50%25 done%0Anext'
 
 
-def test_missing_registry_cannot_run(capsys, monkeypatch):
+def test_missing_registry_is_one_error(capsys, monkeypatch):
     status, out = run(capsys, monkeypatch, 'check-clean', '-D', 'handbook_cards=missing.tsv')
-    assert status == 2
-    assert out[0].startswith(f'{P}clean/conf.py:1: error: cannot read the card registry ')
-    assert out[-1] == 'make check: 1 error (config 1)'
+    assert status == 1
+    assert out[0].startswith(f'{P}clean/missing.tsv:1: error: cannot read the card registry ')
+    assert out[-1] == 'make check: 1 error (handbook.registry 1)'
 
 
 def test_handbook_is_clean():

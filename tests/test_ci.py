@@ -169,7 +169,9 @@ def run_tool(repo: Path, server, *args: str, **env: str) -> subprocess.Completed
         [sys.executable, str(TOOLS / 'linkcheck_changed.py'), '--base', 'main',
          '--card-url', h + '/card/name/{name}', '--card-id-url', h + '/card/{id}',
          '--series-url', h + '/series?search={name}', '--faq-url', h + '/faq?fid={id}',
-         '--delay', '0', '--timeout', '10', *args],
+         '--delay', '0', '--timeout', '10',
+         # the local server: a loopback address, which the tool refuses unless allowed
+         '--allow-address', f'127.0.0.1:{server.server_address[1]}', *args],
         cwd=repo, env=clean_env(**env), capture_output=True, text=True, encoding='utf-8')
 
 
@@ -317,7 +319,8 @@ def test_ascii_url_and_retry_after():
 
 def test_rate_limit_beyond_the_bound_is_not_waited_for(server):
     waits = []
-    checker = changed.Checker(timeout=5, delay=0, max_retry_after=60, sleep=waits.append)
+    checker = changed.Checker(timeout=5, delay=0, max_retry_after=60, sleep=waits.append,
+                              allow=[('127.0.0.1', server.server_address[1])])
     result = checker.check(server.url + '/very-busy')
     assert (result.status, result.info) == ('unverified', 'HTTP 429, rate limited; Retry-After 3600 s')
     assert waits == []
@@ -326,7 +329,8 @@ def test_rate_limit_beyond_the_bound_is_not_waited_for(server):
 
 def test_delay_between_requests_to_one_host(server):
     waits = []
-    checker = changed.Checker(timeout=5, delay=30, sleep=waits.append)
+    checker = changed.Checker(timeout=5, delay=30, sleep=waits.append,
+                              allow=[('127.0.0.1', server.server_address[1])])
     assert checker.check(server.url + '/ok').status == 'working'
     assert checker.check(server.url + '/busy').status == 'working'  # 429, 1 s, then 200
     assert len(waits) == 3 and all(w > 25 for w in (waits[0], waits[2])) and waits[1] == 1.0

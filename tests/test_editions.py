@@ -236,15 +236,18 @@ def test_make_builds_the_current_edition_into_its_folder():
     command = ' '.join(run.stdout.replace('\\\n', ' ').split())
     assert ' -t current ' in command
     assert ' -D html_baseurl=https://example.org/ocg/current/ ' in command
-    assert command.endswith(' -d /b/doctrees-current source /b/html/current')
+    # Sphinx builds into a staging folder, published into /b/html/current (tools/build_html.py)
+    assert ' --site /b/html/current --lock /b/.lock ' in command
+    assert command.endswith(' -d /b/doctrees-current source /b/staging/html-current')
     run = make('-n', 'html', 'TAGS=current', 'LANGUAGE=zh_TW', 'BUILDDIR=/b',
                'BASEURL=https://example.org/ocg/')
     command = ' '.join(run.stdout.replace('\\\n', ' ').split())
     assert ' -D html_baseurl=https://example.org/ocg/current/zh_TW/ ' in command
-    assert command.endswith(' -d /b/doctrees-zh_TW-current source /b/html/current/zh_TW')
+    assert ' --site /b/html/current/zh_TW ' in command
+    assert command.endswith(' -d /b/doctrees-zh_TW-current source /b/staging/html-zh_TW-current')
     # make html-all: both editions, each with its translations
     run = make('-n', 'html-all', 'BUILDDIR=/b', 'TRANSLATIONS=zh_TW')
-    outdirs = re.findall(r'source (/b/html\S*)', run.stdout)
+    outdirs = re.findall(r'--site (/b/html\S*)', run.stdout)
     assert outdirs == ['/b/html', '/b/html/zh_TW', '/b/html/current', '/b/html/current/zh_TW']
 
 

@@ -174,7 +174,8 @@ def test_autolink_leaves_placeholders(tmp_path, capsys):
     assert page.read_text(encoding='utf-8') == \
         '| 「○○」「××」「A」「Ａ」和「`技能抽取`_」，「旋风」。\n'
     out = capsys.readouterr().out.splitlines()
-    assert out == [f'{page}:1: 「旋风」 is not in the registry']
+    assert out == [f'{page}:1: 「技能抽取」 → 「`技能抽取`_」',  # the change made
+                   f'{page}:1: 「旋风」 is not in the registry']
 
 
 # -- items 5, 8: links inside emphasis, stray backquotes ------------------------------

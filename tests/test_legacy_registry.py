@@ -9,13 +9,15 @@ registry.rst part of ``links.rst``."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from docutils import nodes
 from docutils.core import publish_doctree
-from sphinx.errors import ConfigError
 from sphinx.util.console import strip_escape_sequences
 
 from conftest import ROOT
@@ -434,12 +436,33 @@ def test_a_binary_registry_is_not_read(tmp_path):
 
 @pytest.mark.sphinx('html', testroot='legacy', srcdir='legacy-registry-binary', freshenv=True,
                     confoverrides={'handbook_cards': 'binary.rst'})
-def test_a_binary_registry_is_a_config_error_naming_it(make_app, app_params):
+def test_a_binary_registry_is_one_located_error(make_app, app_params):
     args, kwargs = app_params
     (kwargs['srcdir'] / 'binary.rst').write_bytes(b'\x00\x01\x02\xff')
-    with pytest.raises(ConfigError, match=r'cannot read the card registry .*binary\.rst: .*binary\.rst '
-                                          r'holds NUL bytes'):
-        make_app(*args, **kwargs)
+    app = make_app(*args, **kwargs)
+    [error] = [w for w in warnings(app) if '[handbook.registry]' in w]
+    assert error.startswith('binary.rst:1: ERROR: cannot read the card registry binary.rst: it '
+                            'holds NUL bytes')
+
+
+@pytest.mark.parametrize('registry', ['binary.tsv', 'folder'])
+def test_an_unreadable_registry_is_no_crash_report(tmp_path, registry):
+    """sphinx-build as make html runs it (issue 34, case 12): one located
+    error, not Sphinx's crash report with its traceback header."""
+    srcdir = tmp_path / 'src'
+    srcdir.mkdir()
+    (srcdir / 'conf.py').write_text("extensions = ['handbook.cards']\n", encoding='utf-8')
+    (srcdir / 'index.rst').write_text('页\n====\n\n「`旋风`_」\n', encoding='utf-8')
+    (srcdir / 'binary.tsv').write_bytes(b'\x00\x01\x02\xff')
+    (srcdir / 'folder').mkdir()
+    done = subprocess.run([sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '-W',
+                           '--keep-going', '-D', f'handbook_cards={srcdir / registry}',
+                           str(srcdir), str(tmp_path / 'out')], capture_output=True, text=True,
+                          env={**os.environ, 'PYTHONPATH': str(ROOT / '_ext')}, check=False)
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f'{srcdir / registry}:1: ERROR: cannot read the card registry ')
+    assert line.endswith('until then the card names are shown without links [handbook.registry]')
 
 
 # -- suggestions ----------------------------------------------------------------------------

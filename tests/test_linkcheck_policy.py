@@ -43,6 +43,16 @@ def site():
         yield f'http://127.0.0.1:{server.server_address[1]}'
 
 
+def checked(make_app, srcdir, site: str, **overrides):
+    """A linkcheck run of *srcdir*; the local site's address allowed (it is
+    a loopback one, which the link checks refuse otherwise)."""
+    allowed = {'handbook_linkcheck_allowed_addresses': [site.removeprefix('http://')]}
+    app = make_app('linkcheck', srcdir=srcdir, freshenv=True,
+                   confoverrides={**allowed, **overrides})
+    app.build()
+    return app
+
+
 def statuses(app) -> dict[str, str]:
     lines = (app.outdir / 'output.json').read_text(encoding='utf-8').splitlines()
     return {json.loads(line)['uri'].rsplit('/', 1)[-1]: json.loads(line)['status'] for line in lines}
@@ -53,15 +63,14 @@ def test_robots_and_cache(app, make_app, site):
     (app.srcdir / 'index.rst').write_text(
         f'Links\n=====\n\n`ok <{site}/ok>`__, `private <{site}/private/page>`__, '
         f'`broken <{site}/broken>`__\n', encoding='utf-8')
-    app.build()
+    app = checked(make_app, app.srcdir, site)
     assert statuses(app) == {'ok': 'working', 'page': 'ignored', 'broken': 'broken'}
     assert '/private/page' not in Site.requests  # robots.txt forbids it
     cache = json.loads((app.outdir / 'cache.json').read_text(encoding='utf-8'))
     assert list(cache) == [f'{site}/ok']
 
     Site.requests.clear()
-    again = make_app('linkcheck', srcdir=app.srcdir, freshenv=True)
-    again.build()
+    again = checked(make_app, app.srcdir, site)
     assert statuses(again) == {'ok': 'ignored', 'page': 'ignored', 'broken': 'broken'}
     assert not any(path.startswith('/ok') for path in Site.requests)  # cached
     assert any(path.startswith('/broken') for path in Site.requests)  # broken: checked again
@@ -71,8 +80,6 @@ def test_robots_and_cache(app, make_app, site):
                     confoverrides={'handbook_linkcheck_cache_days': 0})
 def test_no_cache(app, make_app, site):
     (app.srcdir / 'index.rst').write_text(f'Links\n=====\n\n`ok <{site}/ok>`__\n', encoding='utf-8')
-    app.build()
-    again = make_app('linkcheck', srcdir=app.srcdir, freshenv=True,
-                     confoverrides={'handbook_linkcheck_cache_days': 0})
-    again.build()
+    checked(make_app, app.srcdir, site, handbook_linkcheck_cache_days=0)
+    again = checked(make_app, app.srcdir, site, handbook_linkcheck_cache_days=0)
     assert statuses(again) == {'ok': 'working'}

@@ -21,16 +21,31 @@ leaves them:
 * a 「…」 inside a name that is linked (「`魔界剧场「奇幻剧场」`_」);
 * a name that cannot go between backquotes (``LINKABLE``: a space at an edge).
 
+It prints each change it made, ``path:line: 「名」 → 「`名`_」``, once the
+page is written.  A page is written whole or not at all
+(:func:`handbook.core.files.write_atomically`: a temporary file beside it,
+flushed to disk and checked, then moved over it; a symbolic link is
+written at its target): a full disk, a killed run or a page it may not
+write leaves the page as it was, and that page's error is one line at its
+path (a page that is not UTF-8 at the line of the first bad byte); the
+other pages are done.  The time is linear in the pages' length.
+
 Usage: ``python tools/autolink.py [--cards cards.tsv] [FILE…]`` or
-``make autolink [FILES="source/a.rst source/b.rst"]``.
+``make autolink [FILES="source/a.rst source/b.rst"]``.  Exit status 0; 1
+when a page could not be read or written; 2 when the registry cannot be
+read.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
+import errno
+import itertools
 import re
 import runpy
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,6 +54,10 @@ sys.path.insert(0, str(ROOT / '_ext'))
 from handbook.cards.markup import LINKABLE, is_placeholder, quotes  # noqa: E402
 from handbook.cards.registry import Registry, load  # noqa: E402
 from handbook.core import settings  # noqa: E402
+from handbook.core.files import write_atomically  # noqa: E402
+
+#: a card link, as pages write it
+_CARD_LINK = re.compile(r'「`([^`]+)`_」')
 
 #: inline markup between backquotes (literals, roles, links), on one line or
 #: over several lines of a paragraph (``:strike:`…` that a line break splits)
@@ -109,43 +128,108 @@ def masked_lines(lines: list[str], prose: list[bool]) -> list[str]:
         while end < len(lines) and prose[end]:
             end += 1
         masked = _BACKQUOTED.sub(lambda m: '\0' * len(m.group()), ''.join(lines[start:end]))
-        for i in range(start, end):
-            out[i], masked = masked[:len(lines[i])], masked[len(lines[i]):]
+        at = 0
+        for i in range(start, end):  # by offset: a 30,000-line block is one paragraph
+            out[i] = masked[at:at + len(lines[i])]
+            at += len(lines[i])
         start = end + 1
     return out
 
 
 def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str]]]:
-    """The text with its plain registry names linked; and the (line, 「…」) not resolved."""
+    """The text with its plain registry names linked; and the (line, 「…」) not resolved.
+
+    A 「…」 is linked where it opens and closes on one line of prose; whether
+    it is effect text depends on the 『』 opened before it in its paragraph
+    (the prose lines since the last blank line), so each paragraph's
+    brackets are read once, in one pass: the time is linear in the length
+    of the page, however long a line block is."""
     lines = text.splitlines(keepends=True)
     prose = prose_lines(lines)
+    masked = masked_lines(lines, prose)
     unresolved: list[tuple[int, str]] = []
-    out = []
-    carry = ''  # the paragraph so far: 『』 may open on an earlier line
-    for number, (line, is_prose, masked) in enumerate(
-            zip(lines, prose, masked_lines(lines, prose)), start=1):
-        if not line.strip():
-            carry = ''
-        if not is_prose:
-            out.append(line)
-            continue
-        edits = []
-        done_until = -1
-        for start, end, content, quoted in quotes(carry + masked):
-            start, end = start - len(carry), end - len(carry)
-            if start < 0 or quoted or start < done_until or '\0' in masked[start:end] \
-                    or is_placeholder(content):
-                continue
-            if registry.lookup(content) is not None and LINKABLE.fullmatch(content):
-                edits.append((start, end, f'「`{content}`_」'))
-                done_until = end
-            else:
-                unresolved.append((number, f'「{content}」'))
-        for start, end, new in reversed(edits):
-            line = line[:start] + new + line[end:]
-        carry += masked
-        out.append(line)
+    out = list(lines)
+    for group in _paragraphs(lines, prose):
+        starts = list(itertools.accumulate((len(masked[i]) for i in group), initial=0))
+        found: dict[int, list[tuple[int, int, str, bool]]] = {}
+        for start, end, content, quoted in quotes(''.join(masked[i] for i in group)):
+            k = bisect.bisect_right(starts, start) - 1
+            if end <= starts[k + 1]:  # opens and closes on the line
+                found.setdefault(k, []).append((start - starts[k], end - starts[k], content,
+                                                quoted))
+        for k, found_here in found.items():
+            i = group[k]
+            line, edits, done_until = lines[i], [], -1
+            for start, end, content, quoted in found_here:
+                if quoted or start < done_until or '\0' in masked[i][start:end] \
+                        or is_placeholder(content):
+                    continue
+                if registry.lookup(content) is not None and LINKABLE.fullmatch(content):
+                    edits.append((start, end, f'「`{content}`_」'))
+                    done_until = end
+                else:
+                    unresolved.append((i + 1, f'「{content}」'))
+            for start, end, new in reversed(edits):
+                line = line[:start] + new + line[end:]
+            out[i] = line
+    unresolved.sort(key=lambda item: item[0])  # stable: in order within a line
     return ''.join(out), unresolved
+
+
+def _paragraphs(lines: list[str], prose: list[bool]) -> list[list[int]]:
+    """The indexes of the prose lines of each paragraph (a blank line ends one)."""
+    groups: list[list[int]] = [[]]
+    for i, (line, is_prose) in enumerate(zip(lines, prose)):
+        if not line.strip():
+            if groups[-1]:
+                groups.append([])
+        elif is_prose:
+            groups[-1].append(i)
+    return [group for group in groups if group]
+
+
+def changes(before: str, after: str) -> list[tuple[int, str]]:
+    """What :func:`autolink` changed, ``(line, '「名」 → 「`名`_」')``, in order."""
+    out = []
+    for number, (old, new) in enumerate(zip(before.splitlines(keepends=True),
+                                            after.splitlines(keepends=True)), start=1):
+        if new != old:
+            names = Counter(_CARD_LINK.findall(new)) - Counter(_CARD_LINK.findall(old))
+            out += [(number, f'「{name}」 → 「`{name}`_」') for name in names.elements()]
+    return out
+
+
+# -- reading and writing pages: located one-line errors, atomic writes ----------------
+
+def read_page(path: Path) -> tuple[str | None, str | None]:
+    """``(text, None)``, or ``(None, the error line)``: a page is read as
+    UTF-8 bytes for bytes (line endings, a byte-order mark kept)."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        return None, f'{path}: error: cannot read it ({err.strerror or err}): not changed'
+    try:
+        return data.decode('utf-8'), None
+    except UnicodeDecodeError as err:
+        line = data.count(b'\n', 0, err.start) + 1
+        return None, (f'{path}:{line}: error: not UTF-8 text (byte 0x{data[err.start]:02x}): '
+                      'not changed; save it as UTF-8')
+
+
+def save(path: Path, text: str) -> str | None:
+    """Write *text* to the page *path* atomically (:func:`write_atomically`):
+    None, or the error line, the page left as it was."""
+    try:
+        write_atomically(path, text.encode('utf-8'))
+    except OSError as err:
+        hint = {errno.ENOSPC: 'free some disk space and run it again',
+                errno.EDQUOT: 'free some disk space and run it again',
+                errno.EACCES: 'make it and its folder writable',
+                errno.EPERM: 'make it and its folder writable',
+                errno.EROFS: 'the disk is read-only'}.get(err.errno, 'run it again')
+        return (f'{path}: error: cannot write it ({err.strerror or err}): it is left as it '
+                f'was, no change made; {hint}')
+    return None
 
 
 def registry_path(confdir: Path, srcdir: Path) -> Path:
@@ -170,23 +254,36 @@ def arguments(prog: str, description: str, argv: list[str] | None) -> argparse.N
 def main(argv: list[str] | None = None) -> int:
     args = arguments('tools/autolink.py', __doc__.split('\n\n')[0], argv)
 
-    registry = load(args.cards or registry_path(args.confdir, args.srcdir))
+    try:
+        registry = load(args.cards or registry_path(args.confdir, args.srcdir))
+    except Exception as err:  # a broken conf.py or registry: say which, no traceback
+        print(f'make autolink: cannot read the settings or the registry: {err}', file=sys.stderr)
+        return 2
     for problem in registry.problems:
         print(f'{registry.path}:{problem.line}: {problem.message}', file=sys.stderr)
     files = args.files or sorted(args.srcdir.rglob('*.rst'))
-    changed = 0
+    changed = failed = 0
     for path in files:
-        with open(path, encoding='utf-8', newline='') as f:
-            text = f.read()
+        text, error = read_page(path)
+        if error:
+            print(error, file=sys.stderr)
+            failed += 1
+            continue
         new, unresolved = autolink(text, registry)
+        if new != text:
+            error = save(path, new)
+            if error:
+                print(error, file=sys.stderr)
+                failed += 1
+            else:
+                for line, what in changes(text, new):
+                    print(f'{path}:{line}: {what}')
+                changed += 1
         for line, quoted in unresolved:
             print(f'{path}:{line}: {quoted} is not in the registry')
-        if new != text:
-            with open(path, 'w', encoding='utf-8', newline='') as f:
-                f.write(new)
-            changed += 1
-    print(f'make autolink: {changed} file{"s" if changed != 1 else ""} changed', file=sys.stderr)
-    return 0
+    print(f'make autolink: {changed} file{"s" if changed != 1 else ""} changed'
+          + (f', {failed} not changed (errors above)' if failed else ''), file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == '__main__':

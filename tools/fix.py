@@ -29,6 +29,17 @@ It prints each change on its own line, ``path:line: <what changed>`` (the
 line as it was before the run: a removed registry row at its old line), and
 on stderr the 「…」 it left as they are and a count of the files changed.
 
+**What it guarantees.**  A file is written whole or not at all
+(:func:`handbook.core.files.write_atomically`: a temporary file beside it,
+flushed to the disk and checked complete, then moved over it; a symbolic
+link is written at its target, and the file keeps its permissions).  A
+full disk, a page it may not write, a run killed at any moment leave each
+page either fixed or as it was, never cut.  A change is printed once its
+file is written: what it prints was done.  Each error is one line at the
+file (a page that is not UTF-8 at the line of its first bad byte), and the
+other files are fixed.  The time is linear in the length of the pages,
+however long a line block is (a yearly FAQ page's).
+
 Which pages: FILES, else every ``*.rst`` of the source folder (the registry
 excluded when it is kept there).  The registry is fixed in a whole-handbook
 run, or when FILES names it.
@@ -43,9 +54,9 @@ URLs become https are those the build notes (``rulings.dates.https_hosts``).
 
 Usage: ``python tools/fix.py [--srcdir source] [--confdir .] [--cards PATH]
 [FILE…]`` or ``make fix [FILES="source/a.rst"] [SOURCEDIR=…] [CARDS=…]``.
-Exit status 0, also when something was changed; 1 when a page could not be
-read (missing, or not UTF-8 text: the others are fixed); 2 when the settings
-or the registry cannot be read.
+Exit status 0, also when something was changed; 1 when a file could not be
+read (missing, or not UTF-8 text) or written (the others are fixed); 2 when
+the settings or the registry cannot be read.
 """
 
 from __future__ import annotations
@@ -53,14 +64,13 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 sys.path.insert(0, str(ROOT / 'tools'))
 
-from autolink import arguments, autolink, prose_lines  # noqa: E402
+from autolink import arguments, autolink, changes, prose_lines, read_page, save  # noqa: E402
 from docutils.utils import punctuation_chars  # noqa: E402
 from handbook.cards.markup import split_emphasis  # noqa: E402
 from handbook.cards.registry import Registry, load, redundant_rows  # noqa: E402
@@ -171,22 +181,21 @@ def fix_page(text: str, registry: Registry, hosts: tuple[str, ...]
     """A page's text with every fix applied; the changes ``(line, what)``;
     the 「…」 left as they are ``(line, 「…」)``."""
     linked, unresolved = autolink(text, registry)
-    before = text.splitlines(keepends=True)
     lines = linked.splitlines(keepends=True)
     prose = prose_lines(lines)
-    changes = []
-    for number, (old, line, is_prose) in enumerate(zip(before, lines, prose), start=1):
-        if line != old:
-            names = Counter(_CARD_LINK.findall(line)) - Counter(_CARD_LINK.findall(old))
-            changes += [(number, f'「{name}」 → 「`{name}`_」') for name in names.elements()]
+    done: dict[int, list[str]] = {}
+    for number, what in changes(text, linked):
+        done.setdefault(number, []).append(what)
+    for number, (line, is_prose) in enumerate(zip(lines, prose), start=1):
         if not is_prose:
             continue
         body = line.rstrip('\r\n')
         body, https = fix_https(body, hosts)
         body, emphasis = fix_emphasis(body)
-        changes += [(number, what) for what in https + emphasis]
+        if https or emphasis:
+            done.setdefault(number, []).extend(https + emphasis)
         lines[number - 1] = body + line[len(line.rstrip('\r\n')):]
-    return ''.join(lines), changes, unresolved
+    return ''.join(lines), [(n, what) for n in sorted(done) for what in done[n]], unresolved
 
 
 def fix_registry(text: str, redundant: list[int]) -> tuple[str, list[tuple[int, str]]]:
@@ -208,17 +217,7 @@ def fix_registry(text: str, redundant: list[int]) -> tuple[str, list[tuple[int, 
     return '\n'.join(kept), changes
 
 
-# -- files ----------------------------------------------------------------------------
-
-def read(path: Path) -> str:
-    with open(path, encoding='utf-8', newline='') as f:
-        return f.read()
-
-
-def write(path: Path, text: str) -> None:
-    with open(path, 'w', encoding='utf-8', newline='') as f:
-        f.write(text)
-
+# -- the run --------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments('tools/fix.py', __doc__.split('\n\n')[0], argv)
@@ -234,35 +233,44 @@ def main(argv: list[str] | None = None) -> int:
                            if p.resolve() != registry_file]
     fix_the_registry = not args.files or any(p.resolve() == registry_file for p in args.files)
     changed, failed = 0, 0
+
+    def done(path: Path, text: str, new: str, what: list[tuple[int, str]]) -> None:
+        """Write the fixed file, then print what changed: only changes made."""
+        nonlocal changed, failed
+        if new == text:
+            return
+        error = save(path, new)
+        if error:
+            print(error, file=sys.stderr)
+            failed += 1
+            return
+        for line, change in what:
+            print(Change(path.as_posix(), line, change))
+        changed += 1
+
     for path in pages:
         if path.resolve() == registry_file:
             continue
-        try:
-            text = read(path)
-        except (OSError, UnicodeDecodeError) as err:  # a missing or binary file: say so
-            print(f'{path.as_posix()}: not fixed: cannot read it as UTF-8 text '
-                  f'({getattr(err, "strerror", None) or err})', file=sys.stderr)
+        text, error = read_page(path)
+        if error:  # a missing or binary file: say so, fix the others
+            print(error, file=sys.stderr)
             failed += 1
             continue
-        new, changes, unresolved = fix_page(text, registry, settings.ruling_hosts)
-        for line, what in changes:
-            print(Change(path.as_posix(), line, what))
+        new, what, unresolved = fix_page(text, registry, settings.ruling_hosts)
+        done(path, text, new, what)
         for line, quoted in unresolved:
             print(f'{path.as_posix()}:{line}: {quoted} left as it is: not in the registry',
                   file=sys.stderr)
-        if new != text:
-            write(path, new)
-            changed += 1
     if fix_the_registry:
-        text = read(settings.registry)
-        new, changes = fix_registry(text, redundant_rows(settings.registry))
-        for line, what in changes:
-            print(Change(settings.registry.as_posix(), line, what))
-        if new != text:
-            write(settings.registry, new)
-            changed += 1
+        text, error = read_page(settings.registry)
+        if error:
+            print(error, file=sys.stderr)
+            failed += 1
+        else:
+            new, what = fix_registry(text, redundant_rows(settings.registry))
+            done(settings.registry, text, new, what)
     print(f'make fix: {changed} file{"s" if changed != 1 else ""} changed'
-          + (f', {failed} not read' if failed else ''), file=sys.stderr)
+          + (f', {failed} not changed (errors above)' if failed else ''), file=sys.stderr)
     return 1 if failed else 0
 
 

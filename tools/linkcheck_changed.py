@@ -33,6 +33,15 @@ linkcheck, 401 counts as working (the page exists) and 503 as not verified.
 robots.txt is not read: these are a few URLs an editor just wrote, requested
 once, as a reader's browser would.
 
+**Only the public internet** (:mod:`handbook.core.public_net`): a URL whose
+host is, or resolves to, a loopback, private, link-local (a cloud's
+metadata service, ``169.254.169.254``) or other non-public address is not
+requested, nor is a redirect to one or to a scheme other than http(s): the
+link is reported as refused (an error), at its place.  The host is
+resolved once and the address checked is the one connected to; no proxy
+of the environment is used.  ``--allow-address ADDRESS:PORT`` lets one
+such address through (an intranet handbook's own server).
+
 **What it prints**, one line per place, sorted, and a summary::
 
     source/negation.rst:41: error: broken link https://ygocdb.com/card/99 (HTTP 404) [linkcheck.broken]
@@ -41,7 +50,7 @@ once, as a reader's browser would.
 
 With ``GITHUB_ACTIONS`` set, also ``::error file=…,line=…::…`` (and
 ``::notice`` for redirects) annotations.  Exit status 1 when a link is
-broken, 2 when the diff cannot be made (an unknown ``BASE``), else 0.
+broken or refused, 2 when the diff cannot be made (an unknown ``BASE``), else 0.
 ``--list`` prints the selected URLs at their places and requests nothing.
 
 Only the standard library: it runs before, and without, the venv.
@@ -63,6 +72,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / '_ext'))
+
+from handbook.core import public_net  # noqa: E402  (standard library only, like this tool)
 
 #: conf.py's templates (handbook_card_url, handbook_card_id_url,
 #: handbook_series_url, handbook_faq_url)
@@ -287,20 +300,6 @@ def ascii_url(url: str) -> str:
                        quote(parts.query, safe=keep + '?'), ''))
 
 
-class _Redirects(urllib.request.HTTPRedirectHandler):
-    """Follows redirects (HEAD stays HEAD) and remembers the first one's code."""
-
-    def __init__(self) -> None:
-        self.chain: list[tuple[int, str]] = []
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001
-        self.chain.append((code, newurl))
-        new = super().redirect_request(req, fp, code, msg, headers, newurl)
-        if new is not None and req.get_method() == 'HEAD':
-            new.method = 'HEAD'  # urllib would follow with GET
-        return new
-
-
 def retry_after(value: str | None) -> float | None:
     """Seconds that a Retry-After header asks for (seconds or an HTTP date)."""
     if not value:
@@ -320,8 +319,9 @@ class Checker:
 
     def __init__(self, timeout: float = 15.0, delay: float = 1.0,
                  max_retry_after: float = 60.0, retries: int = 3,
-                 user_agent: str = USER_AGENT, sleep=time.sleep) -> None:  # noqa: ANN001
-        self.timeout, self.delay = timeout, delay
+                 user_agent: str = USER_AGENT, sleep=time.sleep,  # noqa: ANN001
+                 allow: public_net.Allowed = ()) -> None:
+        self.timeout, self.delay, self.allow = timeout, delay, allow
         self.max_retry_after, self.retries = max_retry_after, retries
         self.user_agent, self.sleep = user_agent, sleep
         self.last_request: dict[str, float] = {}
@@ -331,8 +331,8 @@ class Checker:
         wait = self.last_request.get(host, -1e9) + self.delay - time.monotonic()
         if wait > 0:
             self.sleep(wait)
-        redirects = _Redirects()
-        opener = urllib.request.build_opener(redirects)
+        redirects = public_net.SchemeRedirects()
+        opener = public_net.opener(redirects, self.allow)
         request = urllib.request.Request(url, method=method, headers={
             'User-Agent': self.user_agent, 'Accept': 'text/html,*/*;q=0.8'})
         try:
@@ -372,7 +372,11 @@ class Checker:
                     break  # try GET: some servers answer HEAD wrongly
                 except (TimeoutError, socket.timeout):
                     return Result('broken', f'timed out after {self.timeout:g} s')
+                except public_net.Refused as err:
+                    return Result('refused', str(err))
                 except urllib.error.URLError as err:
+                    if isinstance(err.reason, public_net.Refused):
+                        return Result('refused', str(err.reason))
                     if isinstance(err.reason, (TimeoutError, socket.timeout)):
                         return Result('broken', f'timed out after {self.timeout:g} s')
                     result = Result('broken', str(err.reason))
@@ -404,7 +408,13 @@ def report(results: dict[str, Result], places: dict[str, list[Place]], repo: Pat
     here = Path.cwd()
     for place, url, result in lines:
         shown = os.path.relpath(repo / place.path, here).replace(os.sep, '/')
-        if result.status == 'broken':
+        if result.status == 'refused':
+            print(f'{shown}:{place.line}: error: link {url} not requested: {result.info} '
+                  '[linkcheck.refused]', file=out)
+            if github:
+                print(f'::error file={_escape(place.path, True)},line={place.line},'
+                      f'title=refused link::{_escape(f"{url}: {result.info}")}', file=out)
+        elif result.status == 'broken':
             print(f'{shown}:{place.line}: error: broken link {url} ({result.info}) '
                   '[linkcheck.broken]', file=out)
             if github:
@@ -428,11 +438,11 @@ def report(results: dict[str, Result], places: dict[str, list[Place]], repo: Pat
     counts: dict[str, int] = {}
     for result in results.values():
         counts[result.status] = counts.get(result.status, 0) + 1
-    summary = ', '.join(f'{counts[s]} {s}' for s in ('working', 'broken', 'redirected',
+    summary = ', '.join(f'{counts[s]} {s}' for s in ('working', 'broken', 'refused', 'redirected',
                                                        'unverified') if counts.get(s))
     noun = 'link' if len(results) == 1 else 'links'
     print(f'make linkcheck-changed: {len(results)} {noun} on changed lines: {summary}', file=out)
-    return counts.get('broken', 0)
+    return counts.get('broken', 0) + counts.get('refused', 0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -454,6 +464,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--max-retry-after', type=float, default=60.0,
                         help='longest Retry-After of an HTTP 429 to wait for, seconds (60)')
     parser.add_argument('--retries', type=int, default=3, help='HTTP 429 retries per URL (3)')
+    parser.add_argument('--allow-address', action='append', default=[], metavar='ADDRESS:PORT',
+                        help='an address that may be requested although it is not public (an '
+                             "intranet handbook's own server); repeat for more")
     parser.add_argument('--list', action='store_true',
                         help='print the selected URLs at their places; request nothing')
     args = parser.parse_args(argv)
@@ -473,7 +486,9 @@ def main(argv: list[str] | None = None) -> int:
     if not places:
         print(f'make linkcheck-changed: no external link on the lines changed since {args.base}')
         return 0
-    checker = Checker(args.timeout, args.delay, args.max_retry_after, args.retries)
+    allow = [(address.strip('[]'), int(port))
+             for address, _, port in (a.rpartition(':') for a in args.allow_address)]
+    checker = Checker(args.timeout, args.delay, args.max_retry_after, args.retries, allow=allow)
     results = {}
     for url in sorted(places, key=lambda u: (places[u][0], u)):
         results[url] = checker.check(url)

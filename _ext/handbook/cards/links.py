@@ -69,7 +69,6 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.domains import Domain
-from sphinx.errors import ConfigError
 from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -95,6 +94,8 @@ if TYPE_CHECKING:
 _ = get_translation('handbook')  # texts shown in pages (translations.py)
 #: the store's entry: the registry file it holds, as (path, mtime, size, URL templates)
 REGISTRY_STAMP = 'registry_stamp'
+#: the store's entry: the registry could not be read (its error says so, once)
+UNREADABLE = 'registry_unreadable'
 
 
 class CardReferences(SphinxTransform):
@@ -342,9 +343,21 @@ def load_registry(app: Sphinx) -> None:
         else:
             new = card_registry.load(path, url_templates(app))
     except (OSError, RegistryError) as err:
-        raise ConfigError(
-            f'cannot read the card registry {path}: {err}; '
-            'set handbook_cards in conf.py or pass -D handbook_cards=PATH') from None
+        # one located error, not Sphinx's crash report; the pages are built
+        # with their card names as plain text, each not reported again
+        if isinstance(err, RegistryError):  # its message says the fix
+            what = str(err).replace(f'{path} ', 'it ')
+        else:
+            what = (f'{err.strerror or err}; give the registry file (a TSV, or a link file of '
+                    '.. _`卡名`: URL rows) with handbook_cards in conf.py, cards in '
+                    'handbook.toml, or make … CARDS=PATH')
+        reports.error(f'cannot read the card registry {path}: {what}; until then the card '
+                      'names are shown without links', location=f'{path}:1', subtype='registry')
+        kept.data.pop(REGISTRY_STAMP, None)
+        kept.data[UNREADABLE] = True
+        kept.set_registry(Registry(path, {}, []))
+        return
+    kept.data.pop(UNREADABLE, None)
     kept.data[REGISTRY_STAMP] = stamp
     report = {'error': reports.error, 'warning': reports.warning}
     for problem in new.problems:
@@ -406,6 +419,8 @@ def used_keys(env: BuildEnvironment) -> set[str]:
 def warn_unknown_card(app: Sphinx, domain: Domain | None, node: addnodes.pending_xref) -> bool | None:
     if domain is None or domain.name != 'card':
         return None
+    if store(app.env).data.get(UNREADABLE):
+        return True  # the registry's own error says it, once
     reg = registry(app.env)
     name = node['cardname']
     if fold(name) in reg.rejected:

@@ -95,8 +95,9 @@ import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
+from handbook.core import url_policy
 from handbook.core.names import fold
 from handbook.core.records import frozen_record
 
@@ -478,14 +479,25 @@ def _check_name(name: str) -> str | None:
 
 
 def _is_http(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.scheme in ('http', 'https') and bool(parts.netloc)
+    """Whether *url* is an http(s) URL the site may link (:mod:`handbook.core.url_policy`)."""
+    return _url_problem(url) is None
+
+
+def _url_problem(url: str) -> str | None:
+    """The URL policy's verdict on a registry URL.  A space inside it is
+    allowed: legacy link files hold card names with spaces in their URLs
+    (``https://ygocdb.com/?search=No.39 希望皇 霍普``), which browsers send
+    as ``%20``."""
+    return url_policy.absolute_problem(url.replace(' ', '%20'))
 
 
 def _check_url(url: str) -> str | None:
-    if not url or _is_http(url):
+    problem = _url_problem(url) if url else None
+    if problem is None:
         return None
-    return (f'URL {_shown(url)!r} is not an http(s) URL, so it is never a link; '
+    if problem.startswith('is a '):  # another scheme
+        problem = 'is not an http(s) URL'
+    return (f'URL {_shown(url)!r} {problem}, so it is never a link; '
             'use https://… or leave it empty')
 
 

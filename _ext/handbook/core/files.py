@@ -1,14 +1,26 @@
-"""Files the handbook writes beside the pages, written only when their content changes.
+"""Files the handbook writes: whole or not at all, and only when their content changes.
 
-A file whose bytes are the same keeps its modification time, so that what
-watches or uploads the output folder by date sees only real changes (see
-:mod:`handbook.publishing.unchanged_files` for Sphinx's own files).
+:func:`write_atomically` replaces a file with new bytes so that no fault
+leaves half of it: the bytes go to a temporary file in the same folder,
+which is flushed to the disk and checked complete, then moved over the file
+(``os.replace``, one atomic rename).  A full disk, a file or folder that may
+not be written, a process killed at any moment leave the old file as it was
+and no temporary file behind (a killed process may leave its hidden
+``.<name>.*.tmp``, never a cut file).  ``make fix`` and ``make autolink``
+write the pages so, and :mod:`handbook.publishing.published` the site.
+
+The files extensions write beside the pages (``rulings.json``, the
+sitemap) are written only when their bytes change (:func:`write_if_changed`),
+so that a build that changed nothing leaves their dates alone.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,16 +55,53 @@ def write_pieces_if_changed(path: Path, pieces: Callable[[], Iterable[bytes]]) -
 
 @contextlib.contextmanager
 def replacing(path: Path) -> Iterator[BinaryIO]:
-    """A temporary file beside *path* to write its new bytes to, moved over
-    *path* when the block ends (a reader never sees half of it), removed if
-    the block fails."""
+    """A temporary file beside *path* to write its new bytes to, checked
+    complete, then moved over *path* when the block ends (a reader never
+    sees half of it); removed if the block fails."""
     temporary = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
     try:
         with temporary.open('wb') as out:
             yield out
+            out.flush()  # not fsync'ed: a build's own files; make html publishes them (published.py)
+            if os.fstat(out.fileno()).st_size != out.tell():
+                raise OSError(errno.EIO, 'the file was not written whole', str(temporary))
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace the file *path* (or create it) with *data*, whole or not at
+    all: a temporary file beside it, flushed to the disk (``fsync``), its
+    size checked, then ``os.replace``.  A symbolic link is written at its
+    target, and the file keeps its permissions.  On an error (``OSError``,
+    raised) the file is as it was and the temporary file is removed."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f'.{target.name}.', suffix='.tmp')
+    try:
+        with os.fdopen(handle, 'wb') as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+            if os.fstat(out.fileno()).st_size != len(data):
+                raise OSError(errno.EIO, 'the file was not written whole', name)
+        os.chmod(name, mode)
+        os.replace(name, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+
+
+def _umask() -> int:
+    """The process's file mode mask (read by setting it, then set back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _holds(path: Path, pieces: Iterable[bytes]) -> bool:

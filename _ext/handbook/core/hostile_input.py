@@ -16,19 +16,33 @@ U+007F-U+009F): readers see nothing or a box, and EPUB readers reject the
 page.  It is reported at its line and left out of the page
 (``source-read``), so a control character never reaches a URL either.
 
-error ``handbook.link`` -- a link whose URL is neither http(s), ``mailto:``
-nor relative (``javascript:``, ``data:``, ``vbscript:``, ``file:`` …), or
-holds a space or a control character (browsers drop some of them, so
-``\\x01javascript:`` would run as a script): the link is turned into its
-text, in every build, also where errors are not fatal (``make preview``).
-This covers the links docutils makes itself: ```文本 <javascript:…>`__``,
-``文本_`` with ``.. _文本: javascript:…``, an image's ``:target:``.  Dates
-of rulings get their own message first (:mod:`handbook.rulings.dates`).
+error ``handbook.invisible-character`` -- a bidirectional control
+(``U+202E`` shows what follows reversed), a zero-width space or joiner or a
+byte-order mark inside a page: readers do not see it, but it changes how the
+text reads, what the search finds and the ids made from a title.  Reported
+at its line and left out of the page.
+
+note ``handbook.line-separator`` -- ``U+2028`` or ``U+2029``: Python's line
+splitting, and so docutils', takes it for a line break, which editors do
+not, so every line number reported after it would be one off.  It is read
+as a space, and reported at its line as editors count it.
+
+error ``handbook.link`` -- a link or an image whose address the URL policy
+refuses (:mod:`handbook.core.url_policy`: only http(s), or a relative path
+inside the site; no backslash, no user name, no space or control
+character, read as the browser reads it): a link is turned into its text,
+an image is left out, in every build, also where errors are not fatal
+(``make preview``).  This covers the links docutils makes itself: ```文本
+<javascript:…>`__``, ```文本 <//evil.host/>`__``, ``文本_`` with ``.. _文本:
+javascript:…``, an image's ``:target:``, an image or ``:download:`` given an
+address.  Dates of rulings get their own message first
+(:mod:`handbook.rulings.dates`).
 
 Text is never HTML: docutils and Sphinx escape every title, card name and
 role text (``:strike:`<script>```), so there is nothing to do for it here.
-(The ``raw`` directive passes HTML through by design; the handbook does not
-use it.)
+What passes HTML or files through by design (``raw``, ``include`` of a file
+outside the source folder, ``meta http-equiv``) is off:
+:mod:`handbook.core.safe_reading`, loaded with this module.
 """
 
 from __future__ import annotations
@@ -38,27 +52,32 @@ import re
 import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.project import EXCLUDE_PATHS
 from sphinx.transforms import SphinxTransform
 from sphinx.util.matching import get_matching_files
 
-from handbook.core import reports
+from handbook.core import reports, url_policy
 from handbook.core.source_lines import BlockLines
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-#: the schemes a link may have (and none: a relative link)
-SAFE_SCHEMES = frozenset({'http', 'https', 'mailto'})
-#: Unicode's "other" categories: control, format (U+202E …), surrogates, private use
-_NOT_IN_URL = frozenset({'Cc', 'Cf', 'Cs', 'Co'})
 #: control characters that are not whitespace docutils knows (tab, line breaks,
 #: vertical tab, form feed): C0, DEL, C1
 _CONTROL = re.compile('[\x00-\x08\x0e-\x1f\x7f-\x9f]')
+#: invisible characters that change how text reads: bidirectional controls
+#: (U+202E reverses what follows), zero-width spaces and joiners, a
+#: byte-order mark inside the text
+_INVISIBLE = re.compile('[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]')
+#: characters Python's (and so docutils') line splitting takes for line
+#: breaks, which editors do not: every later line number would be off by one
+_LINE_SEPARATOR = re.compile('[\u2028\u2029]')
+#: everything the source-read check looks for
+_SUSPECT = re.compile(f'{_CONTROL.pattern}|{_INVISIBLE.pattern}|{_LINE_SEPARATOR.pattern}')
 
 
 def undecodable(path: Path, encoding: str) -> tuple[int, str] | None:
@@ -108,33 +127,23 @@ def quoted(text: str, limit: int = 100) -> str:
     return repr(text if len(text) <= limit else f'{text[:limit]}…')
 
 
-def unsafe_link(url: str) -> str | None:
-    """Why *url* must not be a link, or None."""
-    # an ASCII URL of printable characters but the space holds none of them
-    # (a character's category, looked up one by one, was 6 of the 8 µs of a
-    # check; a yearly FAQ page checks thousands of links)
-    if not (url.isascii() and url.isprintable() and ' ' not in url):
-        for char in url:
-            if char.isspace() or unicodedata.category(char) in _NOT_IN_URL:
-                return ('holds a space' if char == ' '
-                        else f'holds the character U+{ord(char):04X}')
-    try:
-        scheme = urlsplit(url).scheme.lower()
-    except ValueError:
-        return 'is not a valid URL'
-    if scheme and scheme not in SAFE_SCHEMES:
-        return f'is a {scheme}: URL, not an http(s) address'
-    return None
+def unsafe_link(url: str, page: str | None = None) -> str | None:
+    """Why *url* must not be a link of the page *page*, or None
+    (:func:`handbook.core.url_policy.problem`)."""
+    return url_policy.problem(url, page=page)
 
 
 def strip_control_characters(app: Sphinx, docname: str, source: list[str]) -> None:
-    """``source-read``: report each control character of the page at its line,
-    and leave it out of the page."""
+    """``source-read``: report each control or invisible character of the
+    page at its line (lines counted as editors count them: at line feeds),
+    and leave it out of the page; a line separator is read as a space."""
     text = source[0]
-    if _CONTROL.search(text) is None:
+    if _SUSPECT.search(text) is None:
         return
     path = app.env.doc2path(docname)
     for number, line in enumerate(text.split('\n'), start=1):
+        if _SUSPECT.search(line) is None:
+            continue
         found = sorted({f'U+{ord(c):04X}' for c in _CONTROL.findall(line)})
         if found:
             them = 'them' if len(found) > 1 else 'it'
@@ -143,22 +152,41 @@ def strip_control_characters(app: Sphinx, docname: str, source: list[str]) -> No
                           f'which EPUB readers reject: delete {them} (the page is built '
                           f'without {them})', location=f'{path}:{number}',
                           subtype='control-character')
-    source[0] = _CONTROL.sub('', text)
+        invisible = sorted(set(_INVISIBLE.findall(line)))
+        if invisible:
+            names = ', '.join(f'U+{ord(c):04X} ({unicodedata.name(c, "?")})' for c in invisible)
+            them = 'them' if len(invisible) > 1 else 'it'
+            reports.error(f'the line holds the invisible character{"s" * (len(invisible) > 1)} '
+                          f'{names}, which readers do not see but which change{"s" * (len(invisible) == 1)} '
+                          f'how the text reads and the ids made from it: delete {them} (the '
+                          f'page is built without {them})', location=f'{path}:{number}',
+                          subtype='invisible-character')
+        separators = sorted({f'U+{ord(c):04X}' for c in _LINE_SEPARATOR.findall(line)})
+        if separators:
+            reports.note(f'the line holds {", ".join(separators)} (a line or paragraph '
+                         'separator), which editors do not show as a line break: it is read as '
+                         'a space; write a space, or break the line', location=f'{path}:{number}',
+                         subtype='line-separator', config=app.config)
+    text = _CONTROL.sub('', text)
+    text = _INVISIBLE.sub('', text)
+    source[0] = _LINE_SEPARATOR.sub(' ', text)
 
 
 class UnsafeLinks(SphinxTransform):
-    """Turn links to unsafe URLs into their text; report each."""
+    """Turn links to addresses the URL policy refuses into their text, leave
+    out such images; report each."""
 
     # after docutils' ExternalTargets (640) has given named references their URL
     default_priority = 700
 
     def apply(self, **kwargs: Any) -> None:
         lines = BlockLines()  # each block's links located as the block was read
+        page = self.env.docname
         for node in list(self.document.findall(nodes.reference)):
             url = node.get('refuri')
             if not url:
                 continue
-            problem = unsafe_link(url)
+            problem = unsafe_link(url, page)
             if problem is None:
                 continue
             text = nodes.inline(node.rawsource, '', *node.children)
@@ -168,9 +196,37 @@ class UnsafeLinks(SphinxTransform):
                           f'{problem}: it is shown as plain text; write the https:// address '
                           'of the page it should open, or remove the link',
                           location=text, subtype='link')
+        for node in list(self.document.findall(addnodes.download_reference)):
+            problem = _address_problem(node.get('reftarget', ''))
+            if problem is not None:
+                text = nodes.inline(node.rawsource, node.astext())
+                text.source, text.line = lines(node)
+                node.replace_self(text)
+                reports.error(f'download {quoted(node.astext())} goes to '
+                              f'{quoted(node["reftarget"])}, which {problem}: it is shown as '
+                              'plain text; give a file of the source folder or an https:// '
+                              'address', location=text, subtype='link')
+        for node in list(self.document.findall(nodes.image)):
+            uri = node.get('uri', '')
+            problem = _address_problem(uri)
+            if problem is not None:
+                reports.error(f'image {quoted(uri)} {problem}: it is left out; give a file of '
+                              'the source folder or an https:// address',
+                              location=node, subtype='link')
+                node.parent.remove(node)
+
+
+def _address_problem(target: str) -> str | None:
+    """Why an image's or a download's *target* may not be published, or
+    None: a file path is Sphinx's to copy (:mod:`handbook.core.safe_reading`
+    checks that it is in the source folder), an address must be http(s)."""
+    if url_policy.is_path(target):
+        return None
+    return url_policy.absolute_problem(target)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.setup_extension('handbook.core.safe_reading')
     # after Sphinx has made source_suffix a dict (800)
     app.connect('config-inited', exclude_undecodable, priority=900)
     app.connect('source-read', strip_control_characters)

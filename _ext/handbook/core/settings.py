@@ -17,6 +17,9 @@ settings, never this one's::
     faq_pages = ['faq/*']                   # pages that may be yearly FAQ pages (rulings/days.py)
     source_headers = { '数据库' = 'faq', 'wiki' = 'wiki', '邮件' = 'mail' }
     superseded_markers = ['过时']            # what an admonition says of an outdated day
+    raw_html = false                        # trust the pages' raw HTML (handbook.core.safe_reading)
+    outside_files = false                   # let pages read files outside the source folder
+    meta_http_equiv = false                 # let pages set meta http-equiv (refresh)
 
 Every key is optional; each sets one config value (:data:`KEYS`).  The value
 in force is, first to last:
@@ -104,7 +107,13 @@ KEYS: dict[str, Key] = {
                           "or 'other')", "source_headers = { '数据库' = 'faq', '邮件' = 'mail' }"),
     'superseded_markers': Key('handbook_superseded_markers', 'a list of words (strings)',
                               "superseded_markers = ['过时']"),
+    # what a page may do (handbook.core.safe_reading): off unless every writer is trusted
+    'raw_html': Key('handbook_raw_html', 'true or false', 'raw_html = true'),
+    'outside_files': Key('handbook_outside_files', 'true or false', 'outside_files = true'),
+    'meta_http_equiv': Key('handbook_meta_http_equiv', 'true or false', 'meta_http_equiv = true'),
 }
+#: the keys whose value is true or false
+SWITCHES = frozenset({'raw_html', 'outside_files', 'meta_http_equiv'})
 #: the source kinds a header word may name (handbook.rulings.days)
 SOURCE_KINDS = ('faq', 'wiki', 'mail', 'other')
 
@@ -184,6 +193,8 @@ def _check(key: str, value: Any, path: Path) -> tuple[Any, str | None]:
     """``(value to use or None, what is wrong and the fix, or None)``."""
     spec = KEYS[key]
     wrong = f'must be {spec.shape}, not {_describe(value)}; e.g. {spec.example}'
+    if key in SWITCHES:
+        return (value, None) if isinstance(value, bool) else (None, wrong)
     if key in ('cards', 'faq_url'):
         if not isinstance(value, str) or not value.strip():
             return None, wrong

@@ -13,7 +13,7 @@ after the one before it, on one core.  An edit that rewrites a dozen pages
 was a quarter of the build.
 
 :class:`OrderedHTMLBuilder`, the HTML builder of this extension (the
-handbook's own, :mod:`handbook.publishing.unchanged_files`, is one), lets
+handbook's own, :mod:`handbook.core.kept_search_index`, is one), lets
 ``N`` chunks be written at a time: the last chunk starts as soon as it is
 resolved, beside the one before it.  The chunks are about as many as
 Sphinx's, but of about the same weight (their doctrees' sizes), not of as

@@ -89,6 +89,7 @@ from docutils import nodes
 from sphinx.locale import get_translation
 from sphinx.util.osutil import relative_uri
 
+from handbook.core import url_policy
 from handbook.core.source_lines import locate
 from handbook.listings.timeline import FillTimeline
 from handbook.nodes import references_in
@@ -303,7 +304,8 @@ def feed_name(config: Config, builder: str) -> str | None:
     """The feed's file name, where a build with *builder* writes one."""
     name = config.handbook_recent_feed
     base = config.html_baseurl or ''
-    if not name or builder not in SITE_BUILDERS or '://' not in base:
+    # the entries' links are the base's: an address the URL policy lets the site link
+    if not name or builder not in SITE_BUILDERS or url_policy.absolute_problem(base) is not None:
         return None
     return name
 

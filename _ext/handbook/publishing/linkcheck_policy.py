@@ -16,11 +16,23 @@ are listed as ``ignored`` in ``output.txt``):
 
 The rate limit, timeouts and retries are Sphinx's ``linkcheck_*`` settings
 in ``conf.py``.
+
+**Only the public internet** (:mod:`handbook.core.public_net`).  Every
+request of the run goes through a proxy on 127.0.0.1 that this extension
+starts (the ``http_proxy`` and ``https_proxy`` of the process, set for the
+run and restored after it), which resolves each host itself and connects
+only to public addresses: a URL of the pages, or a redirect, that leads to
+a loopback, private, link-local (a cloud's metadata service) or other
+non-public address is refused, not requested, and reported broken with the
+reason; ``requests`` follows no redirect to a scheme other than http(s).
+``handbook_linkcheck_allowed_addresses`` (``['address:port', …]``) lets
+such an address through: an intranet handbook's own server.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 import urllib.robotparser
@@ -29,6 +41,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from sphinx.util import logging, requests
+
+from handbook.core import public_net
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -74,7 +88,9 @@ class Policy:
                 logger.info('robots.txt of %s not fetched (%s); its links are checked', origin, err)
             else:
                 parser = urllib.robotparser.RobotFileParser()
-                if response.status_code in (401, 403):
+                if response.status_code == 403 and response.reason.startswith('refused: '):
+                    parser = None  # the proxy's refusal: the link's own request says it
+                elif response.status_code in (401, 403):
                     parser.disallow_all = True
                 elif response.ok:
                     parser.parse(response.text.splitlines())
@@ -105,6 +121,21 @@ def start(app: Sphinx) -> None:
         app.builder.handbook_policy = Policy(app)
 
 
+def route_through_proxy(app: Sphinx, builder: Any) -> None:
+    """``write-started``: the run's requests (robots.txt, then the links,
+    as they are collected and checked) go through a proxy that requests
+    public addresses only, until ``build-finished``."""
+    if app.builder.name != 'linkcheck' or getattr(app.builder, 'handbook_proxy', None):
+        return
+    allow = [(address.strip('[]'), int(port)) for address, _, port in
+             (a.rpartition(':') for a in app.config.handbook_linkcheck_allowed_addresses)]
+    proxy = public_net.Proxy(allow, timeout=app.config.linkcheck_timeout or 60)
+    proxy.__enter__()
+    routed = public_net.environment_proxy(os.environ, proxy)
+    routed.__enter__()
+    app.builder.handbook_proxy = (proxy, routed)
+
+
 def process_uri(app: Sphinx, uri: str) -> None:
     """Called for each URL the builder collects, before any is checked."""
     policy: Policy = app.builder.handbook_policy
@@ -119,6 +150,15 @@ def process_uri(app: Sphinx, uri: str) -> None:
 
 
 def finish(app: Sphinx, exception: Exception | None) -> None:
+    proxied = getattr(app.builder, 'handbook_proxy', None)
+    if proxied is not None:  # the environment as it was, the proxy stopped: on every end
+        proxy, routed = proxied
+        routed.__exit__(None, None, None)
+        proxy.close()
+        app.builder.handbook_proxy = None
+        if proxy.refusals:
+            logger.info('linkcheck: %d requests refused (not public addresses)',
+                        len(proxy.refusals))
     policy: Policy | None = getattr(app.builder, 'handbook_policy', None)
     if policy is None or exception is not None:
         return
@@ -133,8 +173,12 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value('handbook_linkcheck_cache_days', 7, '', types=frozenset({int}),
                          description='a URL found working this recently is not checked again')
+    app.add_config_value('handbook_linkcheck_allowed_addresses', [], '', types=frozenset({list}),
+                         description="'address:port' the link checks may request although "
+                                     'not public (an intranet server)')
     app.connect('builder-inited', start)
+    app.connect('write-started', route_through_proxy)
     app.connect('linkcheck-process-uri', process_uri)
-    app.connect('build-finished', finish)
+    app.connect('build-finished', finish, priority=100)  # before a handler that may raise
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

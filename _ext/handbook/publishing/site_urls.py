@@ -9,7 +9,7 @@ BASEURL=https://…/``; on Read the Docs its canonical URL).  From it come:
   it), and
   ``robots.txt`` pointing search engines at it, both written by this
   extension for the html and dirhtml builders (not beside an EPUB), and
-  only when their content changed (:mod:`handbook.publishing.unchanged_files`);
+  only when their content changed (:func:`handbook.core.files.write_if_changed`);
 * the absolute ``og:url`` of the link previews (sphinxext-opengraph's
   ``ogp_site_url`` is set to ``html_baseurl``);
 * the links of the 404 page (sphinx-notfound-page): the host serves that
@@ -50,6 +50,7 @@ from xml.sax.saxutils import escape
 from sphinx.errors import ConfigError
 from sphinx.util import logging
 
+from handbook.core import url_policy
 from handbook.core.files import write_if_changed
 from handbook.listings.card_index import CARD_PAGES
 from handbook.store import store
@@ -72,8 +73,8 @@ TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 def derive_urls(app: Sphinx, config: Config) -> None:
     """Check ``html_baseurl`` and set the values that follow from it."""
     base = config.html_baseurl
-    parts = urlsplit(base)
-    if parts.scheme not in ('http', 'https') or not parts.netloc:
+    # the feed's, the sitemap's and the canonical addresses start with it
+    if url_policy.absolute_problem(base) is not None:
         raise ConfigError(
             f'html_baseurl {base!r} is not the address of the published site; set an '
             f'absolute http(s) URL: make html BASEURL=https://example.org/handbook/ '

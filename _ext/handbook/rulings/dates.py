@@ -34,12 +34,18 @@ error ``handbook.ruling`` -- the reader sees something broken:
 * a FAQ id that is not a positive integer (the date is shown without link);
 * a URL that is not an http(s) address -- ``javascript:``, ``data:``,
   ``file:``, ``//host/…`` without a scheme, a URL with a space or a control
-  character: it **never becomes a link**, in any build, also where errors
+  character, a backslash or a user name (``https://evil.host\\@www.db…``,
+  which the browser opens at ``evil.host``; :mod:`handbook.core.url_policy`
+  reads every URL as the browser does): it **never becomes a link**, in any build, also where errors
   are not fatal (``make preview``).  The role renders the date as plain
   text; a legacy date link with such a URL is turned into plain text.
 
 warning ``handbook.ruling`` -- a house rule the handbook chose: a URL whose
 host is not in its ``ruling_hosts``, where it lists some (it stays a link).
+
+note ``handbook.ruling-fullwidth`` -- a date written with full-width digits
+or slashes (``１７/３/２４``): read as the same date; the note gives the
+ASCII form to write.
 
 note ``handbook.ruling-https`` -- an ``http://`` URL on a host known to serve
 https (one of ``ruling_hosts``, else the official FAQ's and the wiki's,
@@ -54,6 +60,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import unicodedata
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
@@ -62,7 +69,8 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxRole
 
 from handbook.core import reports, settings
-from handbook.core.hostile_input import quoted, unsafe_link
+from handbook.core import url_policy
+from handbook.core.hostile_input import quoted
 from handbook.core.source_lines import BlockLines
 
 if TYPE_CHECKING:
@@ -70,10 +78,10 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
 
-#: a date as the handbook writes it
-_DATE = re.compile(r'^(\d{1,2})/(\d{1,2})/(\d{1,2})$')
-#: text of an anonymous link that is a date (the legacy form)
-_LINK_DATE = re.compile(r'^\d{1,2}/\d{1,2}/\d{1,2}$')
+#: a date as the handbook writes it (ASCII digits: \d would take １７ and ١٧ too)
+_DATE = re.compile(r'^(\d{1,2})/(\d{1,2})/(\d{1,2})$', re.ASCII)
+#: text of an anonymous link that is a date (the legacy form), full-width forms folded
+_LINK_DATE = re.compile(r'^\d{1,2}/\d{1,2}/\d{1,2}$', re.ASCII)
 #: the official FAQ's address, where the handbook names none (``faq:<id>``)
 DEFAULT_FAQ_URL = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action'
                    '?ope=5&fid={id}&request_locale=ja')
@@ -93,6 +101,13 @@ def parse_date(text: str) -> tuple[datetime.date | None, str | None]:
         return datetime.date(year, month, day), None
     except ValueError:
         return None, f'ruling date {text!r} is not a calendar date; check the month and the day'
+
+
+def ascii_date(text: str) -> str | None:
+    """The ASCII form of a date written with full-width digits or slashes
+    (``１７/３/２４``, ``17／3／24``), or None."""
+    folded = unicodedata.normalize('NFKC', text)
+    return folded if folded != text and _DATE.match(folded) else None
 
 
 def parse_role_text(text: str) -> tuple[str, str | None] | None:
@@ -117,22 +132,9 @@ def faq_id_from_url(url: str) -> str | None:
 
 
 def unsafe(url: str) -> str | None:
-    """Why *url* can never be a ruling's link (not an absolute http(s) URL, or
-    a character no URL holds), or None."""
-    problem = unsafe_link(url)
-    if problem:
-        return problem
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 (raises on a bad port)
-    except ValueError:
-        return 'is not a valid URL'
-    if parts.scheme.lower() not in ('http', 'https'):
-        return 'has no scheme (http: or https:)' if url.startswith('//') else \
-            'is not an http(s) URL'
-    if not parts.hostname:
-        return 'has no host'
-    return None
+    """Why *url* can never be a ruling's link (the URL policy's absolute
+    http(s) URLs only: :mod:`handbook.core.url_policy`), or None."""
+    return url_policy.absolute_problem(url)
 
 
 def https_url(url: str, hosts: Iterable[str]) -> str | None:
@@ -144,7 +146,7 @@ def https_url(url: str, hosts: Iterable[str]) -> str | None:
     if unsafe(url) is not None:
         return None
     parts = urlsplit(url)
-    if parts.scheme.lower() != 'http' or parts.hostname not in {h.lower() for h in hosts}:
+    if parts.scheme.lower() != 'http' or url_policy.host(url) not in {h.lower() for h in hosts}:
         return None
     if parts.port is None:
         return 'https' + url[len('http'):]
@@ -221,8 +223,8 @@ class RulingReferences(SphinxTransform):
         self.lines = BlockLines()  # each block's references located as the block was read
         for node in list(self.document.findall(nodes.reference)):
             refuri = node.get('refuri')
-            if refuri and 'ruling' not in node['classes'] \
-                    and _LINK_DATE.match(node.astext().strip()):
+            if refuri and 'ruling' not in node['classes'] and _LINK_DATE.match(
+                    unicodedata.normalize('NFKC', node.astext().strip())):
                 self.legacy(node, refuri)
         today = datetime.date.today()
         for node in list(self.document.findall(nodes.Element)):
@@ -262,7 +264,12 @@ class RulingReferences(SphinxTransform):
         if node.line is None:
             node.source, node.line = self.lines(node)
         text = node['ruling_text']
-        date, problem = parse_date(text)
+        written = ascii_date(text)
+        if written:
+            reports.note(f'ruling date {text!r} is written with full-width characters: write '
+                         f'{written} (the same date, as the dates are searched and sorted)',
+                         location=node, subtype='ruling-fullwidth', config=self.config)
+        date, problem = parse_date(written or text)
         if date is not None:
             node['ruling_date'] = date.isoformat()
             if date > today:
@@ -291,7 +298,7 @@ class RulingReferences(SphinxTransform):
                           location=node, subtype='ruling')
             return
         hosts = self.config.handbook_ruling_hosts
-        host = urlsplit(target).hostname
+        host = url_policy.host(target)  # as the browser reads it, as the badge shows it
         if hosts and host not in {h.lower() for h in hosts}:
             where = settings.origin(self.config, self.env.srcdir, 'handbook_ruling_hosts')
             reports.warning(f'ruling URL host {host!r} is not an allowed source '

@@ -19,8 +19,8 @@ into rulings at its dates (:mod:`handbook.rulings.sentences`):
 
 So this line holds three rulings, A, B and C, and the next one::
 
-    | A。\ :ruling:`17/12/22` B。\ :ruling:`17/7/28` C。\ :ruling:`17/12/22`
-    | 「甲」怪兽\ :ruling:`17/3/24` 和「乙」怪兽\ :ruling:`17/3/24` 立即被破坏。
+    | A。\\ :ruling:`17/12/22` B。\\ :ruling:`17/7/28` C。\\ :ruling:`17/12/22`
+    | 「甲」怪兽\\ :ruling:`17/3/24` 和「乙」怪兽\\ :ruling:`17/3/24` 立即被破坏。
 
 On a yearly FAQ page (:mod:`handbook.rulings.days`) every line of a day's
 line blocks is one ruling, dated with the day (its first reference, whose

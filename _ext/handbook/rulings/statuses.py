@@ -95,11 +95,11 @@ import functools
 import re
 from html import escape
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from docutils import nodes
 from sphinx.locale import get_translation
 
+from handbook.core import url_policy
 from handbook.nodes import is_struck, overturned
 from handbook.rulings.dates import WIKI_HOST, faq_id_from_url
 
@@ -219,8 +219,9 @@ def read_sources(references: Iterable, config: Config,
 
 @functools.lru_cache(maxsize=4096)
 def _host_of(url: str) -> str | None:
-    """The host of *url* (the same few hosts for every ruling of a page)."""
-    return urlsplit(url).hostname
+    """The host the browser visits for *url* (:mod:`handbook.core.url_policy`;
+    the same few hosts for every ruling of a page)."""
+    return url_policy.host(url)
 
 
 def replacements(lines: Sequence[nodes.Element], overturned: Sequence[bool]

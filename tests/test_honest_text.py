@@ -1,0 +1,54 @@
+"""Honest text (issue 34, case 11; _ext/handbook/core/hostile_input.py,
+_ext/handbook/rulings/dates.py): bidi controls and zero-width characters are
+errors at their line and never reach an id; a full-width date is a note with
+its ASCII form; lines are counted as editors count them (U+2028 is no line
+break)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sphinx.util.console import strip_escape_sequences
+
+from helpers import html, warnings
+
+
+def notes(app) -> list[str]:
+    text = strip_escape_sequences(app.status.getvalue()).replace(str(app.srcdir) + '/', '')
+    return re.findall(r'\S+: note: .*', text)
+
+
+@pytest.mark.sphinx('html', testroot='honest-text', freshenv=True)
+def test_invisible_characters_full_width_dates_and_line_separators(app):
+    app.build()
+    assert warnings(app) == [
+        'index.rst:6: ERROR: the line holds the invisible characters U+200B (ZERO WIDTH SPACE), '
+        'U+202E (RIGHT-TO-LEFT OVERRIDE), which readers do not see but which change how the '
+        'text reads and the ids made from it: delete them (the page is built without them) '
+        '[handbook.invisible-character]',
+        'index.rst:9: ERROR: the line holds the invisible character U+200D (ZERO WIDTH JOINER), '
+        'which readers do not see but which changes how the text reads and the ids made from '
+        'it: delete it (the page is built without it) [handbook.invisible-character]',
+        # after the line separator of line 13: still the editor's line
+        "index.rst:15: ERROR: ruling date '17/2/30' is not a calendar date; check the month "
+        'and the day [handbook.ruling]',
+    ]
+    assert sorted(notes(app)) == [
+        "index.rst:10: note: ruling date '１７/３/２４' is written with full-width characters: "
+        'write 17/3/24 (the same date, as the dates are searched and sorted) '
+        '[handbook.ruling-fullwidth]',
+        "index.rst:11: note: ruling date '１７／３／２５' is written with full-width characters: "
+        'write 17/3/25 (the same date, as the dates are searched and sorted) '
+        '[handbook.ruling-fullwidth]',
+        'index.rst:13: note: the line holds U+2028 (a line or paragraph separator), which '
+        'editors do not show as a line break: it is read as a space; write a space, or break '
+        'the line [handbook.line-separator]',
+    ]
+    page = html(app)
+    assert not re.search('[\u200b-\u200f\u202a-\u202e\u2028\u2029]', page)
+    assert 'id="同时处理"' in page
+    # the full-width dates are rulings, dated as their ASCII form
+    dates = [n.get('ruling_date') for n in app.env.get_doctree('index').findall(
+        lambda n: 'ruling_text' in getattr(n, 'attributes', {}))]
+    assert dates == ['2017-03-24', '2017-03-24', '2017-03-25', None]

@@ -1,0 +1,306 @@
+"""make html builds aside and publishes what changed (_ext/handbook/publishing/published.py,
+tools/build_html.py; issue 34, cases 6, 7 and 9): a no-change rebuild writes
+no file of the published site, an edit the files it changed; a full disk, a
+read-only build folder or a killed build never damage the good site; one
+build at a time; a killed build's next build is byte for byte a clean one's.
+
+The builds are ``make html`` of the mini-handbook (tests/roots/test-handbook,
+the project's conf.py, every extension), copied with its files' dates (outside
+git they are the pages' "last updated" dates)."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT, make_command
+
+ROOT_HANDBOOK = ROOT / 'tests' / 'roots' / 'test-handbook'
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob('*')) if p.is_file()}
+
+
+def stamps(folder: Path) -> dict[str, tuple[int, int]]:
+    """``{file: (inode, mtime_ns)}``: a file counts as written when either changed."""
+    return {p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob('*')) if p.is_file()}
+
+
+def differing(a: dict, b: dict) -> list[str]:
+    return sorted(name for name in a.keys() | b.keys() if a.get(name) != b.get(name))
+
+
+def source(tmp_path: Path, name: str = 'src') -> Path:
+    return Path(shutil.copytree(ROOT_HANDBOOK, tmp_path / name))
+
+
+def make_html(srcdir: Path, builddir: Path, *variables: str) -> list[str]:
+    return make_command('html', f'SOURCEDIR={srcdir}', f'CARDS={srcdir / "cards.tsv"}',
+                        f'BUILDDIR={builddir}', 'JOBS=1', *variables)
+
+
+def build(srcdir: Path, builddir: Path, *variables: str, limit: int | None = None
+          ) -> subprocess.CompletedProcess:
+    """``make html``; with *limit*, no file may grow past that many bytes
+    (writes fail with EFBIG: a full disk as far as the build can tell)."""
+    return subprocess.run(make_html(srcdir, builddir, *variables), capture_output=True,
+                          text=True, check=False, preexec_fn=None if limit is None else
+                          lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+
+
+def edit(page: Path) -> None:
+    page.write_text(page.read_text(encoding='utf-8').replace('也一样', '也是一样'), encoding='utf-8')
+
+
+# -- the sweep ---------------------------------------------------------------------------
+
+def test_a_rebuild_publishes_exactly_what_changed(tmp_path):
+    srcdir, out = source(tmp_path), tmp_path / 'build'
+    assert build(srcdir, out, 'SPHINXOPTS=-q').returncode == 0
+    site = out / 'html'
+    first = stamps(site)
+    assert {'index.html', 'searchindex.js', 'rulings.json', '.buildinfo'} <= first.keys()
+    assert build(srcdir, out, 'SPHINXOPTS=-q').returncode == 0
+    assert differing(first, stamps(site)) == []  # nothing changed: no file written
+
+    before = files(site)
+    edit(srcdir / 'p3.rst')
+    assert build(srcdir, out, 'SPHINXOPTS=-q').returncode == 0
+    after = files(site)
+    assert differing(first, stamps(site)) == differing(before, after) == [
+        '_static/rulings-index.js', 'cards/死者苏生.html', 'cards/王宫的铁壁.html', 'feed.xml',
+        'p3.html', 'rulings.json',
+        'search.html',  # it loads the rulings' search index, whose checksum changed
+        'timeline.html']
+
+
+def test_the_sweep_removes_what_is_gone_and_leaves_other_sites_alone(tmp_path):
+    from handbook.publishing import published
+
+    folders = published.Folders(tmp_path / 'html', tmp_path / 'staging', tmp_path / 'doctrees')
+    (folders.staging / 'sub').mkdir(parents=True)
+    (folders.staging / 'index.html').write_text('新')
+    (folders.staging / 'sub' / 'page.html').write_text('页')
+    (folders.site / 'old').mkdir(parents=True)
+    (folders.site / 'old' / 'gone.html').write_text('旧')
+    (folders.site / 'index.html').write_text('旧')
+    (folders.site / '.index.html.123.tmp').write_text('a killed sweep left it')
+    (folders.site / 'zh_TW').mkdir()  # another build's site (its own .buildinfo)
+    (folders.site / 'zh_TW' / '.buildinfo').write_text('x')
+    (folders.site / 'zh_TW' / 'index.html').write_text('繁')
+    folders.marker.write_text('')
+    sweep = published.publish(folders)
+    assert sorted(sweep.written) == ['index.html', 'sub/page.html']
+    assert files(folders.site) == {'index.html': '新'.encode(), 'sub/page.html': '页'.encode(),
+                                   'zh_TW/.buildinfo': b'x', 'zh_TW/index.html': '繁'.encode()}
+    assert not folders.marker.exists()
+
+
+def test_a_sweep_that_fails_leaves_the_site_as_it_was(tmp_path):
+    from handbook.publishing import published
+
+    folders = published.Folders(tmp_path / 'html', tmp_path / 'staging', tmp_path / 'doctrees')
+    folders.staging.mkdir()
+    folders.site.mkdir()
+    for name in ('a', 'b', 'c'):
+        (folders.staging / f'{name}.html').write_text(f'新{name}')
+        (folders.site / f'{name}.html').write_text(f'旧{name}')
+    # b's copy cannot be written (a folder where it must go): it fails after a's
+    (folders.site / f'.b.html.{os.getpid()}.tmp').mkdir()
+    with pytest.raises(published.PublishError) as raised:
+        published.publish(folders)
+    assert str(raised.value).startswith('make html: error: cannot write ')
+    assert str(raised.value).endswith(f'the published site {folders.site} is left as it was')
+    assert files(folders.site) == {f'{n}.html': f'旧{n}'.encode() for n in 'abc'}
+
+
+def test_a_build_that_fails_on_a_warning_keeps_the_site_and_its_staging(tmp_path):
+    """-W: a page's problem fails the build; the published site stays the
+    last good one, and the next build goes on from the staging folder (it
+    need not start from scratch: nothing in it was cut)."""
+    srcdir, out = source(tmp_path), tmp_path / 'build'
+    assert build(srcdir, out, 'SPHINXOPTS=-q').returncode == 0
+    good = files(out / 'html')
+    page = srcdir / 'p3.rst'
+    text = page.read_text(encoding='utf-8')
+    page.write_text(text.replace('17/3/23', '17/2/30'), encoding='utf-8')
+    done = build(srcdir, out, 'SPHINXOPTS=-q')
+    assert done.returncode != 0  # (make's own status: 2 when its recipe failed)
+    assert f'make html: the build failed: the published site {out}/html is left as it was\n' \
+        in done.stderr
+    assert files(out / 'html') == good
+    page.write_text(text, encoding='utf-8')
+    done = build(srcdir, out, 'SPHINXOPTS=-q')
+    assert (done.returncode, done.stderr) == (0, '')  # not from scratch
+    clean = tmp_path / 'clean'
+    assert build(Path(shutil.copytree(srcdir, tmp_path / 'again')), clean,
+                 'SPHINXOPTS=-q').returncode == 0
+    # Sphinx's incremental search index keeps the word of the failed build's
+    # date ("30"), with no page: as after any edit that removes a word
+    assert differing(files(out / 'html'), files(clean / 'html')) == ['searchindex.js']
+
+
+# -- faults -------------------------------------------------------------------------------
+
+#: make's own line when a recipe failed (make[1] when make test runs make)
+MAKE_FAILED = re.compile(r'^make(?:\[\d+\])?: \*\*\* ')
+
+
+def crash_report(output: str) -> bool:
+    return 'Traceback' in output or 'Versions\n========' in output or 'Exception occurred' in output
+
+
+def test_a_full_disk_during_a_rebuild_leaves_the_good_site(tmp_path):
+    srcdir, out = source(tmp_path), tmp_path / 'build'
+    assert build(srcdir, out, 'SPHINXOPTS=-q').returncode == 0
+    good = files(out / 'html')
+    edit(srcdir / 'p3.rst')
+    done = build(srcdir, out, 'SPHINXOPTS=-q -E', limit=20_000)  # every page read and written
+    assert done.returncode != 0
+    assert not crash_report(done.stdout + done.stderr), done.stderr
+    said = [line for line in done.stderr.splitlines() if line.startswith('make html: ')]
+    assert said == [
+        f'make html: error: cannot write {out}: the file is too large (File too large); free '
+        'some space or make it writable, then run make html again',
+        f'make html: the build failed: the published site {out}/html is left as it was; the '
+        'next build starts from scratch']
+    assert files(out / 'html') == good  # not one page cut
+    # the disk has room again: the next build is a clean build's, byte for byte
+    assert build(srcdir, out, 'SPHINXOPTS=-q').returncode == 0
+    assert build(srcdir := Path(shutil.copytree(srcdir, tmp_path / 'again')),
+                 tmp_path / 'clean', 'SPHINXOPTS=-q').returncode == 0
+    assert differing(files(out / 'html'), files(tmp_path / 'clean' / 'html')) == []
+
+
+def test_a_clean_build_onto_a_full_disk_is_one_line(tmp_path):
+    srcdir, out = source(tmp_path), tmp_path / 'build'
+    done = build(srcdir, out, 'SPHINXOPTS=-q', limit=20_000)
+    assert done.returncode != 0
+    assert not crash_report(done.stdout + done.stderr), done.stderr
+    assert [p for p in (out / 'html').rglob('*') if p.is_file()] == []  # nothing published
+
+
+@contextlib.contextmanager
+def read_only(folder: Path):
+    """*folder* made read-only, also for root (where ``chattr +i`` works)."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    if shutil.which('chattr') is None or subprocess.run(
+            ['chattr', '+i', str(folder)], capture_output=True, check=False).returncode:
+        pytest.skip('cannot make a folder read-only for root on this file system')
+    try:
+        yield
+    finally:
+        subprocess.run(['chattr', '-i', str(folder)], check=True)
+
+
+def test_a_read_only_build_folder_is_one_clear_error(tmp_path):
+    srcdir, out = source(tmp_path), tmp_path / 'build'
+    assert build(srcdir, out, 'SPHINXOPTS=-q').returncode == 0
+    good = files(out / 'html')
+    edit(srcdir / 'p3.rst')
+    with read_only(out):
+        done = build(srcdir, out, 'SPHINXOPTS=-q')
+    assert done.returncode != 0
+    assert done.stdout == ''
+    [line] = [line for line in done.stderr.splitlines() if not MAKE_FAILED.match(line)]
+    assert line == (f'make html: error: cannot write {out}: operation not permitted (Operation '
+                    'not permitted); free some space or make it writable, then run make html '
+                    'again') if os.geteuid() == 0 else line.startswith(
+                        f'make html: error: cannot write {out}: permission denied'), line
+    assert files(out / 'html') == good
+
+
+def test_a_second_build_waits_for_the_first_and_names_it(tmp_path):
+    srcdir, out = source(tmp_path), tmp_path / 'build'
+    out.mkdir()
+    with open(out / '.lock', 'w', encoding='utf-8') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the first build, as far as the second can tell
+        lock.write('process 4242, started 2026-12-01 10:00:00: make html into elsewhere\n')
+        lock.flush()
+        second = subprocess.Popen(make_html(srcdir, out, 'SPHINXOPTS=-q'), text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert second.stderr.readline() == (
+            f'make html: {out} is in use by another build (process 4242, started 2026-12-01 '
+            '10:00:00: make html into elsewhere); waiting for it to end\n')
+        assert second.poll() is None  # it waits
+    stdout, stderr = second.communicate(timeout=300)
+    assert (second.returncode, stdout, stderr) == (0, '', '')
+    assert (out / 'html' / 'index.html').is_file()
+
+
+# -- kill -9 at ten points of a clean and an incremental build -----------------------------
+
+#: (which build, the output line after which the build is killed)
+KILLS = [
+    ('clean', 'loading translations'),
+    ('clean', 'reading sources... [ 67%]'),
+    ('clean', 'pickling environment'),
+    ('clean', 'copying static files'),
+    ('clean', 'writing output... [ 50%]'),
+    ('clean', 'dumping search index'),
+    ('incremental', 'reading sources'),
+    ('incremental', 'writing output'),
+    ('incremental', 'generating indices'),
+    ('incremental', 'build succeeded.'),
+]
+
+
+def killed_at(srcdir: Path, out: Path, line: str, jobs: str) -> None:
+    """``make html``, killed (-9, with every process it started) once it
+    prints *line*."""
+    build_ = subprocess.Popen(make_html(srcdir, out, f'JOBS={jobs}'), text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              start_new_session=True)
+    seen = False
+    for printed in build_.stdout:
+        if printed.startswith(line):
+            seen = True
+            os.killpg(build_.pid, signal.SIGKILL)
+            break
+    build_.stdout.close()
+    build_.wait()
+    assert seen, f'the build never printed {line!r}'
+
+
+def test_a_killed_build_is_followed_by_a_clean_one(tmp_path):
+    srcdir = source(tmp_path)
+    clean = tmp_path / 'clean'
+    assert build(srcdir, clean, 'SPHINXOPTS=-q').returncode == 0
+    edited = Path(shutil.copytree(srcdir, tmp_path / 'edited'))
+    edit(edited / 'p3.rst')
+    clean_edited = tmp_path / 'clean-edited'
+    assert build(edited, clean_edited, 'SPHINXOPTS=-q').returncode == 0
+    reference = {'clean': files(clean / 'html'), 'incremental': files(clean_edited / 'html')}
+    assert differing(*reference.values())  # the edit shows
+
+    for number, (kind, line) in enumerate(KILLS):
+        out = tmp_path / f'kill-{number}'
+        pages = srcdir
+        if kind == 'incremental':
+            pages = Path(shutil.copytree(srcdir, tmp_path / f'pages-{number}'))
+            assert build(pages, out, 'SPHINXOPTS=-q').returncode == 0
+            shutil.copy2(edited / 'p3.rst', pages / 'p3.rst')  # the edit, with its date
+        killed_at(pages, out, line, jobs='2' if number % 2 else '1')
+        done = build(pages, out, 'SPHINXOPTS=-q')
+        assert done.returncode == 0, (line, done.stderr)
+        site = files(out / 'html')
+        assert [name for name in site if name.endswith('.tmp')] == [], line
+        assert differing(site, reference[kind]) == [], line

@@ -1,0 +1,78 @@
+"""``make html``: build the site into a staging folder, then publish what changed.
+
+Sphinx builds into the staging folder (the output folder of the Sphinx
+arguments after ``--``); when the build succeeded, the published folder
+(``--site``) is made the same as it, file by file, writing only the files
+whose bytes changed; the build holds the build folder's lock (``--lock``)
+from start to end.  What it guarantees, and why:
+``_ext/handbook/publishing/published.py``.
+
+Usage (the Makefile's): ``python tools/build_html.py --site _build/html
+--lock _build/.lock -- -b html -W … -d _build/doctrees source
+_build/staging/html``.  Exit status: Sphinx's (0, 1 for warnings, 2 for an
+error), 2 when the folders cannot be written or the sweep fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / '_ext'))
+
+from sphinx.cmd.build import get_parser, main as sphinx_build  # noqa: E402
+
+from handbook.publishing.published import (  # noqa: E402
+    Folders,
+    PublishError,
+    begin,
+    failed,
+    locked,
+    publish,
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog='tools/build_html.py', description=__doc__.split('\n')[0])
+    parser.add_argument('--site', type=Path, required=True, help='the published folder')
+    parser.add_argument('--lock', type=Path, required=True, help="the build folder's lock file")
+    parser.add_argument('sphinx', nargs=argparse.REMAINDER,
+                        help='-- and the arguments of sphinx-build')
+    args = parser.parse_args(argv)
+    sphinx_args = args.sphinx[1:] if args.sphinx[:1] == ['--'] else args.sphinx
+    options = get_parser().parse_args(sphinx_args)
+    staging = Path(options.outputdir)
+    folders = Folders(args.site, staging,
+                      Path(options.doctreedir) if options.doctreedir else staging / '.doctrees')
+    quiet = options.quiet or options.really_quiet
+    try:
+        with locked(args.lock, f'make html into {args.site}'):
+            if begin(folders):
+                print(f'make html: the last build into {args.site} did not finish (killed, or '
+                      'ended by a fault): building it from scratch', file=sys.stderr)
+            exception = False
+            try:
+                status = sphinx_build(sphinx_args)
+            except SystemExit as exit_:  # a fault, said in one line (published.fault_as_one_line)
+                status = exit_.code if isinstance(exit_.code, int) else 2
+                exception = True
+            if status:
+                kept = failed(folders, exception=exception or status == 2)
+                print(f'make html: the build failed: the published site {args.site} is left as '
+                      'it was' + ('' if kept else '; the next build starts from scratch'),
+                      file=sys.stderr)
+                return status
+            sweep = publish(folders)
+            if not quiet:
+                print(f'published {args.site}: {len(sweep.written)} files written, '
+                      f'{len(sweep.removed)} removed')
+            return 0
+    except PublishError as err:
+        print(err, file=sys.stderr)
+        return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main())
