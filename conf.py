@@ -158,6 +158,9 @@ redirects: dict[str, str] = {}
 # Sphinx's Chinese search (jieba), with every registry name as one word.
 
 html_search_language = 'zh'
+# no result fetches its page to show a summary: the search page shows the
+# snippets its index holds (_ext/handbook/search/rulings_index.py)
+html_show_search_summary = False
 
 # -- EPUB and PDF (make epub, make pdf) ------------------------------------------------
 # The whole handbook for offline reading.  Card links stay links to the card

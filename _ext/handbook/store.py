@@ -102,6 +102,8 @@ class PageNodes:
     sections: list[nodes.section] = dataclasses.field(default_factory=list)
     rulings: list[nodes.Element] = dataclasses.field(default_factory=list)
     placeholders: list[nodes.Element] = dataclasses.field(default_factory=list)
+    #: the blocks of text (paragraphs, lines, titles, …; not inline, not invisible)
+    texts: list[nodes.TextElement] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(repr=False)
@@ -406,6 +408,10 @@ def carry(page: Contribution, name: str) -> None:
         page.extra[name] = value
 
 
+#: text elements that are no block of the page's text
+_NOT_TEXT = (nodes.Inline, nodes.Invisible, nodes.system_message, nodes.raw)
+
+
 def walk(doctree: nodes.document) -> PageNodes:
     """The nodes the concerns read, in one walk of *doctree*."""
     # the store is loaded before the concerns
@@ -414,6 +420,8 @@ def walk(doctree: nodes.document) -> PageNodes:
 
     found = PageNodes()
     for node in doctree.findall(nodes.Element):
+        if isinstance(node, nodes.TextElement) and not isinstance(node, _NOT_TEXT):
+            found.texts.append(node)  # a title too: the search reads every block
         if isinstance(node, addnodes.pending_xref):
             if node.get('refdomain') == 'card':
                 found.cards.append(node)
