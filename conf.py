@@ -139,6 +139,10 @@ html_show_sourcelink = False
 html_baseurl = os.environ.get('READTHEDOCS_CANONICAL_URL', 'http://localhost:8000/')
 
 
+# A service worker keeps the pages a reader opened and the search's parts
+# they used, for reading with no network (_ext/handbook/publishing/offline.py)
+handbook_offline = True
+
 ogp_social_cards = {'enable': False}  # no generated images (they would need matplotlib)
 ogp_custom_meta_tags = ['<meta name="twitter:card" content="summary" />']
 handbook_description_width = 160      # columns: about 80 Chinese characters

@@ -34,6 +34,11 @@ part of a card name (``反骨王``), a date and two card names (``月之书
 when each term is in its text outside its rulings
 (:mod:`handbook.search.section_texts`) or in one of its rulings.
 
+**One ruling once.**  A ruling that is in several places (the same text
+and cards, :mod:`handbook.rulings.same`) is one result, shown where it is
+first (newest first; then in page order), with its other places after
+``也见于``; it is found by the dates of each.
+
 **Every spelling.**  A term that is a spelling of a card the pages link --
 its registry name, a spelling variant, an alias in another language or
 script (``旋風`` for ``旋风``: the registry's ``zh_TW=`` aliases), a name as
@@ -102,6 +107,7 @@ from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.generated.anchors import page_title
 from handbook.generated.card_index import card_page
 from handbook.rulings import lines as ruling_lines
+from handbook.rulings import same
 from handbook.search import shards
 from handbook.search.section_texts import page_texts
 from handbook.store import changes, store
@@ -148,6 +154,7 @@ def labels() -> dict[str, str]:
         'placeholder': _('卡名、词句或日期，如 17/3/24'),
         'enter': _('按回车键也搜索页面和小节。'),
         'card': _('「{name}」的卡片页面'),
+        'also': _('也见于'),
     }.items()}
 
 
@@ -208,7 +215,8 @@ class Index:
         # newest first; rulings of one date in page order
         rulings.sort(key=lambda pr: (pr[0], pr[1].index))
         rulings.sort(key=lambda pr: pr[1].newest or '', reverse=True)
-        self.rulings = [r for _, r in rulings]
+        #: each ruling once, with every place it is in (handbook.rulings.same)
+        self.rulings = same.grouped(r for _, r in rulings)
         self.texts = texts
 
     def fold(self, text: str) -> str:
@@ -250,16 +258,17 @@ class Index:
         fields.extend(e for e in dict.fromkeys(extra) if e and e not in folded)
         return SEPARATOR.join(fields), other
 
-    def ruling_entry(self, ruling: Ruling) -> tuple[list[Any], str]:
-        """The chunk entry of a ruling and its haystack."""
-        names = [self.fold(spelled) for key, name in ruling.cards for spelled in (key, name)]
+    def ruling_entry(self, group: list[Ruling]) -> tuple[list[Any], str]:
+        """The chunk entry of a ruling (in every place it is in) and its haystack."""
+        ruling = group[0]
+        names = [self.fold(spelled) for r in group for key, name in r.cards
+                 for spelled in (key, name)]
         keys = list(dict.fromkeys(key for key, _name in ruling.cards))
         haystack, other = self.haystack(ruling.text, names)
-        flags = (CHANGED if ruling.changed else 0) | (STRUCK if ruling.struck else 0)
-        place = [self.ruling_section(ruling), ruling.anchor,
-                 ' '.join(r.text for r in ruling.references),
-                 ' '.join(r.date or '' for r in ruling.references), flags]
-        return [ruling.text, other or '', keys, [place]], haystack
+        places = [[self.ruling_section(r), r.anchor, ' '.join(ref.text for ref in r.references),
+                   ' '.join(ref.date or '' for ref in r.references),
+                   (CHANGED if r.changed else 0) | (STRUCK if r.struck else 0)] for r in group]
+        return [ruling.text, other or '', keys, places], haystack
 
     def spellings(self, app: Sphinx) -> dict[str, list[Any]]:
         """Every folded spelling of each card the pages link: ``[key, card page
@@ -297,8 +306,8 @@ class Index:
         days: dict[str, list[int]] = {}
         chunk_entries: list[list[Any]] = []
         doc_sections: list[Any] = []
-        for doc, ruling in enumerate(self.rulings):
-            entry, haystack = self.ruling_entry(ruling)
+        for doc, group in enumerate(self.rulings):
+            entry, haystack = self.ruling_entry(group)
             postings.add(doc, haystack)
             chunk_entries.append(entry)
             places = entry[3]
@@ -323,7 +332,8 @@ class Index:
         # the documents' ids and the shards' keys: the same while no document
         # is added, removed or moved and the number of shards is the same
         epoch = shards.version([str(count), str(chars), str(shards.CHUNK),
-                                *(f'{r.docname}#{r.anchor}' for r in self.rulings),
+                                *(f'{r.docname}#{r.anchor}' for group in self.rulings
+                                  for r in group),
                                 *(str(section) for section, _block in self.texts)])
         version = shards.version(f'{name}\0{text}' for name, text in sorted(data.items()))
         manifest = {'format': FORMAT, 'version': version, 'epoch': epoch, 'labels': labels(),

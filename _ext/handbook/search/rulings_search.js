@@ -505,6 +505,18 @@ const RulingSearch = (() => {
     link.setAttribute("href", placeUrl(place));
     meta.append(link);
     li.append(meta);
+    if (places.length > 1) {
+      // one ruling once: its other places
+      const also = element("p", "ruling-result-also", `${labels.also} `);
+      places.slice(1).forEach((other, i) => {
+        const otherLink = element("a", "ruling-result-also-link", where(other));
+        otherLink.setAttribute("href", placeUrl(other));
+        if (i) also.append("、");
+        also.append(otherLink);
+        if (other[2] && other[2] !== place[2]) also.append(` (${other[2]})`);
+      });
+      li.append(also);
+    }
     return li;
   };
 
