@@ -92,27 +92,42 @@ class Postings:
 
     def add(self, doc: int, haystack: str) -> None:
         grams = list(map(operator.add, haystack, haystack[1:]))
+        count = len(grams)
         # each bigram's first and last position, in C: most are in a document once
-        first = dict(zip(reversed(grams), range(len(grams) - 1, -1, -1)))
-        last = dict(zip(grams, range(len(grams))))
+        first = dict(zip(reversed(grams), range(count - 1, -1, -1)))
+        last = dict(zip(grams, range(count)))
+        if SEPARATOR in haystack:  # no bigram spans two texts
+            at = haystack.find(SEPARATOR)
+            while at >= 0:
+                if at:
+                    first.pop(grams[at - 1], None)
+                if at < count:
+                    first.pop(grams[at], None)
+                at = haystack.find(SEPARATOR, at + 1)
         postings = self.grams
-        for gram, at in first.items():
-            if SEPARATOR in gram:
-                continue
-            end = last[gram]
-            if end == at:
-                where: int | list[int] = at
-            else:  # the first position, then the gaps between them
-                where = [at]
+        get = postings.get
+        once = first.items() & last.items()
+        for gram, at in once:
+            entry = get(gram)
+            if entry is None:
+                postings[gram] = [doc, at]
+            else:
+                entry += (doc, at)
+        if len(once) < len(first):
+            for gram, at in first.items():
+                end = last[gram]
+                if end == at:
+                    continue
+                where = [at]  # the first position, then the gaps between them
                 while at < end:
                     after = haystack.find(gram, at + 1)
                     where.append(after - at)
                     at = after
-            entry = postings.get(gram)
-            if entry is None:
-                postings[gram] = [doc, where]
-            else:
-                entry += (doc, where)
+                entry = get(gram)
+                if entry is None:
+                    postings[gram] = [doc, where]
+                else:
+                    entry += (doc, where)
         chars = self.chars
         for char in set(haystack):
             entry = chars.get(char)
