@@ -23,7 +23,8 @@ measure).  For each query, in a new browser context (an empty cache):
 Then **warm keystrokes**: in one tab of the search page, each query typed a
 character at a time; for each keystroke, the milliseconds from the input
 event to its results shown and painted (``data-query`` of the ruling
-results set to what the box holds, then a frame).
+results set to what the box holds, then a frame); a keystroke whose results
+the next one replaced before they showed is not counted.
 
 The queries, unless given: chosen from the site's ``rulings.json`` so that
 each exists on any corpus, the same for the same site: the card the most
@@ -223,7 +224,9 @@ def keystrokes(browser, base: str, queries: list[str]) -> list[float]:
         for char in query:
             page.keyboard.type(char)
             page.wait_for_timeout(250)
-        page.wait_for_function('(n) => window.__keys.length >= n', arg=len(query), timeout=60_000)
+        # a keystroke whose results a later one replaced before they showed is not counted
+        page.wait_for_function('(q) => window.__keys.some((key) => key.query === q)', arg=query,
+                               timeout=60_000)
         times += [key['ms'] for key in page.evaluate('window.__keys')]
     context.close()
     return times
