@@ -45,7 +45,8 @@ script (``旋風`` for ``旋风``: the registry's ``zh_TW=`` aliases), a name as
 pages write it -- finds every spelling of that card.  A date is found
 however it is written: ``17/3/24``, ``2017/3/24``, ``17/03/24``,
 ``2017-03-24``, ``2017.3.24``, ``2017年3月24日``; ``2017-03`` or ``17/3``
-finds the month (and ``2017`` the year), besides the texts that hold it.  A
+finds the month (and ``2017`` the year), besides the texts that hold it; a
+day written in full is found by its date only.  A
 query naming a card shows a link to the card's page
 (``cards/<id>.html``, :mod:`handbook.generated.card_pages`) before the
 rulings.
@@ -67,7 +68,7 @@ number of shards: every part holds it, and a part of another epoch, which a
 stale manifest would mix with newer parts, has the manifest loaded again)::
 
     RulingSearch.setIndex({"format": 2, "version": "…", "epoch": "…", "labels": {…},
-      "shards": 64, "chars": 16, "chunk": 16, "rulings": 473, "texts": 120,
+      "shards": 64, "chars": 16, "chunk": 8, "rulings": 473, "texts": 120,
       "pages": [[uri, title, searchable], …],
       "sections": [[page, id, title, top], …]})
 

@@ -142,6 +142,15 @@ const RulingSearch = (() => {
 
   // -- the query ------------------------------------------------------------------------
 
+  /** What a word that is no spelling finds: a day (written in full, however
+   * written) by its date only; a month or a year by its dates and as text;
+   * any other word as text. */
+  const dateOrText = (text) => {
+    const dates = datesOf(text);
+    if (dates.length === 1 && dates[0].day) return dates;
+    return [{ text }, ...dates];
+  };
+
   /** The spelling entry of a folded text: [key, page, name, spellings], or null. */
   const spelling = (text) => {
     if (whole) return null;
@@ -179,7 +188,7 @@ const RulingSearch = (() => {
       for (let i = 0; i < words.length; i++) {
         for (let j = i + 1; j <= words.length; j++)
           needed.push(shardOf(spellingKey(words.slice(i, j).join(""))));
-        needed.push(...shardsOf({ text: words[i] }), ...datesOf(words[i]).flatMap(shardsOf));
+        needed.push(...dateOrText(words[i]).flatMap(shardsOf));
       }
       await loadAll(needed);
     }
@@ -191,9 +200,7 @@ const RulingSearch = (() => {
       i = j;
       if (terms.some((term) => term.text === text)) continue;
       const card = spelling(text);
-      const alternatives = card
-        ? card[3].map((spelled) => ({ text: spelled }))
-        : [{ text }, ...datesOf(text)];
+      const alternatives = card ? card[3].map((spelled) => ({ text: spelled })) : dateOrText(text);
       if (card && !card[3].includes(text)) alternatives.push({ text });
       terms.push({ text, card, alternatives });
     }

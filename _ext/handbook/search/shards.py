@@ -50,7 +50,7 @@ from typing import Any
 #: between a document's texts: no query term holds it (control characters are not folded away)
 SEPARATOR = '\x01'
 #: documents per chunk
-CHUNK = 16
+CHUNK = 8
 #: the size a shard aims at: bytes of JSON (about a third of it gzipped)
 SHARD_BYTES = 24_000
 #: fewest and most shards
