@@ -349,3 +349,19 @@ def test_a_shard_is_a_few_kilobytes():
     assert count & (count - 1) == 0 and count >= shards.MIN_SHARDS
     sizes = sorted(len(text) for text in made.values())
     assert sizes[len(sizes) // 2] <= 2 * shards.SHARD_BYTES
+
+
+def test_the_same_ruling_is_its_folded_text_and_cards():
+    from types import SimpleNamespace
+
+    from handbook.rulings.same import grouped
+
+    def ruling(text, *cards, where=''):
+        return SimpleNamespace(text=text, cards=tuple((c, c) for c in cards), where=where)
+
+    first = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='a')
+    again = ruling('「旋风」不能对应 「黑洞」。', '黑洞', '旋风', where='b')  # spacing, card order
+    other_cards = ruling('「旋风」不能对应「黑洞」。', '旋风', where='c')
+    other_text = ruling('「旋风」可以对应「黑洞」。', '旋风', '黑洞', where='d')
+    groups = grouped([first, other_cards, again, other_text])
+    assert [[r.where for r in group] for group in groups] == [['a', 'b'], ['c'], ['d']]
