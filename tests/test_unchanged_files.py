@@ -129,7 +129,12 @@ def test_the_handbook_rebuilt_writes_what_changed_only(make_app, rootdir, tmp_pa
     page.write_text(page.read_text(encoding='utf-8').replace('也一样', '也是一样'), encoding='utf-8')
     third, rendered = build(make_app, srcdir)
     assert {'index', 'p3', 'timeline', '404', 'genindex', 'search'} <= set(rendered)
-    assert written(second, third) == changed(second, third) == [
+    # the search's parts (_static/search/): those the ruling's words are in; here
+    # all, as the ruling is no longer the same as two others (rulings/same.py),
+    # which moves the rulings' ids (handbook/search/rulings_index.py)
+    parts = [name for name in written(second, third) if name.startswith('_static/search/')]
+    assert parts and written(second, third) == changed(second, third)
+    assert [name for name in written(second, third) if name not in parts] == [
         '_static/rulings-index.js',  # the ruling's text, in the rulings' search
         'cards/死者苏生.html', 'cards/王宫的铁壁.html',  # the cards the ruling names
         'feed.xml',  # outside git, a ruling's date is its page's: the newest ruling now
