@@ -140,6 +140,10 @@ html_show_sourcelink = False
 html_baseurl = os.environ.get('READTHEDOCS_CANONICAL_URL', 'http://localhost:8000/')
 
 
+# A service worker keeps the pages a reader opened and the search's parts
+# they used, for reading with no network (_ext/handbook/publishing/offline.py)
+handbook_offline = True
+
 ogp_social_cards = {'enable': False}  # no generated images (they would need matplotlib)
 ogp_custom_meta_tags = ['<meta name="twitter:card" content="summary" />']
 handbook_description_width = 160      # columns: about 80 Chinese characters
@@ -159,6 +163,9 @@ redirects: dict[str, str] = {}
 # Sphinx's Chinese search (jieba), with every registry name as one word.
 
 html_search_language = 'zh'
+# no result fetches its page to show a summary: the search page shows the
+# snippets its index holds (_ext/handbook/search/rulings_index.py)
+html_show_search_summary = False
 
 # -- EPUB and PDF (make epub, make pdf) ------------------------------------------------
 # The whole handbook for offline reading.  Card links stay links to the card

@@ -1,60 +1,178 @@
-"""Ruling search: the index of every ruling that the search page loads
-(_ext/handbook/search/rulings_index.py).
+"""Ruling search: the index the search page and every search box load, cut in
+shards (_ext/handbook/search/rulings_index.py, shards.py, section_texts.py).
 
-What the browser does with it is proved in tests/browser/test_ruling_search.py.
+What the browser does with it is proved in tests/browser/test_ruling_search.py
+and tests/browser/test_search_index.py; here, what the build writes, and
+that the shards find exactly the documents a substring search finds
+(:func:`holding`, the lookup the script makes, against every substring).
 """
 
 from __future__ import annotations
 
 import json
+import random
+import re
 import zlib
 
 import pytest
 
-from handbook.core.names import SEPARATOR_CLASS
-from handbook.search.rulings_index import SEPARATORS_SLOT, counterpart, script_text
+from handbook.core.names import SEPARATOR_CLASS, fold
+from handbook.search import shards
+from handbook.search.rulings_index import (
+    SEPARATORS_SLOT,
+    counterpart,
+    names_text,
+    script_text,
+)
 from helpers import assert_no_warnings
 
 INTL_EXTENSIONS = ['handbook.cards.links', 'handbook.sections.planned', 'handbook.rulings.lines',
                    'handbook.rulings.dates', 'handbook.translations.catalogs',
                    'handbook.search.rulings_index']
+_PART = re.compile(r'RulingSearch\.addPart\("(\w+)","(\w+)",(.*)\);\n', re.S)
 
 
-def index(app) -> dict:
+def manifest(app) -> dict:
     text = (app.outdir / '_static' / 'rulings-index.js').read_text(encoding='utf-8')
     assert text.startswith('RulingSearch.setIndex(') and text.endswith(');\n')
     return json.loads(text[len('RulingSearch.setIndex('):-len(');\n')])
 
 
+def parts(app) -> dict[str, object]:
+    """Every part of the index, by name; each is of the manifest's epoch."""
+    epoch = manifest(app)['epoch']
+    found = {}
+    for path in (app.outdir / '_static' / 'search').iterdir():
+        name, of, data = _PART.fullmatch(path.read_text(encoding='utf-8')).groups()
+        assert f'{name}.js' == path.name and of == epoch
+        found[name] = json.loads(data)
+    return found
+
+
 def rulings(app) -> list[list]:
-    return index(app)['rulings']
+    """The rulings' chunk entries, in id order (newest first)."""
+    found = parts(app)
+    return [entry for i in range(len(found)) if f'r{i}' in found for entry in found[f'r{i}']]
+
+
+class Lookup:
+    """The shards' answers, found as rulings_search.js finds them."""
+
+    def __init__(self, found: dict, count: int, chars: int) -> None:
+        self.found = found
+        self.counts = {'k': count, 'u': chars}
+
+    def part(self, key: str, kind: str) -> dict:
+        prefix = 'u' if kind == 'c' else 'k'
+        number = shards.shard_of(key, self.counts[prefix])
+        return self.found.get(f'{prefix}{number}', {}).get(kind, {})
+
+    @staticmethod
+    def docs(gaps: list[int]) -> list[int]:
+        out, doc = [], -1
+        for gap in gaps:
+            doc += gap
+            out.append(doc)
+        return out
+
+    def gram(self, key: str) -> dict[int, list[int]]:
+        entry = self.part(key, 'g').get(key, [])
+        out, doc = {}, -1
+        for gap, where in zip(entry[0::2], entry[1::2]):
+            doc += gap
+            if isinstance(where, int):
+                out[doc] = [where]
+            else:
+                positions = [where[0]]
+                for step in where[1:]:
+                    positions.append(positions[-1] + step)
+                out[doc] = positions
+        return out
+
+    def holding(self, text: str) -> list[int]:
+        """The documents whose haystack holds *text* (folded)."""
+        if len(text) == 1:
+            return self.docs(self.part(text, 'c').get(text, []))
+        offsets = list(range(0, len(text) - 1, 2))
+        if offsets[-1] != len(text) - 2:
+            offsets.append(len(text) - 2)
+        lists = [self.gram(text[k:k + 2]) for k in offsets]
+        return sorted(doc for doc, positions in lists[0].items()
+                      if all(doc in other for other in lists)
+                      and any(all(p + k in lists[i][doc] for i, k in enumerate(offsets))
+                              for p in positions))
+
+    def day(self, iso: str) -> list[int]:
+        return self.docs(self.part(shards.month_key(iso), 'd').get(iso[:7], {}).get(iso[8:], []))
+
+    def spelling(self, text: str) -> list | None:
+        return self.part(shards.spelling_key(text), 'n').get(text)
+
+
+def lookup(app) -> Lookup:
+    return Lookup(parts(app), manifest(app)['shards'], manifest(app)['chars'])
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
 def test_index_holds_every_ruling(app):
     app.build()
     assert_no_warnings(app)
-    found = index(app)
-    assert found['format'] == 1
-    assert found['pages'] == [['index.html', '裁定搜索'], ['other.html', '其他']]
-    assert found['sections'] == [[0, '裁定搜索', '裁定搜索'], [0, '伤害步骤', '伤害步骤'],
-                                 [1, '其他', '其他']]
-    # folded registry keys and names as written, each once
-    assert found['cards'] == ['旋风', '黑洞', '神之宣告', 'ddd反骨王列奥尼达']
-    assert found['rulings'] == [
-        [0, 'ruling-2017-03-24-旋风', '「旋风」和「黑洞」同时处理。', '17/3/24', '2017-03-24', 0,
-         [0, 1]],
-        # struck (2) and so changed (1); then the ruling that replaced it: changed
-        [1, 'ruling-2018-01-13-神之宣告', '「神之宣告」不能发动。', '18/1/13', '2018-01-13', 3, [2]],
-        [1, 'ruling-2020-01-13-faq123', '裁定变更：可以发动。', '20/1/13', '2020-01-13', 1, []],
-        [1, 'ruling-2019-05-01-2019-05-02-黑洞', '「黑洞」在伤害步骤也能发动。', '19/5/1 19/5/2',
-         '2019-05-01 2019-05-02', 0, [1]],
-        [1, 'ruling-2021-02-03-ddd反骨王列奥尼达', '「ＤＤＤ反骨王 列奥尼达」的效果写作 <b>粗体</b>。',
-         '21/2/3', '2021-02-03', 0, [3]],
-        [2, 'ruling-2016-01-01-旋风', '「旋风」不能对应「黑洞」。', '16/1/1', '2016-01-01', 0, [0, 1]],
+    found = manifest(app)
+    assert found['format'] == 2
+    assert found['pages'] == [['index.html', '裁定搜索', 1], ['other.html', '其他', 1]]
+    assert found['sections'] == [[0, '裁定搜索', '裁定搜索', 1], [0, '伤害步骤', '伤害步骤', 0],
+                                 [1, '其他', '其他', 1]]
+    assert (found['rulings'], found['chunk']) == (6, shards.CHUNK)
+    # newest first: each ruling's text, counterpart, cards and places
+    assert rulings(app) == [
+        ['「ＤＤＤ反骨王 列奥尼达」的效果写作 <b>粗体</b>。', '', ['ddd反骨王列奥尼达'],
+         [[1, 'ruling-2021-02-03-ddd反骨王列奥尼达', '21/2/3', '2021-02-03', 0]]],
+        ['裁定变更：可以发动。', '', [], [[1, 'ruling-2020-01-13-faq123', '20/1/13', '2020-01-13', 1]]],
+        ['「黑洞」在伤害步骤也能发动。', '', ['黑洞'],
+         [[1, 'ruling-2019-05-01-2019-05-02-黑洞', '19/5/1 19/5/2', '2019-05-01 2019-05-02', 0]]],
+        # struck (2) and so changed (1)
+        ['「神之宣告」不能发动。', '', ['神之宣告'],
+         [[1, 'ruling-2018-01-13-神之宣告', '18/1/13', '2018-01-13', 3]]],
+        ['「旋风」和「黑洞」同时处理。', '', ['旋风', '黑洞'],
+         [[0, 'ruling-2017-03-24-旋风', '17/3/24', '2017-03-24', 0]]],
+        ['「旋风」不能对应「黑洞」。', '', ['旋风', '黑洞'],
+         [[2, 'ruling-2016-01-01-旋风', '16/1/1', '2016-01-01', 0]]],
     ]
     assert found['labels']['found'] == '找到 {count} 条裁定'
     assert found['labels']['struck'] == '已推翻'
+
+
+@pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
+def test_sections_say_their_text_outside_rulings(app):
+    app.build()
+    found = parts(app)
+    texts = [entry for name in sorted(found) if name.startswith('b') for entry in found[name]]
+    # titles and paragraphs, not the lines that hold rulings, nor comments
+    assert texts == [[0, '裁定搜索'], [1, '伤害步骤'], [2, '其他'], [2, '没有裁定的段落。']]
+    assert manifest(app)['texts'] == 4
+    # the sections of each document: rulings, then texts
+    assert found['s'] == [1, 1, 1, 1, 0, 2, 0, 1, 2, 2]
+
+
+@pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
+def test_shards_find_words_dates_and_spellings(app):
+    app.build()
+    look = lookup(app)
+    assert look.holding(fold('伤害步骤')) == [2, 7]  # a ruling, a section's title
+    assert look.holding('旋风') == [4, 5]
+    assert look.holding('反骨王') == [0]  # part of a card name, written with full-width letters
+    assert look.holding('ddd反骨王列奥尼达') == [0]
+    assert look.holding('段') == [9]
+    assert look.holding('不存在') == []
+    # dates are found by day, not as text
+    assert look.day('2019-05-02') == [2]
+    assert look.day('2017-03-24') == [4]
+    assert look.holding('17/3/24') == []
+    # every spelling of a linked card: the registry's, its alias, as pages write it
+    assert look.spelling('旋风') == ['旋风', '', '旋风', ['旋風', '旋风']]
+    assert look.spelling('旋風') == look.spelling('旋风')
+    assert look.spelling('ddd反骨王列奥尼达')[3] == ['ddd反骨王列奥尼达']
+    assert look.spelling('黑') is None
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
@@ -66,6 +184,9 @@ def test_only_the_search_page_loads_it(app):
         checksum = zlib.crc32((app.outdir / '_static' / name).read_bytes())
         assert f'<script defer="defer" src="_static/{name}?v={checksum:08x}"></script>' in search
     assert search.index('rulings_search.js') < search.index('rulings-index.js')
+    # not Sphinx's index and scripts: no result fetches a page
+    for name in ('searchindex.js', 'searchtools.js', 'language_data.js'):
+        assert name not in search
     for page in ('index', 'other', 'genindex'):
         text = (app.outdir / f'{page}.html').read_text(encoding='utf-8')
         assert 'rulings' not in text.split('</head>')[0], page
@@ -73,10 +194,23 @@ def test_only_the_search_page_loads_it(app):
         script_text()
 
 
+@pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
+def test_every_page_loads_the_search_box_script_only(app):
+    app.build()
+    engine = zlib.crc32((app.outdir / '_static' / 'rulings_search.js').read_bytes())
+    for page in ('index', 'other', 'search', 'genindex'):
+        text = (app.outdir / f'{page}.html').read_text(encoding='utf-8')
+        assert re.search(r'<script data-version="%08x" defer="defer" '
+                         r'src="_static/handbook-search-box.js\?v=\w+"></script>' % engine, text)
+    box = (app.outdir / '_static' / 'handbook-search-box.js').read_text(encoding='utf-8')
+    assert 'rulings_search.js' in box and 'focus' in box
+
+
 def test_the_script_folds_with_the_one_separator_class():
     text = script_text()
     assert SEPARATORS_SLOT not in text
-    assert f'}})({json.dumps(SEPARATOR_CLASS)});\n' in text
+    assert text.startswith(names_text())
+    assert f'}})({json.dumps(SEPARATOR_CLASS)});\n' in names_text()
     # the index's texts reach the page as text only
     assert 'innerHTML' not in text and 'insertAdjacentHTML' not in text
 
@@ -85,69 +219,79 @@ def test_the_script_folds_with_the_one_separator_class():
 def test_current_edition_leaves_overturned_rulings_out(app):
     app.build()
     assert_no_warnings(app)
-    assert [entry[1] for entry in rulings(app)] == [
-        'ruling-2017-03-24-旋风', 'ruling-2020-01-13-faq123', 'ruling-2019-05-01-2019-05-02-黑洞',
-        'ruling-2021-02-03-ddd反骨王列奥尼达', 'ruling-2016-01-01-旋风']
-    assert all(not entry[5] & 2 for entry in rulings(app))
+    assert [entry[3][0][1] for entry in rulings(app)] == [
+        'ruling-2021-02-03-ddd反骨王列奥尼达', 'ruling-2020-01-13-faq123',
+        'ruling-2019-05-01-2019-05-02-黑洞', 'ruling-2017-03-24-旋风', 'ruling-2016-01-01-旋风']
+    assert all(not place[4] & 2 for entry in rulings(app) for place in entry[3])
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-rewrites')
-def test_written_only_when_rulings_change(app, make_app):
+def test_written_only_when_it_changes(app, make_app):
     app.build()
-    path = app.outdir / '_static' / 'rulings-index.js'
-    # marked, to see that it is not even made again
-    path.write_text(path.read_text(encoding='utf-8') + '// as written\n', encoding='utf-8')
-    written = path.stat().st_mtime_ns
-    other = app.srcdir / 'other.rst'
+    folder = app.outdir / '_static' / 'search'
+    index = app.outdir / '_static' / 'rulings-index.js'
+
+    def times() -> dict[str, int]:
+        return {path.name: path.stat().st_mtime_ns for path in [index, *folder.iterdir()]
+                if path.exists()}
 
     def rebuild() -> list[str]:
+        before = times()
         again = make_app('html', srcdir=app.srcdir)
-        read: list[str] = []
-        again.connect('env-before-read-docs', lambda app, env, docs: read.extend(docs))
         again.build()
-        return sorted(read)
+        after = times()
+        return sorted(name for name in after if before.get(name) != after[name])
 
-    # a page read again with the same rulings: the index is not touched
+    other = app.srcdir / 'other.rst'
+    # a page read again, nothing changed: no part written
+    other.write_text(other.read_text(encoding='utf-8') + '\n', encoding='utf-8')
+    assert rebuild() == []
+    # text outside the rulings edited: its chunk and the shards of its words
     other.write_text(other.read_text(encoding='utf-8').replace(
         '没有裁定的段落。', '没有裁定的另一段落。'), encoding='utf-8')
-    assert rebuild() == ['other']
-    assert path.stat().st_mtime_ns == written
-    assert path.read_text(encoding='utf-8').endswith(');\n// as written\n')
-    # a ruling edited: rewritten, with the new text
+    written = rebuild()
+    assert 'b0.js' in written and 'rulings-index.js' in written  # a new version
+    assert 'r0.js' not in written and 's.js' not in written
+    # a ruling edited: its chunk, with the new text
     other.write_text(other.read_text(encoding='utf-8').replace(
         '不能对应', '可以对应'), encoding='utf-8')
-    assert rebuild() == ['other']
-    assert path.stat().st_mtime_ns != written
-    assert not path.read_text(encoding='utf-8').endswith('// as written\n')
-    assert rulings(app)[-1][2] == '「旋风」可以对应「黑洞」。'
-    # removed from the output: written again, though no ruling changed
-    path.unlink()
-    assert rebuild() == []
-    assert rulings(app)[-1][2] == '「旋风」可以对应「黑洞」。'
+    assert 'r0.js' in rebuild()
+    assert rulings(app)[-1][0] == '「旋风」可以对应「黑洞」。'
+    # the manifest removed: written again, though no page changed
+    index.unlink()
+    assert rebuild() == ['rulings-index.js']
+    # a part the index no longer has is removed
+    (folder / 'k999.js').write_text('stale', encoding='utf-8')
+    other.write_text(other.read_text(encoding='utf-8') + '\n', encoding='utf-8')
+    rebuild()
+    assert not (folder / 'k999.js').exists()
 
 
 @pytest.mark.sphinx('html', testroot='intl', freshenv=True,
                     confoverrides={'extensions': INTL_EXTENSIONS})
 def test_zh_tw_build_indexes_its_texts_and_their_simplified_counterparts(app):
     app.build()
-    entries = {entry[1]: entry for entry in rulings(app)}
+    entries = {entry[3][0][1]: entry for entry in rulings(app)}
     translated = entries['ruling-2017-03-24-faq19691-旋风']
-    assert translated[2] == '「旋風」的效果發動時，連鎖發動「王宫的铁壁」的場合，無效。'
-    assert translated[7] == '「旋风」的效果发动时，连锁发动「王宫的铁壁」的场合，无效。'
-    # the name as written in zh_TW and the registry key: either finds it
-    cards = index(app)['cards']
-    assert {cards[i] for i in translated[6]} == {'旋风', '旋風', '王宫的铁壁'}
+    assert translated[0] == '「旋風」的效果發動時，連鎖發動「王宫的铁壁」的場合，無效。'
+    assert translated[1] == '「旋风」的效果发动时，连锁发动「王宫的铁壁」的场合，无效。'
+    assert translated[2] == ['旋风', '王宫的铁壁']
     # a text OpenCC leaves as it is gets no counterpart
     untranslated = entries['ruling-2018-01-02-神之宣告']
-    assert untranslated[2] == '没有翻译的一行：「神之宣告」。'
-    assert len(untranslated) == 7
+    assert untranslated[0] == '没有翻译的一行：「神之宣告」。'
+    assert untranslated[1] == ''
+    # either script finds it
+    look = lookup(app)
+    doc = list(entries).index('ruling-2017-03-24-faq19691-旋风')
+    assert doc in look.holding('發動時') and doc in look.holding('发动时')
+    assert look.spelling('旋風')[3] == ['旋風', '旋风']
 
 
 @pytest.mark.sphinx('html', testroot='intl', freshenv=True,
                     confoverrides={'extensions': INTL_EXTENSIONS, 'language': 'zh_CN'})
 def test_a_simplified_build_has_no_counterparts(app):
     app.build()
-    assert {len(entry) for entry in rulings(app)} == {7}
+    assert {entry[1] for entry in rulings(app)} == {''}
 
 
 def test_counterpart_is_for_traditional_builds_only():
@@ -156,3 +300,68 @@ def test_counterpart_is_for_traditional_builds_only():
     assert counterpart(None) is None
     for language in ('zh_TW', 'zh-TW', 'zh_HK'):
         assert counterpart(language)('傷害步驟') == '伤害步骤'
+
+
+# -- the shards against a substring search -----------------------------------------------
+
+
+def test_fnv_is_the_scripts():
+    # FNV-1a of the code points; the script computes the same (tests/browser/test_search_index.py)
+    assert shards.fnv('') == 0x811C9DC5
+    assert shards.fnv('a') == 0xE40C292C
+    assert shards.fnv('旋风') == shards.fnv('旋风')
+    assert shards.fnv('旋风') != shards.fnv('风旋')
+
+
+def test_shards_find_exactly_the_documents_holding_a_text():
+    rng = random.Random(33)
+    alphabet = '旋风黑洞的效果发动ab1/·'
+    haystacks = []
+    for _ in range(300):
+        fields = [''.join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+                  for _ in range(rng.randrange(1, 4))]
+        haystacks.append(shards.SEPARATOR.join(fields))
+    postings = shards.Postings()
+    for doc, haystack in enumerate(haystacks):
+        postings.add(doc, haystack)
+    made = shards.shards(postings, {'2017-03-24': [3, 1], '2017-04-01': [2]},
+                                {'旋风': ['旋风', '', '旋风', ['旋风']]})
+    found = {f'{kind}{n}': json.loads(text) for kind, (_count, texts) in made.items()
+             for n, text in texts.items()}
+    look = Lookup(found, made['k'][0], made['u'][0])
+    queries = {haystack[i:i + n] for haystack in haystacks for n in (1, 2, 3, 4, 5, 7)
+               for i in range(0, max(len(haystack) - n, 0), 5)}
+    queries = {q for q in queries if q and shards.SEPARATOR not in q} | {'旋风旋风旋风', 'zz'}
+    assert len(queries) > 500
+    for query in sorted(queries):
+        expected = [doc for doc, haystack in enumerate(haystacks) if query in haystack]
+        assert look.holding(query) == expected, query
+    assert look.day('2017-03-24') == [1, 3] and look.day('2017-04-01') == [2]
+    assert look.spelling('旋风')[0] == '旋风'
+
+
+def test_a_shard_is_a_few_kilobytes():
+    postings = shards.Postings()
+    rng = random.Random(1)
+    for doc in range(3000):
+        postings.add(doc, ''.join(chr(0x4E00 + rng.randrange(800)) for _ in range(80)))
+    count, made = shards.shards(postings, {}, {})['k']
+    assert count & (count - 1) == 0 and count >= shards.MIN_SHARDS
+    sizes = sorted(len(text) for text in made.values())
+    assert sizes[len(sizes) // 2] <= 2 * shards.SHARD_BYTES
+
+
+def test_the_same_ruling_is_its_folded_text_and_cards():
+    from types import SimpleNamespace
+
+    from handbook.rulings.same import grouped
+
+    def ruling(text, *cards, where=''):
+        return SimpleNamespace(text=text, cards=tuple((c, c) for c in cards), where=where)
+
+    first = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='a')
+    again = ruling('「旋风」不能对应 「黑洞」。', '黑洞', '旋风', where='b')  # spacing, card order
+    other_cards = ruling('「旋风」不能对应「黑洞」。', '旋风', where='c')
+    other_text = ruling('「旋风」可以对应「黑洞」。', '旋风', '黑洞', where='d')
+    groups = grouped([first, other_cards, again, other_text])
+    assert [[r.where for r in group] for group in groups] == [['a', 'b'], ['c'], ['d']]

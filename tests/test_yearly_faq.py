@@ -132,15 +132,23 @@ def test_card_pages_timeline_and_open_questions_follow(app):
 
 @pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True)
 def test_the_search_finds_the_rulings_of_a_day(app):
-    from handbook.search.rulings_index import build_index
+    from handbook.search.rulings_index import Index
 
     app.build()
-    index = build_index(app, app.builder)
-    found = {entry[1]: entry for entry in index['rulings']}
-    assert set(found) == {r[1] for r in EXPORTED}
+    index = Index(app, app.builder)
+    places = {r.anchor: group for group in index.rulings for r in group}
+    assert set(places) == {r[1] for r in EXPORTED}
+    # newest first, by the ruling's date (its day's)
+    assert [group[0].anchor for group in index.rulings][:2] == [
+        'ruling-2021-02-09-试胆竞速', 'ruling-2021-01-05-倍倍伤害']
     # a day's date is searched as written and as an ISO date
-    entry = found['ruling-2021-01-05-倍倍伤害']
-    assert entry[3:5] == ['21/1/5', '2021-01-05']
+    entry, haystack = index.ruling_entry(places['ruling-2021-01-05-倍倍伤害'])
+    assert entry[3][0][2:4] == ['21/1/5', '2021-01-05']
+    # the question of 2019, struck in 2021: the same ruling, shown once with both places
+    assert [r.anchor for r in places['ruling-2021-01-05-死者苏生']] == [
+        'ruling-2021-01-05-死者苏生', 'ruling-2019-04-17-死者苏生']
+    manifest, data = index.parts(app)
+    assert manifest['rulings'] == len(EXPORTED) - 1
 
 
 def without_role_declarations(srcdir) -> None:

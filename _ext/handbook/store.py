@@ -109,6 +109,8 @@ class PageNodes:
     sections: list[nodes.section] = dataclasses.field(default_factory=list)
     xrefs: list[addnodes.pending_xref] = dataclasses.field(default_factory=list)
     kinds: dict[str, list[nodes.Element]] = dataclasses.field(default_factory=dict)
+    #: the blocks of text (paragraphs, lines, titles, …; not inline, not invisible)
+    texts: list[nodes.TextElement] = dataclasses.field(default_factory=list)
 
     def __getitem__(self, kind: str) -> list[nodes.Element]:
         """The nodes of *kind* (a kind no node of the page is of: none)."""
@@ -430,6 +432,10 @@ def carry(page: Contribution, name: str) -> None:
         page.extra[name] = value
 
 
+#: text elements that are no block of the page's text
+_NOT_TEXT = (nodes.Inline, nodes.Invisible, nodes.system_message, nodes.raw)
+
+
 def walk(doctree: nodes.document,
          kinds: dict[type, list[tuple[str, Callable[[nodes.Element], bool] | None]]]
          ) -> PageNodes:
@@ -438,6 +444,8 @@ def walk(doctree: nodes.document,
     found = PageNodes()
     by_kind = found.kinds
     for node in doctree.findall(nodes.Element):
+        if isinstance(node, nodes.TextElement) and not isinstance(node, _NOT_TEXT):
+            found.texts.append(node)  # a title too: the search reads every block
         wanted = kinds.get(type(node))
         if wanted is not None:
             kind = next((kind for kind, where in wanted if where is None or where(node)), None)

@@ -56,9 +56,14 @@ CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backg
                  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1']
 # less motion, as a reader may ask: furo's smooth scrolling, which handbook.css
 # turns off then, makes every scroll a test does wait a second and a half
-DESKTOP = {'viewport': {'width': 1280, 'height': 900}, 'reduced_motion': 'reduce'}
+# no service worker (publishing/offline.py): a worker would answer requests that a
+# test answers itself (page.route), and keep pages from test to test; the
+# offline test (test_search_index.py) makes a context that has one
+DESKTOP = {'viewport': {'width': 1280, 'height': 900}, 'reduced_motion': 'reduce',
+           'service_workers': 'block'}
 PHONE = {'viewport': {'width': 375, 'height': 812}, 'device_scale_factor': 2,
-         'is_mobile': True, 'has_touch': True, 'reduced_motion': 'reduce'}
+         'is_mobile': True, 'has_touch': True, 'reduced_motion': 'reduce',
+         'service_workers': 'block'}
 WIDTHS = {'desktop': DESKTOP, 'phone': PHONE}
 
 

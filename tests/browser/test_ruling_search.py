@@ -20,7 +20,8 @@ import pytest
 from handbook.core.names import fold
 from helpers import build_once, make_command, serve
 
-#: the rulings a query returns, newest first
+#: the rulings a query returns, newest first; a ruling in several places (the
+#: same text and cards) once, where it is first (handbook/rulings/same.py)
 PHRASE = ('伤害步骤', [  # jieba cuts it in two: 伤害 + 步骤
     'negation.html#ruling-2021-12-01-漆黑之魔王lv8',
     'face-down-banish.html#ruling-2019-03-04-魔女术的合作',
@@ -30,21 +31,17 @@ PHRASE = ('伤害步骤', [  # jieba cuts it in two: 伤害 + 步骤
 ])
 PARTIAL_NAME = ('反骨王', [  # of 「DDD 反骨王 列奥尼达」; the page has the ruling twice
     'effect-processing.html#ruling-2017-12-22-ddd反骨王列奥尼达-03c7a3',
-    'effect-processing.html#ruling-2017-12-22-ddd反骨王列奥尼达-03c7a3-2',
 ])
-TWO_CARDS = ('月之书 强制脱出装置', [
+TWO_CARDS = ('月之书 强制脱出装置', [  # the two of 2014 are on face-down-banish too
     'negation.html#ruling-2023-10-02-月之书',
     'negation.html#ruling-2014-03-21-裁决之龙',
     'negation.html#ruling-2014-03-21-效果遮蒙者',
-    'face-down-banish.html#ruling-2014-03-21-裁决之龙',
-    'face-down-banish.html#ruling-2014-03-21-效果遮蒙者',
 ])
 DATE = ('17/12/22', [
     # one ruling, two dates: the sentence with 但 goes on with the one before (issue 31)
     'effect-processing.html#ruling-2017-12-22-2017-07-28-淘气仙星福克希维琪-f5373b',
     'effect-processing.html#ruling-2017-12-22-ddd反骨王列奥尼达-03c7a3',
     'effect-processing.html#ruling-2017-12-22-2017-07-28-淘气仙星福克希维琪-5da97c',
-    'effect-processing.html#ruling-2017-12-22-ddd反骨王列奥尼达-03c7a3-2',
 ])
 
 
@@ -66,12 +63,15 @@ def exported(site) -> list[dict]:
 
 
 def holding(site, *terms: str) -> set[str]:
-    """The rulings of rulings.json whose text, dates or card names hold every term."""
-    found = set()
+    """The rulings of rulings.json whose text, dates or card names hold every
+    term; of the same ruling in several places (its text and cards), the first."""
+    found, seen = set(), set()
     for ruling in exported(site):
         texts = [fold(ruling['text']), *map(fold, ruling['cards']), *ruling['dates'],
                  *(fold(r['written']) for r in ruling['references'])]
-        if all(any(fold(term) in text for text in texts) for term in terms):
+        same = (fold(ruling['text']), frozenset(map(fold, ruling['cards'])))
+        if all(any(fold(term) in text for text in texts) for term in terms) and same not in seen:
+            seen.add(same)
             found.add(ruling['url'])
     return found
 
@@ -124,12 +124,11 @@ def test_a_date_is_found_as_written_and_as_iso_date(desktop, site):
     assert search(desktop, site, '2017-12-22') == DATE[1]
     marked = desktop.eval_on_selector_all('.ruling-result-date-match',
                                           'dates => dates.map((d) => d.textContent)')
-    assert marked == ['17/12/22'] * 4
+    assert marked == ['17/12/22'] * 3
 
 
 def test_a_card_name_is_one_term_whatever_its_spacing(desktop, site):
-    expected = ['effect-processing.html#ruling-2017-12-22-ddd反骨王列奥尼达-03c7a3',
-                'effect-processing.html#ruling-2017-12-22-ddd反骨王列奥尼达-03c7a3-2']
+    expected = ['effect-processing.html#ruling-2017-12-22-ddd反骨王列奥尼达-03c7a3']
     assert search(desktop, site, 'ＤＤＤ反骨王  列奥尼达') == expected
     assert desktop.locator('li.ruling-result').first.locator('mark').all_inner_texts() == [
         'DDD 反骨王 列奥尼达']
@@ -142,13 +141,11 @@ def test_relevance_switch(desktop, site, screenshot):
     desktop.wait_for_function('document.getElementById("ruling-results").dataset.order'
                               ' === "relevance"')
     screenshot(desktop, 'relevance')
-    # both cards linked by all five; then the most occurrences (月之书 twice),
+    # both cards linked by all three; then the most occurrences (月之书 twice),
     # the shortest text, the newest, page order
     assert ruling_results(desktop) == [
         'negation.html#ruling-2014-03-21-效果遮蒙者',
-        'face-down-banish.html#ruling-2014-03-21-效果遮蒙者',
         'negation.html#ruling-2014-03-21-裁决之龙',
-        'face-down-banish.html#ruling-2014-03-21-裁决之龙',
         'negation.html#ruling-2023-10-02-月之书',
     ]
     assert 'order=relevance' in desktop.url
@@ -212,6 +209,24 @@ def test_more_results_on_request(desktop, site):
     while desktop.locator('button.ruling-results-more').is_visible():
         desktop.click('button.ruling-results-more')
     assert sorted(ruling_results(desktop)) == expected
+
+
+def test_a_ruling_in_two_places_is_shown_once_with_both(desktop, site, screenshot):
+    """The same ruling on negation and face-down-banish: one result, its
+    permalink and the other place's, both kept."""
+    assert search(desktop, site, TWO_CARDS[0]) == TWO_CARDS[1]
+    twice = desktop.locator('li.ruling-result').nth(1)
+    also = twice.locator('.ruling-result-also')
+    assert also.inner_text().startswith('也见于 ')
+    assert also.locator('a').evaluate_all('links => links.map((a) => a.getAttribute("href"))') == [
+        'face-down-banish.html#ruling-2014-03-21-裁决之龙']
+    screenshot(desktop, 'once')
+    # both permalinks still lead to the ruling
+    for href in ('negation.html#ruling-2014-03-21-裁决之龙',
+                 'face-down-banish.html#ruling-2014-03-21-裁决之龙'):
+        desktop.goto(site.url(href))
+        assert desktop.evaluate('document.getElementById(decodeURIComponent(location.hash.slice(1)))'
+                                '?.classList.contains("ruling-line")')
 
 
 def test_folding_is_the_pythons(desktop, site):

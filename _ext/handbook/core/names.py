@@ -7,9 +7,10 @@ whitespace and middle dots removed, lower case.  So ``真龙剑皇卓辉星·拼
 
 :func:`fold` is the registry's lookup key, the card index's and the ruling
 permalinks' card key, and the search index's word for a card name.  The
-search page folds queries the same way: :data:`SEPARATOR_CLASS` is handed to
-``search/card_search.js``, which applies NFKC, removes that class and lower-
-cases (JavaScript's ``toLowerCase`` and Python's ``str.lower`` agree; Python's
+browser folds queries the same way: ``core/names.js`` is this function in
+JavaScript (NFKC, :data:`SEPARATOR_CLASS` removed, lower case), the build
+writing the class into it; the search scripts are served with it
+(JavaScript's ``toLowerCase`` and Python's ``str.lower`` agree; Python's
 ``casefold`` would not, so it is not used).
 """
 

@@ -16,7 +16,10 @@ have the card index).  It shows, from the handbook store:
   ``:ref:`` resolved for the card page, a § after each card link leading to
   that card's page), ``页面 › 小节`` linking to the section, and its
   permalink (``page.html#ruling-…``).  ``data-cards`` holds the folded
-  registry keys of every card the ruling names, space-separated;
+  registry keys of every card the ruling names, space-separated.  A ruling
+  that is in several places (the same text and cards,
+  :mod:`handbook.rulings.same`) is listed once, where it is first, with a
+  link to each other place (``也见于 页面 › 小节``);
 * the rulings that no longer hold -- overturned (every word struck, see
   :func:`handbook.nodes.overturned`) or superseded (a yearly FAQ page's
   outdated day, :mod:`handbook.rulings.days`) -- folded in a ``<details>`` of
@@ -108,7 +111,7 @@ from handbook.publishing.editions import edition
 from handbook.render.anchors import page_title
 from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
-from handbook.rulings import statuses
+from handbook.rulings import same, statuses
 from handbook.rulings.lines import Ruling
 from handbook.store import PageRecord, changes, store
 
@@ -143,7 +146,7 @@ EARLY_SHARE = 0.55
 #: the store's entry: {'base': digest of the build's settings, 'digests': {page: digest}}
 STATE = 'card_pages_written'
 #: raised when what a page shows, or how, changes shape (every page written again)
-VERSION = '1'
+VERSION = '2'
 #: the longest page id, in UTF-8 bytes (file names are at most 255)
 MAX_ID_BYTES = 150
 
@@ -542,6 +545,7 @@ class Contexts:
             'some': str(_('{count} 条裁定同时提到「{name}」')),
             'none': str(_('没有裁定同时提到「{name}」')),
             'permalink': str(_('固定链接')),
+            'also': str(_('也见于')),
         }
 
     def uri(self, docname: str, anchor: str = '') -> str:
@@ -568,6 +572,20 @@ class Contexts:
         }
         return item
 
+    def once(self, group: list[Ruling]) -> dict[str, Any]:
+        """A ruling shown once for every place it is in (:mod:`handbook.rulings.same`):
+        the first, and the others' places."""
+        first = self.item(group[0])
+        if len(group) == 1:
+            return first
+        also = []
+        for ruling in group[1:]:
+            other = self.item(ruling)
+            where = other['page_title'] + (f" › {other['section_title']}"
+                                           if other['section_title'] else '')
+            also.append({'text': where, 'url': other['url']})
+        return {**first, 'also': also}
+
     def partner(self, key: str) -> dict[str, str]:
         """A suggestion of the filter: a card, its folded names."""
         if key not in self.partners:
@@ -587,7 +605,8 @@ class Contexts:
                 other = registry.get(key)
                 if other is not None and other.key != card.key:
                     shared[other.key] = shared.get(other.key, 0) + 1
-        count = len(page.rulings)
+        rulings, fallen = same.grouped(page.rulings), same.grouped(page.overturned)
+        count = len(rulings)
         summary = (_('{count} 条裁定提到「{name}」，最新的在前。').format(count=count, name=name)
                    if count else _('没有裁定提到「{name}」。').format(name=name))
         aliases = [alias for _lang, alias in card.aliases if alias != name]
@@ -598,8 +617,8 @@ class Contexts:
                 'name': name, 'key': card.key, 'kind': card.kind, 'url': self.urls.url(card),
                 'aliases': [*dict.fromkeys([*aliases, *page.spellings])],
             },
-            'handbook_card_rulings': [self.item(r) for r in page.rulings],
-            'handbook_card_overturned': [self.item(r) for r in page.overturned],
+            'handbook_card_rulings': [self.once(group) for group in rulings],
+            'handbook_card_overturned': [self.once(group) for group in fallen],
             'handbook_card_partners': [self.partner(key) for key in
                                        sorted(shared, key=lambda k: (-shared[k], k))],
             'handbook_card_places': [

@@ -1,5 +1,5 @@
 """Publishing: editions, the site's address, link previews, page dates, linkcheck's policy,
-the published site (built aside, swept in: published.py)."""
+the published site (built aside, swept in: published.py), reading offline."""
 
 from handbook import setup_concern
 
@@ -8,4 +8,5 @@ def setup(app):
     return setup_concern(app, 'handbook.publishing.editions', 'handbook.publishing.site_urls',
                          'handbook.publishing.link_previews', 'handbook.publishing.page_dates',
                          'handbook.publishing.linkcheck_policy',
-                         'handbook.publishing.published', 'handbook.core.kept_search_index')
+                         'handbook.publishing.published', 'handbook.core.kept_search_index',
+                         'handbook.publishing.offline')

@@ -1,60 +1,92 @@
-"""Ruling search: the search page answers with the rulings themselves, before
-Sphinx's sections and pages.
+"""Ruling search: the search page answers with the rulings themselves, then
+with the sections that say what was searched, from an index cut in shards.
 
-**What the reader gets.**  The search page (and only it) loads two static
-files, ``_static/rulings_search.js`` (this module's script) and
-``_static/rulings-index.js`` (every ruling, written at build time).  Above
-Sphinx's results it shows a search box of its own, which answers as the
-reader types, and the rulings that match, each as one item: the ruling's
-text with the matches highlighted, its dates as written, small labels for
-its status (class ``ruling-status``: 已推翻 for a struck ruling, 裁定变更 for
-a changed one), ``页面 › 小节`` and a link to its permalink
-(``page.html#ruling-…``).  Twenty are shown, the next twenty on request.  The
-order is newest first (a ruling's newest date; rulings of one date in page
-order); the switch 相关度 orders by relevance: first the rulings that *link*
-the most query terms as cards, then the most occurrences of the terms in
-the text, then the shortest text, then newest first.  Pressing Enter reloads
-the page with the query, which updates Sphinx's section results too.
+**What the reader gets.**  The search page shows a search box of its own,
+which answers as the reader types, and the rulings that match, each as one
+item: the ruling's text with the matches highlighted, its dates as written,
+small labels for its status (class ``ruling-status``: 已推翻 for a struck
+ruling, 裁定变更 for a changed one), ``页面 › 小节`` and a link to its
+permalink (``page.html#ruling-…``).  Twenty are shown, the next twenty on
+request.  The order is newest first (a ruling's newest date; rulings of one
+date in page order); the switch 相关度 orders by relevance: first the rulings
+that *link* the most query terms as cards, then the most occurrences of the
+terms in the text, then the shortest text, then newest first.  Below them,
+in Sphinx's place and shape (``#search-results``), the sections whose own
+text says every term, ``页面 > 小节``, each linking to its section (to the
+page, for a first-level section), with a snippet around the match taken
+from the index once the result is on screen.  No result fetches a page:
+the search page does not load Sphinx's ``searchindex.js`` nor its scripts
+(``templates/search.html``), and ``html_show_search_summary`` is off.
+Pressing Enter reloads the page with the query.
+
+Every page's sidebar search box answers as the reader types too: see
+:mod:`handbook.search.search_box`.
 
 **Matching.**  A query is cut at spaces (only) into terms; a run of words
-that is a card name of the index once joined (``DDD 反骨王 列奥尼达``) is one
-term.  A
-ruling matches when every term is a substring of one of its *search texts*:
-its text, its dates as written (``17/3/24``) and as ISO dates
-(``2017-03-24``), the registry keys of the cards it links and their names as
-written.  Terms and texts are folded with :func:`handbook.core.names.fold`
-(the script gets its separator class, ``CARD_NAME_SEPARATORS``), so
-spacing, width, case and middle dots never matter.  So a phrase jieba cuts
-(``伤害步骤``), part of a card name (``反骨王``), a date and two card names
-(``月之书 强制脱出装置``: the rulings naming both) are all found.
+that is a card's spelling once joined (``DDD 反骨王 列奥尼达``) is one term.
+Terms are folded with :func:`handbook.core.names.fold` (in the browser
+``core/names.js``, the same function), so spacing, width, case and middle
+dots never matter.  A ruling matches when every term is a substring of one
+of its texts -- its text, the registry keys of the cards it links and their
+names as written -- or is one of its dates.  So a phrase (``伤害步骤``),
+part of a card name (``反骨王``), a date and two card names (``月之书
+强制脱出装置``: the rulings naming both) are all found.  A section matches
+when each term is in its text outside its rulings
+(:mod:`handbook.search.section_texts`) or in one of its rulings.
+
+**One ruling once.**  A ruling that is in several places (the same text
+and cards, :mod:`handbook.rulings.same`) is one result, shown where it is
+first (newest first; then in page order), with its other places after
+``也见于``; it is found by the dates of each.
+
+**Every spelling.**  A term that is a spelling of a card the pages link --
+its registry name, a spelling variant, an alias in another language or
+script (``旋風`` for ``旋风``: the registry's ``zh_TW=`` aliases), a name as
+pages write it -- finds every spelling of that card.  A date is found
+however it is written: ``17/3/24``, ``2017/3/24``, ``17/03/24``,
+``2017-03-24``, ``2017.3.24``, ``2017年3月24日``; ``2017-03`` or ``17/3``
+finds the month (and ``2017`` the year), besides the texts that hold it; a
+day written in full is found by its date only.  A
+query naming a card shows a link to the card's page
+(``cards/<id>.html``, :mod:`handbook.listings.card_pages`) before the
+rulings.
 
 **The Traditional edition.**  The index of a build holds that build's texts:
-in a ``zh_TW`` build, the translated rulings of the store.  OpenCC cannot
-run in the browser, so the build adds to each ruling whose text OpenCC's
-``tw2s`` changes its Simplified counterpart, searched but never shown; a
-query in either script finds the ruling (where the two texts fold to the
-same length, as they almost always do, a match in the counterpart is
-highlighted at the same place of the text shown).  Builds in other
-languages index their text alone.
+in a ``zh_TW`` build, the translated rulings and sections.  OpenCC cannot
+run in the browser, so the build adds to each text that OpenCC's ``tw2s``
+changes its Simplified counterpart, searched but never shown; a query in
+either script finds it (where the two texts fold to the same length, as
+they almost always do, a match in the counterpart is highlighted at the
+same place of the text shown).  Builds in other languages index their text
+alone.
 
-**The index** (``rulings-index.js``, a script, so that it loads from
-``file://`` too)::
+**The index.**  ``_static/rulings-index.js``, the *manifest*, is small: the
+labels, the pages and sections, the counts, the number of shards, the
+index's version (a digest of its parts: the parts' addresses end in
+``?v=<version>``) and its epoch (a digest of the documents' ids and the
+number of shards: every part holds it, and a part of another epoch, which a
+stale manifest would mix with newer parts, has the manifest loaded again)::
 
-    RulingSearch.setIndex({"format": 1, "labels": {…},
-      "pages": [[uri, title], …], "sections": [[page, id, title], …],
-      "cards": [folded key or name, …],
-      "rulings": [[section, anchor, text, dates, iso dates, flags, [card, …]
-                   (, counterpart)], …]})
+    RulingSearch.setIndex({"format": 2, "version": "…", "epoch": "…", "labels": {…},
+      "shards": 64, "chars": 16, "chunk": 8, "rulings": 473, "texts": 120,
+      "pages": [[uri, title, searchable], …],
+      "sections": [[page, id, title, top], …]})
 
-in page order; ``dates`` are space-separated as written, ``iso dates`` the
-same references' ISO dates, ``flags`` 1 for changed and 2 for struck,
-``cards`` indexes into ``cards``, ``labels`` the page's words in the build's
-language (``handbook`` catalog).  It is written (``html-collect-pages``,
-before the search page, which names it with its checksum) when a page's
-rulings changed in this build (``changes(env).rulings`` of the store), or
-when it is missing: a rebuild with no ruling changed does not even make it
-again.  Sphinx keeps a file's checksum per process, so a second build in
-one process (tests) names it with the first one's.  The current edition (``-t current``) leaves overturned rulings
+The rest is in ``_static/search/`` (:mod:`handbook.search.shards`): the
+shards (``k<i>.js``: bigrams, dates, card spellings; ``u<i>.js``:
+characters), the
+rulings' chunks (``r<i>.js``: each ruling ``[text, counterpart, cards,
+places]``, a place ``[section, anchor, dates as written, ISO dates,
+flags]``; flags 1 changed, 2 struck), the section texts' chunks
+(``b<i>.js``: each ``[section, text]``, a paragraph, a title, a line, …) and the sections of each
+document (``s.js``).  A query loads the manifest, then the shards of its
+terms, then the chunks of the results it shows: a few dozen kilobytes.
+
+The index is made again when a page was read again or removed, a registry
+row changed, or the manifest is missing (``html-collect-pages``, before the
+search page, which names the manifest with its checksum); a file is
+written only when its content changed, and a part the index no longer has
+is removed.  The current edition (``-t current``) leaves overturned rulings
 out, as it does everywhere.
 
 Configuration: none.
@@ -64,15 +96,22 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from pathlib import Path
+from urllib.parse import unquote
 from typing import TYPE_CHECKING, Any
 
 from sphinx.locale import get_translation
 
+from handbook.cards import links as card_links
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.render.anchors import page_title
+from handbook.listings.card_index import card_page
 from handbook.rulings import lines as ruling_lines
-from handbook.store import changes
+from handbook.rulings import same
+from handbook.search import shards
+from handbook.search.section_texts import page_texts
+from handbook.store import changes, store
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -86,14 +125,18 @@ if TYPE_CHECKING:
 _ = get_translation('handbook')
 
 #: bump when the shape of the index changes
-FORMAT = 1
+FORMAT = 2
 #: the files the search page loads, in the HTML folder's _static/
 INDEX = 'rulings-index.js'
+PARTS = 'search'
 SCRIPT_NAME = 'rulings_search.js'
 SCRIPT = Path(__file__).with_name(SCRIPT_NAME)
+NAMES_SCRIPT = Path(__file__).parents[1] / 'core' / 'names.js'
+TEMPLATES = Path(__file__).parents[1] / 'templates'
 CHANGED, STRUCK = 1, 2
-#: languages written in Traditional characters: their rulings get a Simplified counterpart
+#: languages written in Traditional characters: their texts get a Simplified counterpart
 TRADITIONAL = ('zh_TW', 'zh_HK', 'zh_MO', 'zh_Hant')
+SEPARATOR = shards.SEPARATOR
 
 
 def labels() -> dict[str, str]:
@@ -111,6 +154,8 @@ def labels() -> dict[str, str]:
         'query': _('搜索裁定'),
         'placeholder': _('卡名、词句或日期，如 17/3/24'),
         'enter': _('按回车键也搜索页面和小节。'),
+        'card': _('「{name}」的卡片页面'),
+        'also': _('也见于'),
     }.items()}
 
 
@@ -133,102 +178,257 @@ def shown(app: Sphinx, ruling: Ruling) -> bool:
     return not (ruling.struck and app.tags.has('current'))
 
 
-def build_index(app: Sphinx, builder: Builder) -> dict[str, Any]:
-    """The index's content (see the module docstring)."""
-    env: BuildEnvironment = app.env
-    convert = counterpart(app.config.language)
-    by_page = ruling_lines.rulings(env)
-    pages: list[list[str]] = []
-    sections: dict[tuple[int, str, str], int] = {}
-    cards: dict[str, int] = {}
-    folded: dict[str, str] = {}  # a name as written -> fold(name): 4,700 names, 27,000 folds
-    out: list[list[Any]] = []
-    for docname in ruling_lines.page_order(env):
-        rulings = [r for r in by_page.get(docname, ()) if shown(app, r)]
-        if not rulings:
-            continue
-        page = len(pages)
-        pages.append([builder.get_target_uri(docname), page_title(env, docname)])
-        for ruling in rulings:
-            section = sections.setdefault((page, ruling.section_id, ruling.section_title),
-                                          len(sections))
-            written = ' '.join(r.text for r in ruling.references)
-            iso = ' '.join(r.date or '' for r in ruling.references)  # one per reference
-            names: dict[str, None] = {}
-            for key, name in ruling.cards:
-                for spelled in (key, name):
-                    if spelled not in folded:
-                        folded[spelled] = fold(spelled)
-                    names[folded[spelled]] = None
-            entry = [section, ruling.anchor, ruling.text, written, iso,
-                     (CHANGED if ruling.changed else 0) | (STRUCK if ruling.struck else 0),
-                     [cards.setdefault(name, len(cards)) for name in names if name]]
-            if convert is not None and (other := convert(ruling.text)) != ruling.text:
-                entry.append(other)
-            out.append(entry)
-    return {'format': FORMAT, 'labels': labels(), 'pages': pages,
-            'sections': [list(key) for key in sections], 'cards': list(cards),
-            'rulings': out}
-
-
-def index_text(index: dict[str, Any]) -> str:
-    body = json.dumps(index, ensure_ascii=False, separators=(',', ':'))
-    return f'RulingSearch.setIndex({body});\n'
-
-
-#: where the script takes core/names.py's separator class
-SEPARATORS_SLOT = '/* CARD_NAME_SEPARATORS */ null'
-
-
-def script_text() -> str:
-    """The script, with the folding function's separator class in its slot."""
-    text = SCRIPT.read_text(encoding='utf-8')
-    assert text.count(SEPARATORS_SLOT) == 1, f'{SCRIPT}: no slot for the separators'
-    return text.replace(SEPARATORS_SLOT, json.dumps(SEPARATOR_CLASS))
-
-
-def _write(path: Path, text: str) -> bool:
-    """Write *text* unless the file holds it already; whether it wrote."""
-    if path.is_file() and path.read_text(encoding='utf-8') == text:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding='utf-8')
-    return True
-
-
-def _searchable(builder: Builder) -> bool:
+def searchable(builder: Builder) -> bool:
     """An HTML build with a search page (not epub, not singlehtml)."""
     return (builder.format == 'html' and not getattr(builder, 'embedded', False)
             and builder.name != 'singlehtml' and bool(getattr(builder, 'search', False)))
 
 
+class Index:
+    """The index of one build: its manifest and parts (see the module docstring)."""
+
+    def __init__(self, app: Sphinx, builder: Builder) -> None:
+        env: BuildEnvironment = app.env
+        self.env = env
+        self.convert = counterpart(app.config.language)
+        self.pages: list[list[Any]] = []
+        self.page_of: dict[str, int] = {}
+        self.sections: list[list[Any]] = []
+        self.section_of: dict[tuple[str, str], int] = {}
+        self.folded: dict[str, str] = {}
+        order = ruling_lines.page_order(env)
+        by_page = ruling_lines.rulings(env)
+        rulings: list[tuple[int, Ruling]] = []  # (page order, ruling)
+        texts: list[tuple[int, str]] = []  # (section, block of text)
+        for position, docname in enumerate(order):
+            found = [r for r in by_page.get(docname, ()) if shown(app, r)]
+            kept = page_texts(env, docname)
+            searchable = 'nosearch' not in env.metadata.get(docname, {})
+            if not found and (kept is None or not kept.texts or not searchable):
+                continue
+            page = self.page(docname, builder, searchable)
+            numbers = []
+            for ident, title, top in (kept.sections if kept is not None else ()):
+                numbers.append(self.section(page, docname, ident, title, top))
+            if searchable and kept is not None:
+                texts.extend((numbers[at], block) for at, blocks in kept.texts for block in blocks)
+            rulings.extend((position, r) for r in found)
+        # newest first; rulings of one date in page order
+        rulings.sort(key=lambda pr: (pr[0], pr[1].index))
+        rulings.sort(key=lambda pr: pr[1].date or '', reverse=True)
+        #: each ruling once, with every place it is in (handbook.rulings.same)
+        self.rulings = same.grouped(r for _, r in rulings)
+        self.texts = texts
+
+    def fold(self, text: str) -> str:
+        folded = self.folded.get(text)
+        if folded is None:
+            folded = self.folded[text] = fold(text)
+        return folded
+
+    def page(self, docname: str, builder: Builder, searchable: bool) -> int:
+        self.page_of[docname] = len(self.pages)
+        self.pages.append([builder.get_target_uri(docname), page_title(self.env, docname),
+                           1 if searchable else 0])
+        return self.page_of[docname]
+
+    def section(self, page: int, docname: str, ident: str, title: str, top: bool) -> int:
+        key = (docname, ident)
+        if key not in self.section_of:
+            self.section_of[key] = len(self.sections)
+            self.sections.append([page, ident, title, 1 if top else 0])
+        return self.section_of[key]
+
+    def ruling_section(self, ruling: Ruling) -> int:
+        key = (ruling.docname, ruling.section_id)
+        if key in self.section_of:
+            return self.section_of[key]
+        return self.section(self.page_of[ruling.docname], ruling.docname, ruling.section_id,
+                            ruling.section_title, False)
+
+    def haystack(self, text: str, extra: list[str] = ()) -> tuple[str, str | None]:
+        """A document's haystack from its text (and its counterpart), and *extra*
+        folded texts not in it already; the counterpart, where there is one."""
+        folded = self.fold(text)
+        fields = [folded]
+        other = self.convert(text) if self.convert is not None else None
+        if other == text:
+            other = None
+        if other is not None:
+            fields.append(self.fold(other))
+        fields.extend(e for e in dict.fromkeys(extra) if e and e not in folded)
+        return SEPARATOR.join(fields), other
+
+    def ruling_entry(self, group: list[Ruling]) -> tuple[list[Any], str]:
+        """The chunk entry of a ruling (in every place it is in) and its haystack."""
+        ruling = group[0]
+        names = [self.fold(spelled) for r in group for key, name in r.cards
+                 for spelled in (key, name)]
+        keys = list(dict.fromkeys(key for key, _name in ruling.cards))
+        haystack, other = self.haystack(ruling.text, names)
+        places = [[self.ruling_section(r), r.anchor, ' '.join(ref.text for ref in r.references),
+                   ' '.join(ref.date or '' for ref in r.references),
+                   (CHANGED if r.changed else 0) | (STRUCK if r.struck else 0)] for r in group]
+        return [ruling.text, other or '', keys, places], haystack
+
+    def spellings(self, app: Sphinx) -> dict[str, list[Any]]:
+        """Every folded spelling of each card the pages link: ``[key, card page
+        address or '', name shown, [every spelling]]``."""
+        registry = card_links.registry(self.env)
+        builder = app.builder
+        linked: dict[str, dict[str, None]] = {}
+        for record in store(self.env).pages.values():
+            for key, written in record.cards:
+                linked.setdefault(key, {})[self.fold(written)] = None
+        if registry is not None:
+            for spelling, card in registry.items():
+                if card.key in linked:
+                    linked[card.key][spelling] = None
+            cards = {key: registry.get(key) for key in linked}
+        else:
+            cards = {}
+        out: dict[str, list[Any]] = {}
+        for key, spelled in linked.items():
+            card = cards.get(key)
+            if card is not None:
+                spelled.update((self.fold(alias), None) for _lang, alias in card.aliases)
+                spelled[card.key] = None
+            names = sorted(s for s in spelled if s)
+            page = card_page(self.env, key)
+            value = [key, unquote(builder.get_target_uri(page)) if page else '',
+                     card.name_in(app.config.language) if card is not None else key, names]
+            for spelling in names:
+                out.setdefault(spelling, value)
+        return out
+
+    def parts(self, app: Sphinx) -> tuple[dict[str, Any], dict[str, str]]:
+        """The manifest and ``{part name: data as JSON}``."""
+        postings = shards.Postings()
+        days: dict[str, list[int]] = {}
+        chunk_entries: list[list[Any]] = []
+        doc_sections: list[Any] = []
+        for doc, group in enumerate(self.rulings):
+            entry, haystack = self.ruling_entry(group)
+            postings.add(doc, haystack)
+            chunk_entries.append(entry)
+            places = entry[3]
+            doc_sections.append(places[0][0] if len(places) == 1 else [p[0] for p in places])
+            for place in places:
+                for iso in dict.fromkeys(place[3].split()):
+                    days.setdefault(iso, []).append(doc)
+        text_entries = []
+        for number, (section, block) in enumerate(self.texts):
+            postings.add(len(self.rulings) + number, self.haystack(block)[0])
+            text_entries.append([section, block])
+            doc_sections.append(section)
+        made = shards.shards(postings, days, self.spellings(app))
+        data = {f'{kind}{number}': text for kind, (_count, texts) in made.items()
+                for number, text in texts.items()}
+        count, chars = made['k'][0], made['u'][0]
+        for name, entries in shards.chunks(chunk_entries, 'r'):
+            data[name] = shards.dumps(entries)
+        for name, entries in shards.chunks(text_entries, 'b'):
+            data[name] = shards.dumps(entries)
+        data['s'] = shards.dumps(doc_sections)
+        # the documents' ids and the shards' keys: the same while no document
+        # is added, removed or moved and the number of shards is the same
+        epoch = shards.version([str(count), str(chars), str(shards.CHUNK),
+                                *(f'{r.docname}#{r.anchor}' for group in self.rulings
+                                  for r in group),
+                                *(str(section) for section, _block in self.texts)])
+        version = shards.version(f'{name}\0{text}' for name, text in sorted(data.items()))
+        manifest = {'format': FORMAT, 'version': version, 'epoch': epoch, 'labels': labels(),
+                    'shards': count, 'chars': chars, 'chunk': shards.CHUNK, 'rulings': len(self.rulings),
+                    'texts': len(self.texts), 'pages': self.pages, 'sections': self.sections}
+        return manifest, data
+
+
+def index_text(manifest: dict[str, Any]) -> str:
+    body = json.dumps(manifest, ensure_ascii=False, separators=(',', ':'))
+    return f'RulingSearch.setIndex({body});\n'
+
+
+#: where a script takes core/names.py's separator class
+SEPARATORS_SLOT = '/* CARD_NAME_SEPARATORS */ null'
+
+
+def names_text() -> str:
+    """``core/names.js``, the folding function, with its separator class in its slot."""
+    text = NAMES_SCRIPT.read_text(encoding='utf-8')
+    assert text.count(SEPARATORS_SLOT) == 1, f'{NAMES_SCRIPT}: no slot for the separators'
+    return text.replace(SEPARATORS_SLOT, json.dumps(SEPARATOR_CLASS))
+
+
+def script_text() -> str:
+    """The search script: the folding function, then the search."""
+    return names_text() + SCRIPT.read_text(encoding='utf-8')
+
+
+def write_text(path: Path, text: str) -> bool:
+    """Write *text* unless the file holds it already; whether it wrote."""
+    data = text.encode('utf-8')
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return True
+
+
+def write_script(app: Sphinx) -> None:
+    """The search script, into ``_static/`` when it differs (``builder-inited``:
+    before the pages are written, which name it with its checksum)."""
+    if searchable(app.builder):
+        write_text(Path(app.builder.outdir) / '_static' / SCRIPT_NAME, script_text())
+
+
 def write_index(app: Sphinx) -> list:
-    """Write the index when rulings changed, and the script (``html-collect-pages``:
-    before the search page is written, which names them with their checksums)."""
+    """Make and write the index when a page or the registry changed, or the
+    manifest is missing (``html-collect-pages``: before the search page,
+    which names the manifest with its checksum)."""
     builder = app.builder
-    if not _searchable(builder):
+    if not searchable(builder):
         return []
     static = Path(builder.outdir) / '_static'
-    _write(static / SCRIPT_NAME, script_text())
     path = static / INDEX
-    if not path.is_file() or changes(app.env).rulings:
-        _write(path, index_text(build_index(app, builder)))
+    if path.is_file() and store(app.env).unchanged() and not changes(app.env).rulings:
+        return []
+    manifest, data = Index(app, builder).parts(app)
+    folder = static / PARTS
+    for name, content in data.items():
+        write_text(folder / f'{name}.js', shards.part_text(name, manifest['epoch'], content))
+    wanted = {f'{name}.js' for name in data}
+    for entry in os.scandir(folder):
+        if entry.name not in wanted and entry.name.endswith('.js'):
+            os.unlink(entry.path)
+    write_text(path, index_text(manifest))
     return []
 
 
 def add_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
                 doctree: Any) -> None:
     """The search page, and only it, loads the script and the index."""
-    if pagename == 'search' and _searchable(app.builder):
+    if pagename == 'search' and searchable(app.builder):
         app.add_js_file(SCRIPT_NAME, priority=600, defer='defer')
         app.add_js_file(INDEX, priority=601, defer='defer')
 
 
+def add_templates(app: Sphinx, config: Any) -> None:
+    """The search page's template (``templates/search.html``)."""
+    if str(TEMPLATES) not in config.templates_path:
+        config.templates_path = [*config.templates_path, str(TEMPLATES)]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect('config-inited', add_templates)
     app.setup_extension('handbook.rulings.lines')
     app.setup_extension('handbook.render.anchors')  # page titles
+    app.setup_extension('handbook.listings.card_index')  # card pages' addresses
+    app.setup_extension('handbook.search.section_texts')
+    app.connect('builder-inited', write_script)
     app.connect('html-page-context', add_scripts)
     app.connect('html-collect-pages', write_index)
     # a new index format reads every page again, so that the index is made anew
-    return {'version': '1', 'env_version': FORMAT,
+    return {'version': '2', 'env_version': FORMAT,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -1,89 +1,325 @@
 /*
  * rulings_search.js: the browser side of rulings_index.py (its docstring is
- * the manual).  Only the search page loads it, deferred, followed by
- * rulings-index.js, which calls RulingSearch.setIndex().  rulings_index.py
- * writes core/names.py's SEPARATOR_CLASS where the last line names it.
+ * the manual; shards.py's says what the parts hold).  Served as
+ * _static/rulings_search.js after core/names.js (HandbookNames.fold, the
+ * one folding function).  The search page loads it, deferred, followed by
+ * the manifest, _static/rulings-index.js, which calls RulingSearch.setIndex();
+ * every other page loads it when the reader first focuses its search box
+ * (search_box.js), and the manifest with it.  The parts of the index,
+ * _static/search/<name>.js, each call RulingSearch.addPart().
+ *
  * Every text of the index reaches the page through textContent (and
- * setAttribute for the link), never as HTML.
+ * setAttribute for links), never as HTML.
  */
 
-const RulingSearch = ((CARD_NAME_SEPARATORS) => {
-  const SEPARATOR = new RegExp(CARD_NAME_SEPARATORS, "u");
-  const SEPARATORS = new RegExp(`${CARD_NAME_SEPARATORS}+`, "gu");
-  const FIELD = "\u0001"; // between a ruling's search texts: no match spans two
+const RulingSearch = (() => {
+  const { fold, foldWithPositions } = HandbookNames;
   const PAGE_SIZE = 20;
+  const BOX_SIZE = 5; // rulings in the search box's list
+  const SEPARATOR = "\u0001";
+  const CHANGED = 1;
+  const STRUCK = 2;
 
-  /** fold() of core/names.py: NFKC, no whitespace nor middle dots, lower case. */
-  const fold = (text) => text.normalize("NFKC").replace(SEPARATORS, "").toLowerCase();
+  // -- loading ------------------------------------------------------------------------
 
-  /** The folded text, and for each of its characters the [start, end) of
-   * the character of *text* it comes from. */
-  const foldWithPositions = (text) => {
-    let folded = "";
-    const starts = [];
-    const ends = [];
-    let at = 0;
-    for (const char of text) {
-      const code = char.codePointAt(0);
-      if ((code >= 0x4e00 && code <= 0x9fff) || (code > 0x20 && code < 0x7f)) {
-        // a CJK ideograph or printable ASCII: NFKC leaves it as it is (fast path)
-        folded += code < 0x7f ? char.toLowerCase() : char;
-        starts.push(at);
-        ends.push(at + 1);
-        at += 1;
-        continue;
-      }
-      for (const part of char.normalize("NFKC").toLowerCase()) {
-        if (SEPARATOR.test(part)) continue;
-        folded += part;
-        for (let i = 0; i < part.length; i++) {
-          starts.push(at);
-          ends.push(at + char.length);
-        }
-      }
-      at += char.length;
+  let manifest = null; // the manifest (format 2), or a whole index of format 1
+  let whole = null; // format 1: every ruling, prepared ({entries, haystacks, days})
+  let parts = new Map(); // part name -> its data
+  let waiting = new Map(); // part name -> {promise, resolve, reject}
+  let generation = 0; // counts the manifests set: a search of an older one is dropped
+  const listeners = []; // called with each manifest set
+  let manifestAsked = null; // the promise of the manifest, once asked for
+
+  const root = () => {
+    const value = document.documentElement.dataset.content_root || "";
+    return value === "./" ? "" : value;
+  };
+  const staticUrl = (name) => `${root()}_static/${name}`;
+
+  const script = (src, failed) => {
+    const element = document.createElement("script");
+    element.src = src;
+    element.async = true;
+    if (failed) element.addEventListener("error", failed);
+    document.head.append(element);
+  };
+
+  /** The manifest: set already, being loaded by the page, or loaded now. */
+  const ready = () => {
+    if (manifest) return Promise.resolve(manifest);
+    if (!manifestAsked) {
+      manifestAsked = new Promise((resolve, reject) => {
+        listeners.push(resolve);
+        if (!document.querySelector('script[src*="rulings-index.js"]'))
+          script(staticUrl("rulings-index.js"), () => reject(new Error("no search index")));
+      });
     }
-    return { folded, starts, ends };
+    return manifestAsked;
   };
 
-  let data = null; // the index, prepared
-  let cardNames = new Set(); // folded card keys and names of the index
-
-  /** Each ruling with what matching and ordering need. */
-  const prepare = (index) => {
-    const { pages, sections, cards } = index;
-    return index.rulings.map((entry, order) => {
-      const [section, anchor, text, dates, iso, flags, cardIds, other] = entry;
-      const [page, , sectionTitle] = sections[section];
-      const [uri, pageTitle] = pages[page];
-      const names = cardIds.map((i) => cards[i]);
-      const folded = fold(text);
-      const otherFolded = other ? fold(other) : "";
-      const written = dates ? dates.split(" ") : [];
-      const isoDates = iso ? iso.split(" ") : [];
-      return {
-        order, anchor, text, uri, pageTitle, sectionTitle, flags, names, folded, otherFolded,
-        written, isoDates,
-        newest: isoDates.reduce((a, b) => (b > a ? b : a), ""),
-        haystack: [folded, otherFolded, ...written.map(fold), ...isoDates, ...names].join(FIELD),
-      };
-    });
+  /** A part of the index (see shards.py), loaded once. */
+  const load = (name) => {
+    if (parts.has(name)) return Promise.resolve(parts.get(name));
+    if (!waiting.has(name)) {
+      let resolve;
+      let reject;
+      const promise = new Promise((yes, no) => {
+        resolve = yes;
+        reject = no;
+      });
+      waiting.set(name, { promise, resolve, reject });
+      script(staticUrl(`search/${name}.js?v=${manifest.version}`), () => {
+        waiting.delete(name);
+        reject(new Error(`no part ${name} of the search index`));
+        renewManifest();
+      });
+    }
+    return waiting.get(name).promise;
   };
 
-  /** The query's terms: its space-separated words, folded (so a middle dot
-   * does not cut a phrase); a run of words that is a card name once joined
-   * is one term. */
-  const terms = (query) => {
-    const words = query.split(/\s+/u).filter((word) => word);
-    const found = [];
+  let renewing = false;
+  /** The manifest again, bypassing the cache: the parts are of a newer index. */
+  const renewManifest = () => {
+    if (renewing) return;
+    renewing = true;
+    script(staticUrl(`rulings-index.js?renew=${Date.now()}`));
+  };
+
+  const addPart = (name, epoch, data) => {
+    if (!manifest || epoch !== manifest.epoch) {
+      renewManifest();
+      return;
+    }
+    parts.set(name, data);
+    const wait = waiting.get(name);
+    waiting.delete(name);
+    if (wait) wait.resolve(data);
+  };
+
+  const loadAll = (names) => Promise.all([...new Set(names)].map(load));
+
+  // -- keys ---------------------------------------------------------------------------
+
+  /** 32-bit FNV-1a over the key's code points: shards.py's fnv(). */
+  const fnv = (key) => {
+    let h = 0x811c9dc5;
+    for (const char of key) h = Math.imul(h ^ char.codePointAt(0), 0x01000193) >>> 0;
+    return h;
+  };
+  const shardOf = (key) => `k${fnv(key) % manifest.shards}`;
+  const charShardOf = (key) => `u${fnv(key) % manifest.chars}`;
+  const chars = (text) => Array.from(text);
+  const spellingKey = (spelling) => chars(spelling).slice(0, 2).join("");
+  const monthKey = (month) => `@${month}`;
+
+  // -- dates ----------------------------------------------------------------------------
+
+  const pad = (n) => String(n).padStart(2, "0");
+  const fullYear = (y) => (y.length === 4 ? Number(y) : Number(y) + (Number(y) >= 70 ? 1900 : 2000));
+  const DAY = /^(\d{4}|\d{2})[/.\-年](\d{1,2})[/.\-月](\d{1,2})日?$/u;
+  const MONTH = /^(\d{4}|\d{2})[/.\-年](\d{1,2})月?$/u;
+  const YEAR = /^(\d{4})年?$/u;
+
+  /** The days or months a folded term names: ["2017-03-24"], ["2017-03"], a
+   * year's twelve months, or none. */
+  const datesOf = (term) => {
+    let m = DAY.exec(term);
+    if (m) {
+      const [month, day] = [Number(m[2]), Number(m[3])];
+      if (month >= 1 && month <= 12 && day >= 1 && day <= 31)
+        return [{ day: `${fullYear(m[1])}-${pad(month)}-${pad(day)}` }];
+      return [];
+    }
+    m = MONTH.exec(term);
+    if (m) {
+      const month = Number(m[2]);
+      return month >= 1 && month <= 12 ? [{ month: `${fullYear(m[1])}-${pad(month)}` }] : [];
+    }
+    m = YEAR.exec(term);
+    if (m) return Array.from({ length: 12 }, (_, i) => ({ month: `${m[1]}-${pad(i + 1)}` }));
+    return [];
+  };
+
+  // -- the query ------------------------------------------------------------------------
+
+  /** What a word that is no spelling finds: a day (written in full, however
+   * written) by its date only; a month or a year by its dates and as text;
+   * any other word as text. */
+  const dateOrText = (text) => {
+    const dates = datesOf(text);
+    if (dates.length === 1 && dates[0].day) return dates;
+    return [{ text }, ...dates];
+  };
+
+  /** The spelling entry of a folded text: [key, page, name, spellings], or null. */
+  const spelling = (text) => {
+    if (whole) return null;
+    const shard = parts.get(shardOf(spellingKey(text)));
+    return (shard && shard.n && shard.n[text]) || null;
+  };
+
+  /** What a term's alternative needs loaded: its shards. */
+  const shardsOf = (alternative) => {
+    if (alternative.day) return [shardOf(monthKey(alternative.day.slice(0, 7)))];
+    if (alternative.month) return [shardOf(monthKey(alternative.month))];
+    const cps = chars(alternative.text);
+    if (cps.length === 1) return [charShardOf(cps[0])];
+    return coverOf(cps).map((k) => shardOf(cps[k] + cps[k + 1]));
+  };
+
+  /** The offsets of the bigrams that cover a text of these code points. */
+  const coverOf = (cps) => {
+    const offsets = [];
+    for (let k = 0; k + 2 <= cps.length; k += 2) offsets.push(k);
+    if (offsets[offsets.length - 1] !== cps.length - 2) offsets.push(cps.length - 2);
+    return offsets;
+  };
+
+  /** The query's terms, each with its alternatives: its space-separated words,
+   * folded; a run of words that is a card's spelling once joined is one
+   * term, which finds every spelling of the card; a date, every way of
+   * writing it.  Loads the shards that say which words are spellings. */
+  const analyse = async (query) => {
+    const words = query.split(/\s+/u).map(fold).filter(Boolean);
+    if (!whole) {
+      // the shards that say which runs of words are spellings, and (most
+      // words are terms of their own) each word's own, in one round trip
+      const needed = [];
+      for (let i = 0; i < words.length; i++) {
+        for (let j = i + 1; j <= words.length; j++)
+          needed.push(shardOf(spellingKey(words.slice(i, j).join(""))));
+        needed.push(...dateOrText(words[i]).flatMap(shardsOf));
+      }
+      await loadAll(needed);
+    }
+    const terms = [];
     for (let i = 0; i < words.length; ) {
       let j = words.length;
-      while (j > i + 1 && !cardNames.has(fold(words.slice(i, j).join("")))) j--;
-      const term = fold(words.slice(i, j).join(""));
-      if (term && !found.includes(term)) found.push(term);
+      while (j > i + 1 && !spelling(words.slice(i, j).join(""))) j--;
+      const text = words.slice(i, j).join("");
       i = j;
+      if (terms.some((term) => term.text === text)) continue;
+      const card = spelling(text);
+      const alternatives = card ? card[3].map((spelled) => ({ text: spelled })) : dateOrText(text);
+      if (card && !card[3].includes(text)) alternatives.push({ text });
+      terms.push({ text, card, alternatives });
+    }
+    return terms;
+  };
+
+  // -- matching -------------------------------------------------------------------------
+
+  const decoded = new Map(); // bigram or character -> Map(doc -> positions) or [docs]
+
+  /** The documents that contain a bigram, with its positions there. */
+  const gram = (key) => {
+    if (decoded.has(key)) return decoded.get(key);
+    const shard = parts.get(shardOf(key));
+    const entry = shard && shard.g && shard.g[key];
+    const map = new Map();
+    if (entry) {
+      let doc = -1;
+      for (let i = 0; i < entry.length; i += 2) {
+        doc += entry[i];
+        const where = entry[i + 1];
+        if (typeof where === "number") map.set(doc, [where]);
+        else {
+          // the first position, then the gaps between them
+          const positions = [where[0]];
+          for (let j = 1; j < where.length; j++) positions.push(positions[j - 1] + where[j]);
+          map.set(doc, positions);
+        }
+      }
+    }
+    decoded.set(key, map);
+    return map;
+  };
+
+  const gaps = (list) => {
+    const docs = [];
+    let doc = -1;
+    for (const gap of list) docs.push((doc += gap));
+    return docs;
+  };
+
+  /** The documents with this one character. */
+  const character = (key) => {
+    if (decoded.has(key)) return decoded.get(key);
+    const shard = parts.get(charShardOf(key));
+    const docs = shard && shard.c && shard.c[key] ? gaps(shard.c[key]) : [];
+    decoded.set(key, docs);
+    return docs;
+  };
+
+  /** The documents of a day, or of the days of a month. */
+  const dated = (alternative) => {
+    const month = alternative.day ? alternative.day.slice(0, 7) : alternative.month;
+    const shard = parts.get(shardOf(monthKey(month)));
+    const days = (shard && shard.d && shard.d[month]) || {};
+    if (alternative.day) return days[alternative.day.slice(8)] ? gaps(days[alternative.day.slice(8)]) : [];
+    return Object.values(days).flatMap(gaps);
+  };
+
+  /** The documents whose haystack holds the text (an exact substring match). */
+  const holding = (text) => {
+    const cps = chars(text);
+    if (cps.length === 1) return character(cps[0]);
+    const offsets = coverOf(cps);
+    const lists = offsets.map((k) => gram(cps[k] + cps[k + 1]));
+    if (lists.length === 1) return [...lists[0].keys()];
+    let rarest = 0;
+    lists.forEach((list, i) => {
+      if (list.size < lists[rarest].size) rarest = i;
+    });
+    const found = [];
+    for (const [doc, positions] of lists[rarest]) {
+      const at = lists.map((list) => list.get(doc));
+      if (at.some((p) => !p)) continue;
+      const starts = positions.map((p) => p - offsets[rarest]);
+      if (starts.some((start) => offsets.every((k, i) => at[i].includes(start + k))))
+        found.push(doc);
     }
     return found;
+  };
+
+  /** The documents that match a term: any of its alternatives. */
+  const termDocs = (term) => {
+    const found = new Set();
+    for (const alternative of term.alternatives) {
+      let docs;
+      if (whole) docs = whole.holding(alternative);
+      else if (alternative.text !== undefined) docs = holding(alternative.text);
+      else docs = dated(alternative);
+      for (const doc of docs) found.add(doc);
+    }
+    return found;
+  };
+
+  /** For each term, the documents that match it: the shards needed are loaded first. */
+  const matchTerms = async (terms) => {
+    if (!whole) await loadAll(terms.flatMap((term) => term.alternatives.flatMap(shardsOf)));
+    return terms.map(termDocs);
+  };
+
+  const rulingCount = () => (whole ? whole.entries.length : manifest.rulings);
+
+  /** The rulings that match every term, newest first (their ids). */
+  const rulingsOf = (matched) => {
+    if (!matched.length) return [];
+    const [first, ...others] = [...matched].sort((a, b) => a.size - b.size);
+    const limit = rulingCount();
+    return [...first]
+      .filter((doc) => doc < limit && others.every((set) => set.has(doc)))
+      .sort((a, b) => a - b);
+  };
+
+  /** The chunk entries of some documents of one kind ('r' rulings, 'b' texts). */
+  const entriesOf = async (docs, kind) => {
+    if (whole) return docs.map((doc) => whole.entries[doc]);
+    const offset = kind === "r" ? 0 : manifest.rulings;
+    const names = docs.map((doc) => `${kind}${Math.floor((doc - offset) / manifest.chunk)}`);
+    await loadAll(names);
+    return docs.map((doc, i) => parts.get(names[i])[(doc - offset) % manifest.chunk]);
   };
 
   const count = (text, term) => {
@@ -92,38 +328,101 @@ const RulingSearch = ((CARD_NAME_SEPARATORS) => {
     return n;
   };
 
-  /** Newest first; rulings of one date in page order. */
-  const newer = (a, b) => (a.newest < b.newest) - (a.newest > b.newest) || a.order - b.order;
-
-  // the last search: a query typed further only narrows it
-  let last = { terms: [], found: [] };
-
-  /** The rulings that match every term, in the order asked for. */
-  const search = (queryTerms, order) => {
-    if (!data || !queryTerms.length) return [];
-    // what matches terms that each hold the last search's term matches that
-    // search too: look among its rulings only
-    const narrows = last.terms.length
-      && last.terms.every((term, i) => i < queryTerms.length && queryTerms[i].includes(term));
-    // the rulings are kept newest first: what is found is in that order
-    const found = (narrows ? last.found : data.rulings).filter((ruling) =>
-      queryTerms.every((term) => ruling.haystack.includes(term)),
-    );
-    last = { terms: queryTerms, found };
-    if (order !== "relevance") return found;
-    const score = new Map(found.map((ruling) => [ruling, [
-      queryTerms.filter((term) => ruling.names.includes(term)).length,
-      queryTerms.reduce((n, term) =>
-        n + (count(ruling.folded, term) || count(ruling.otherFolded, term)), 0),
-    ]]));
-    return [...found].sort((a, b) => {
-      const [cardsA, hitsA] = score.get(a);
-      const [cardsB, hitsB] = score.get(b);
-      return cardsB - cardsA || hitsB - hitsA || a.text.length - b.text.length || newer(a, b);
+  /** Rulings (ids) in the order asked for; relevance loads every match's entry. */
+  const ordered = async (docs, terms, order) => {
+    if (order !== "relevance" || docs.length < 2) return docs;
+    const entries = await entriesOf(docs, "r");
+    const score = new Map(docs.map((doc, i) => {
+      const [text, other, keys] = entries[i];
+      const folded = fold(text);
+      const otherFolded = other ? fold(other) : "";
+      const linked = terms.filter((term) =>
+        term.card ? keys.includes(term.card[0]) : keys.includes(term.text)).length;
+      const hits = terms.reduce((n, term) =>
+        n + term.alternatives.reduce((m, alt) => m + (alt.text === undefined ? 0
+          : count(folded, alt.text) || count(otherFolded, alt.text)), 0), 0);
+      return [doc, [linked, hits, text.length]];
+    }));
+    return [...docs].sort((a, b) => {
+      const [cardsA, hitsA, lengthA] = score.get(a);
+      const [cardsB, hitsB, lengthB] = score.get(b);
+      return cardsB - cardsA || hitsB - hitsA || lengthA - lengthB || a - b;
     });
   };
 
-  // -- the page ----------------------------------------------------------------------
+  /** A search: the terms, the documents of each, the rulings in order. */
+  const search = async (query, order) => {
+    const asked = generation;
+    const terms = await analyse(query);
+    const matched = await matchTerms(terms);
+    const rulings = await ordered(rulingsOf(matched), terms, order);
+    return { asked, query, order, terms, matched, rulings };
+  };
+  const current = (result) => result.asked === generation;
+
+  // -- format 1: a whole index in one file ------------------------------------------------
+
+  /** An index of format 1 (every ruling in the index's one file), searched
+   * by reading every ruling: as an index of format 2 whose parts are all
+   * loaded. */
+  const prepareWhole = (index) => {
+    const entries = [];
+    const haystacks = [];
+    const days = [];
+    for (const [section, anchor, text, dates, iso, flags, cardIds, other] of index.rulings) {
+      const keys = cardIds.map((i) => index.cards[i]);
+      entries.push([text, other || "", keys, [[section, anchor, dates, iso, flags]]]);
+      haystacks.push([fold(text), other ? fold(other) : "", ...keys].join(SEPARATOR));
+      days.push(iso ? iso.split(" ") : []);
+    }
+    // newest first, page order: as format 2's ids
+    const order = entries.map((_, i) => i);
+    const newest = days.map((list) => list.reduce((a, b) => (b > a ? b : a), ""));
+    order.sort((a, b) => (newest[a] < newest[b]) - (newest[a] > newest[b]) || a - b);
+    const at = (list) => order.map((i) => list[i]);
+    const sorted = { entries: at(entries), haystacks: at(haystacks), days: at(days) };
+    sorted.holding = (alternative) => {
+      const found = [];
+      sorted.haystacks.forEach((haystack, doc) => {
+        const hit = alternative.text !== undefined ? haystack.includes(alternative.text)
+          : sorted.days[doc].some((day) =>
+            alternative.day ? day === alternative.day : day.startsWith(alternative.month));
+        if (hit) found.push(doc);
+      });
+      return found;
+    };
+    return sorted;
+  };
+
+  const setIndex = (index) => {
+    const renewed = manifest !== null;
+    generation += 1;
+    renewing = false;
+    parts = new Map();
+    waiting = new Map();
+    decoded.clear();
+    if (index.format === 1) {
+      whole = prepareWhole(index);
+      manifest = { format: 1, labels: index.labels, pages: index.pages.map((p) => [...p, 1]),
+                   sections: index.sections.map((s) => [...s, 0]), rulings: index.rulings.length,
+                   texts: 0 };
+    } else {
+      whole = null;
+      manifest = index;
+    }
+    labels = manifest.labels;
+    listeners.splice(0).forEach((resolve) => resolve(manifest));
+    if (renewed) rerun.forEach((again) => again());
+    else if (document.getElementById("search-results")) {
+      if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", searchPage);
+      else searchPage();
+    }
+  };
+
+  // -- what a result shows ----------------------------------------------------------------
+
+  let labels = {};
+  const rerun = []; // what shows results again once a new manifest is set
 
   const element = (tag, className, text) => {
     const node = document.createElement(tag);
@@ -132,19 +431,34 @@ const RulingSearch = ((CARD_NAME_SEPARATORS) => {
     return node;
   };
 
-  /** Where the terms are in the ruling's text: [start, end) ranges, merged. */
-  const matches = (ruling, queryTerms) => {
-    const { folded, starts, ends } = foldWithPositions(ruling.text);
+  const pageUrl = (uri) => root() + uri;
+  const sectionOf = (number) => manifest.sections[number];
+  const pageOf = (number) => manifest.pages[sectionOf(number)[0]];
+
+  /** Where a ruling is: 页面 › 小节. */
+  const where = (place) => {
+    const [page, , sectionTitle] = sectionOf(place[0]);
+    const pageTitle = manifest.pages[page][1];
+    return sectionTitle && sectionTitle !== pageTitle ? `${pageTitle} › ${sectionTitle}` : pageTitle;
+  };
+  const placeUrl = (place) => `${pageUrl(pageOf(place[0])[0])}#${place[1]}`;
+
+  /** Where the terms are in a text: [start, end) ranges, merged. */
+  const matches = (text, other, terms) => {
+    const { folded, starts, ends } = foldWithPositions(text);
+    const otherFolded = other ? fold(other) : "";
+    const texts = [folded];
+    // a match in the other script's text, where it lines up with this one
+    if (otherFolded.length === folded.length) texts.push(otherFolded);
     const ranges = [];
-    for (const term of queryTerms) {
-      // a match in the other script's text, where it lines up with this one
-      const texts = [folded];
-      if (ruling.otherFolded.length === folded.length) texts.push(ruling.otherFolded);
-      for (const text of texts) {
-        for (let i = text.indexOf(term); i > -1; i = text.indexOf(term, i + 1))
-          ranges.push([starts[i], ends[i + term.length - 1]]);
+    for (const term of terms)
+      for (const alternative of term.alternatives) {
+        const wanted = alternative.text;
+        if (!wanted) continue;
+        for (const haystack of texts)
+          for (let i = haystack.indexOf(wanted); i > -1; i = haystack.indexOf(wanted, i + 1))
+            ranges.push([starts[i], ends[i + wanted.length - 1]]);
       }
-    }
     ranges.sort((a, b) => a[0] - b[0]);
     const merged = [];
     for (const range of ranges) {
@@ -155,81 +469,161 @@ const RulingSearch = ((CARD_NAME_SEPARATORS) => {
     return merged;
   };
 
-  /** The text, with <mark> around the matches. */
-  const highlighted = (ruling, queryTerms) => {
-    const paragraph = element("p", "ruling-result-text");
+  /** The text in an element, with <mark> around the matches. */
+  const highlighted = (tag, className, text, other, terms) => {
+    const node = element(tag, className);
     let at = 0;
-    for (const [start, end] of matches(ruling, queryTerms)) {
-      if (start > at) paragraph.append(ruling.text.slice(at, start));
-      paragraph.append(element("mark", "", ruling.text.slice(start, end)));
+    for (const [start, end] of matches(text, other, terms)) {
+      if (start > at) node.append(text.slice(at, start));
+      node.append(element("mark", "", text.slice(start, end)));
       at = end;
     }
-    if (at < ruling.text.length) paragraph.append(ruling.text.slice(at));
-    return paragraph;
+    if (at < text.length) node.append(text.slice(at));
+    return node;
   };
 
-  const pageUrl = (uri) => {
-    const root = document.documentElement.dataset.content_root || "";
-    return (root === "./" ? "" : root) + uri;
-  };
+  const dateMatches = (written, iso, terms) => terms.some((term) => term.alternatives.some(
+    (alternative) => (alternative.text && (fold(written).includes(alternative.text)
+                                             || iso.includes(alternative.text)))
+      || (alternative.day && iso === alternative.day)
+      || (alternative.month && iso.startsWith(alternative.month))));
 
-  const item = (ruling, queryTerms) => {
-    const li = element("li", ruling.flags & 2 ? "ruling-result ruling-result-struck" : "ruling-result");
-    li.dataset.anchor = ruling.anchor;
-    li.append(highlighted(ruling, queryTerms));
+  /** A ruling of the search page's list. */
+  const item = (entry, terms) => {
+    const [text, other, , places] = entry;
+    const place = places[0];
+    const struck = place[4] & STRUCK;
+    const li = element("li", struck ? "ruling-result ruling-result-struck" : "ruling-result");
+    li.dataset.anchor = place[1];
+    li.append(highlighted("p", "ruling-result-text", text, other, terms));
     const meta = element("p", "ruling-result-meta");
-    ruling.written.forEach((date, i) => {
+    const written = place[2] ? place[2].split(" ") : [];
+    const iso = place[3] ? place[3].split(" ") : [];
+    written.forEach((date, i) => {
       const span = element("span", "ruling-result-date", date);
-      const forms = [fold(date), ruling.isoDates[i] || ""];
-      if (queryTerms.some((term) => forms.some((form) => form.includes(term))))
-        span.classList.add("ruling-result-date-match");
-      if (ruling.isoDates[i]) span.title = ruling.isoDates[i];
+      if (dateMatches(date, iso[i] || "", terms)) span.classList.add("ruling-result-date-match");
+      if (iso[i]) span.title = iso[i];
       meta.append(span, " ");
     });
-    if (ruling.flags & 2)
-      meta.append(element("span", "ruling-status ruling-status-struck", labels.struck), " ");
-    else if (ruling.flags & 1)
+    if (struck) meta.append(element("span", "ruling-status ruling-status-struck", labels.struck), " ");
+    else if (place[4] & CHANGED)
       meta.append(element("span", "ruling-status ruling-status-changed", labels.changed), " ");
-    const where = ruling.sectionTitle && ruling.sectionTitle !== ruling.pageTitle
-      ? `${ruling.pageTitle} › ${ruling.sectionTitle}` : ruling.pageTitle;
-    const link = element("a", "ruling-result-link", where);
-    link.setAttribute("href", `${pageUrl(ruling.uri)}#${ruling.anchor}`);
+    const link = element("a", "ruling-result-link", where(place));
+    link.setAttribute("href", placeUrl(place));
     meta.append(link);
     li.append(meta);
+    if (places.length > 1) {
+      // one ruling once: its other places
+      const also = element("p", "ruling-result-also", `${labels.also} `);
+      places.slice(1).forEach((other, i) => {
+        const otherLink = element("a", "ruling-result-also-link", where(other));
+        otherLink.setAttribute("href", placeUrl(other));
+        if (i) also.append("、");
+        also.append(otherLink);
+        if (other[2] && other[2] !== place[2]) also.append(` (${other[2]})`);
+      });
+      li.append(also);
+    }
     return li;
   };
 
-  let labels = {};
+  /** The links to the pages of the cards the query names. */
+  const cardLinks = (terms, className) => terms.filter((term) => term.card && term.card[1]).map(
+    (term) => {
+      const link = element("a", className, labels.card.replace("{name}", term.card[2]));
+      link.setAttribute("href", pageUrl(term.card[1]));
+      return link;
+    });
+
+  // -- the search page ------------------------------------------------------------------
+
   let ui = null;
-  let shownQuery = null; // the query Sphinx's results below are for
-  let current = { terms: [], results: [], shown: 0 };
+  let shownQuery = null; // the query Sphinx's place below shows the sections of
+  let shown = { result: null, count: 0, next: null, loading: null, fetchNext: null };
+
+  /** How near below the screen the button for the next rulings loads them. */
+  const NEAR = 2000;
+  let nearMore = null; // watches the button while it is far below the screen
+
+  /** The button for the next rulings: shown while there are more.  Once it
+   * is near the screen, the next rulings are loaded; while they load, it is
+   * disabled, so that a click shows them at once.  A click before, far
+   * below, loads them and shows them. */
+  const prepareMore = (result) => {
+    if (nearMore) nearMore.disconnect();
+    nearMore = null;
+    if (shown.count >= result.rulings.length) {
+      ui.more.hidden = true;
+      return;
+    }
+    ui.more.hidden = false;
+    ui.more.disabled = false;
+    const fetchNext = () => {
+      if (shown.result !== result || shown.next || shown.loading) return shown.loading;
+      ui.more.disabled = true;
+      const end = Math.min(shown.count + PAGE_SIZE, result.rulings.length);
+      shown.loading = entriesOf(result.rulings.slice(shown.count, end), "r").then((entries) => {
+        if (shown.result !== result) return;
+        shown.next = entries;
+        shown.loading = null;
+        ui.more.disabled = false;
+      });
+      return shown.loading;
+    };
+    shown.fetchNext = fetchNext;
+    if (ui.more.getBoundingClientRect().top < window.innerHeight + NEAR) fetchNext();
+    else if ("IntersectionObserver" in window) {
+      nearMore = new IntersectionObserver((seen) => {
+        if (seen.some((entry) => entry.isIntersecting)) {
+          nearMore.disconnect();
+          fetchNext();
+        }
+      }, { rootMargin: `0px 0px ${NEAR}px 0px` });
+      nearMore.observe(ui.more);
+    }
+  };
 
   const showMore = () => {
-    const { terms: queryTerms, results } = current;
-    const end = Math.min(current.shown + PAGE_SIZE, results.length);
+    const { result, next } = shown;
+    if (!next) {
+      const loading = shown.fetchNext && shown.fetchNext();
+      if (loading) loading.then(showMore).catch(failed);
+      return;
+    }
+    shown.next = null;
     const fragment = document.createDocumentFragment();
-    for (let i = current.shown; i < end; i++) fragment.append(item(results[i], queryTerms));
+    for (const entry of next) fragment.append(item(entry, result.terms));
     ui.list.append(fragment);
-    current.shown = end;
-    ui.more.hidden = end >= results.length;
+    shown.count += next.length;
+    prepareMore(result);
   };
 
   /** Search for what the box holds and show the rulings found. */
-  const run = () => {
+  const run = async () => {
     const query = ui.input.value;
     const order = ui.form.elements.order.value;
-    const queryTerms = terms(query);
-    current = { terms: queryTerms, results: search(queryTerms, order), shown: 0 };
+    const result = await search(query, order);
+    if (!current(result) || ui.input.value !== query || ui.form.elements.order.value !== order)
+      return;
+    shown = { result, count: 0, next: null, loading: null, fetchNext: null };
+    const entries = await entriesOf(result.rulings.slice(0, PAGE_SIZE), "r");
+    if (shown.result !== result) return;
+    ui.cards.replaceChildren(...cardLinks(result.terms, "ruling-card-page"));
     ui.list.replaceChildren();
-    if (!queryTerms.length) ui.status.textContent = "";
-    else if (!current.results.length) ui.status.textContent = labels.none;
-    else ui.status.textContent = labels.found.replace("{count}", current.results.length);
-    showMore();
+    if (!result.terms.length) ui.status.textContent = "";
+    else if (!result.rulings.length) ui.status.textContent = labels.none;
+    else ui.status.textContent = labels.found.replace("{count}", result.rulings.length);
+    const fragment = document.createDocumentFragment();
+    for (const entry of entries) fragment.append(item(entry, result.terms));
+    ui.list.append(fragment);
+    shown.count = entries.length;
+    prepareMore(result);
     ui.section.dataset.query = query;
     ui.section.dataset.order = order;
-    // Sphinx's section results are for the query the page was opened with
+    // the sections below are for the query the page was opened with
     const sphinxResults = document.getElementById("search-results");
     if (sphinxResults) sphinxResults.hidden = query.trim() !== shownQuery.trim();
+    return result;
   };
 
   const radio = (value, label, checked) => {
@@ -243,7 +637,7 @@ const RulingSearch = ((CARD_NAME_SEPARATORS) => {
     return wrapper;
   };
 
-  /** The box, the order switch and the list, above Sphinx's results. */
+  /** The box, the order switch and the list, above the sections. */
   const build = () => {
     const params = new URLSearchParams(window.location.search);
     shownQuery = params.get("q") || "";
@@ -267,6 +661,7 @@ const RulingSearch = ((CARD_NAME_SEPARATORS) => {
     switcher.append(element("legend", "", labels.order),
       radio("newest", labels.newest, !relevance), radio("relevance", labels.relevance, relevance));
     form.append(input, switcher);
+    const cards = element("p", "ruling-card-pages");
     const status = element("p", "ruling-search-count");
     status.setAttribute("role", "status");
     const list = element("ol", "ruling-results-list");
@@ -274,34 +669,296 @@ const RulingSearch = ((CARD_NAME_SEPARATORS) => {
     more.type = "button";
     more.hidden = true;
     const hint = element("p", "ruling-search-hint", labels.enter);
-    section.append(heading, form, status, list, more, hint);
+    section.append(heading, form, cards, status, list, more, hint);
     const anchor = document.getElementById("search-results");
     if (anchor) anchor.before(section);
     else (document.querySelector('[role="main"]') || document.body).append(section);
-    ui = { section, form, input, status, list, more };
+    ui = { section, form, input, cards, status, list, more };
     const changed = () => {
       const url = new URL(window.location.href);
       url.searchParams.set("q", input.value);
       url.searchParams.set("order", form.elements.order.value);
       window.history.replaceState(null, "", url);
-      run();
+      run().catch(failed);
     };
     input.addEventListener("input", changed);
     switcher.addEventListener("change", changed);
     more.addEventListener("click", showMore);
   };
 
-  const setIndex = (index) => {
-    labels = index.labels;
-    cardNames = new Set(index.cards);
-    data = { rulings: prepare(index).sort(newer) };
-    const start = () => {
-      build();
-      run();
-    };
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-    else start();
+  const failed = (error) => console.error("rulings_search:", error);
+
+  const searchPage = () => {
+    build();
+    const first = run();
+    rerun.push(() => run().catch(failed));
+    const query = shownQuery.trim();
+    if (query) first.then(() => sections(query)).catch(failed);
+    else first.catch(failed);
   };
 
-  return { fold, terms, search: (query, order) => search(terms(query), order), setIndex };
-})(/* CARD_NAME_SEPARATORS */ null);
+  // -- sections: Sphinx's place on the search page -----------------------------------------
+
+  const gettext = (text) =>
+    typeof Documentation !== "undefined" ? Documentation.gettext(text) : text;
+  const ngettext = (one, many, n) =>
+    typeof Documentation !== "undefined" ? Documentation.ngettext(one, many, n) : n === 1 ? one : many;
+
+  /** The sections whose own text (their text outside rulings, and their
+   * rulings) says every term; a page whose sections say them only together
+   * is a result itself.  In page order, then section order. */
+  const sectionResults = async (matched) => {
+    if (!matched.length || whole || matched.some((docs) => !docs.size)) return [];
+    const of = await load("s");
+    const searchable = (number) => manifest.pages[sectionOf(number)[0]][2];
+    const perTerm = matched.map((docs) => {
+      const found = new Map(); // section -> the first document of it that matched
+      for (const doc of docs) {
+        const at = of[doc];
+        for (const number of typeof at === "number" ? [at] : at)
+          if (searchable(number) && !found.has(number)) found.set(number, doc);
+      }
+      return found;
+    });
+    const pagesOf = (found) => new Set([...found.keys()].map((number) => sectionOf(number)[0]));
+    const pages = perTerm.map(pagesOf);
+    const both = [...pages[0]].filter((page) => pages.every((set) => set.has(page)));
+    const sectionsMatched = [...perTerm[0].keys()].filter(
+      (number) => perTerm.every((found) => found.has(number)));
+    const results = [];
+    const seen = new Set();
+    const add = (page, anchor, title, doc) => {
+      const key = `${page}#${anchor}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      results.push({ page, anchor, title, doc });
+    };
+    for (const page of both.sort((a, b) => a - b)) {
+      const [, pageTitle] = manifest.pages[page];
+      const here = sectionsMatched.filter((number) => sectionOf(number)[0] === page)
+        .sort((a, b) => a - b);
+      if (!here.length) add(page, "", pageTitle, null);
+      for (const number of here) {
+        const [, ident, title, top] = sectionOf(number);
+        const doc = perTerm[0].get(number);
+        if (top || !ident) add(page, "", pageTitle, doc);
+        else add(page, `#${ident}`, `${pageTitle} > ${title}`, doc);
+      }
+    }
+    return results;
+  };
+
+  /** A snippet of a document's text around the first match, as Sphinx's. */
+  const snippet = async (doc, terms) => {
+    const isRuling = doc < manifest.rulings;
+    const [entry] = await entriesOf([doc], isRuling ? "r" : "b");
+    const text = isRuling ? entry[0] : entry[1];
+    const { folded, starts } = foldWithPositions(text);
+    const found = terms.flatMap((term) => term.alternatives)
+      .filter((alternative) => alternative.text)
+      .map((alternative) => folded.indexOf(alternative.text)).filter((i) => i > -1);
+    const start = found.length ? Math.max(starts[Math.min(...found)] - 120, 0) : 0;
+    const summary = element("p", "context");
+    summary.textContent = (start > 0 ? "..." : "") + text.substr(start, 240).trim()
+      + (start + 240 < text.length ? "..." : "");
+    return summary;
+  };
+
+  /** Sphinx's results, in Sphinx's shape (#search-results), from the index. */
+  const sections = async (query) => {
+    const out = document.getElementById("search-results");
+    const title = element("h2", "", gettext("Searching"));
+    const summary = element("p", "search-summary");
+    const list = element("ul", "search");
+    list.setAttribute("role", "list");
+    out.replaceChildren(title, summary, list);
+    const result = await search(query, "newest");
+    if (!current(result)) return;
+    const results = await sectionResults(result.matched);
+    const terms = result.terms;
+    const highlight = terms.flatMap((term) => term.alternatives)
+      .filter((alternative) => alternative.text).map((alternative) => alternative.text);
+    try {
+      localStorage.setItem("sphinx_highlight_terms", [query.trim().toLowerCase(), ...highlight].join(" "));
+    } catch (error) {
+      // storage may be off: no highlighting on the pages opened
+    }
+    const observer = "IntersectionObserver" in window ? new IntersectionObserver((seen) => {
+      for (const { target, isIntersecting } of seen) {
+        if (!isIntersecting) continue;
+        observer.unobserve(target);
+        const doc = Number(target.dataset.doc);
+        snippet(doc, terms).then((p) => target.append(p)).catch(failed);
+      }
+    }) : null;
+    // in batches, each its own task: hundreds of results are no long task
+    for (let start = 0; start < results.length; start += 50) {
+      if (start) await new Promise((resolve) => setTimeout(resolve));
+      const fragment = document.createDocumentFragment();
+      for (const found of results.slice(start, start + 50)) {
+        const li = element("li", "kind-text");
+        const link = element("a", "", found.title);
+        link.setAttribute("href", pageUrl(manifest.pages[found.page][0]) + found.anchor);
+        li.append(link);
+        if (found.doc !== null && observer) {
+          li.dataset.doc = found.doc;
+          observer.observe(li);
+        }
+        fragment.append(li);
+      }
+      list.append(fragment);
+    }
+    const pageCount = new Set(results.map((found) => found.page)).size;
+    title.textContent = gettext("Search Results");
+    summary.textContent = !results.length ? gettext(
+      "Your search did not match any documents. Please make sure that all words are spelled correctly and that you've selected enough categories.",
+    ) : ngettext(
+      "Search finished, found one page matching the search query.",
+      "Search finished, found ${resultCount} pages matching the search query.",
+      pageCount,
+    ).replace("${resultCount}", pageCount);
+  };
+
+  // -- the search box of every page ---------------------------------------------------------
+
+  let boxes = 0;
+
+  /** Results as the reader types in a page's search box (see search_box.py):
+   * a combobox whose list shows the card pages the query names, the first
+   * rulings and a last option, every result; arrows move in it, Enter opens
+   * the option chosen (without one, the search page), Escape closes it. */
+  const attachBox = (input) => {
+    if (input.dataset.rulingSearch) return;
+    input.dataset.rulingSearch = "on";
+    boxes += 1;
+    const form = input.form;
+    const id = `handbook-search-options-${boxes}`;
+    const list = element("ul", "handbook-search-options");
+    list.id = id;
+    list.setAttribute("role", "listbox");
+    list.hidden = true;
+    const status = element("p", "handbook-search-status");
+    status.setAttribute("role", "status");
+    (form || input).after(list, status);
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-autocomplete", "list");
+    input.setAttribute("aria-expanded", "false");
+    input.setAttribute("aria-controls", id);
+    input.setAttribute("autocomplete", "off");
+    let options = [];
+    let active = -1;
+    let asked = 0;
+
+    const close = () => {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+      active = -1;
+    };
+    const activate = (i) => {
+      options.forEach((option, j) => option.setAttribute("aria-selected", String(i === j)));
+      active = i;
+      if (i < 0) input.removeAttribute("aria-activedescendant");
+      else {
+        input.setAttribute("aria-activedescendant", options[i].id);
+        options[i].scrollIntoView({ block: "nearest" });
+      }
+    };
+    const option = (href, className) => {
+      const li = element("li", `handbook-search-option ${className}`);
+      li.id = `${id}-${options.length}`;
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-selected", "false");
+      li.dataset.href = href;
+      li.addEventListener("mousedown", (event) => event.preventDefault()); // the box keeps focus
+      li.addEventListener("click", () => { window.location.href = href; });
+      options.push(li);
+      return li;
+    };
+    const fullResults = () => {
+      const action = form ? form.getAttribute("action") : `${root()}search.html`;
+      return `${action}?q=${encodeURIComponent(input.value)}`;
+    };
+
+    const update = async () => {
+      const query = input.value;
+      const ask = ++asked;
+      if (!query.trim()) {
+        close();
+        list.replaceChildren();
+        status.textContent = "";
+        return;
+      }
+      await ready();
+      const result = await search(query, "newest");
+      const entries = await entriesOf(result.rulings.slice(0, BOX_SIZE), "r");
+      if (ask !== asked || !current(result)) return;
+      options = [];
+      const items = [];
+      for (const link of cardLinks(result.terms, "")) {
+        const li = option(link.getAttribute("href"), "handbook-search-card");
+        li.append(link.textContent);
+        items.push(li);
+      }
+      for (const entry of entries) {
+        const place = entry[3][0];
+        const li = option(placeUrl(place), "handbook-search-ruling");
+        li.append(highlighted("span", "handbook-search-text", entry[0], entry[1], result.terms),
+          element("span", "handbook-search-where", `${where(place)} · ${place[2]}`));
+        items.push(li);
+      }
+      const all = option(fullResults(), "handbook-search-all");
+      all.textContent = result.rulings.length
+        ? labels.found.replace("{count}", result.rulings.length) : labels.none;
+      items.push(all);
+      list.replaceChildren(...items);
+      list.hidden = false;
+      input.setAttribute("aria-expanded", "true");
+      active = -1;
+      input.removeAttribute("aria-activedescendant");
+      status.textContent = all.textContent;
+      list.dataset.query = query;
+    };
+    const updated = () => update().catch(failed);
+    rerun.push(() => { if (!list.hidden) updated(); });
+
+    input.addEventListener("input", updated);
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        if (list.hidden) {
+          if (input.value.trim()) updated();
+          return;
+        }
+        event.preventDefault();
+        const step = event.key === "ArrowDown" ? 1 : -1;
+        const next = active + step;
+        activate(next < -1 ? options.length - 1 : next >= options.length ? -1 : next);
+      } else if (event.key === "Enter") {
+        if (!list.hidden && active >= 0) {
+          event.preventDefault();
+          window.location.href = options[active].dataset.href;
+        }
+      } else if (event.key === "Escape") {
+        if (!list.hidden) {
+          event.preventDefault();
+          close();
+        }
+      }
+    });
+    input.addEventListener("blur", close);
+    input.addEventListener("focus", () => { if (input.value.trim()) updated(); });
+    ready().catch(failed);
+    if (document.activeElement === input && input.value.trim()) updated();
+  };
+
+  return {
+    fold, setIndex, addPart, attachBox, ready,
+    /** The rulings of a query, newest first: their permalinks (for tests). */
+    find: async (query, order) => {
+      await ready();
+      const result = await search(query, order || "newest");
+      const entries = await entriesOf(result.rulings, "r");
+      return entries.map((entry) => `${pageOf(entry[3][0][0])[0]}#${entry[3][0][1]}`);
+    },
+  };
+})();

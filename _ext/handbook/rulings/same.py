@@ -1,0 +1,38 @@
+"""One ruling once: the rulings that say the same thing, in several places.
+
+A handbook repeats a ruling: in a chapter and in the yearly FAQ, in two
+sections that share a case.  Two rulings are *the same* when their texts
+fold alike (:func:`handbook.core.names.fold`: spacing, width, case and
+middle dots aside) and they name the same cards (registry keys).  Their
+dates, pages and permalinks may differ: every one keeps its permalink, and
+the pages that list rulings of several places -- the search
+(:mod:`handbook.search.rulings_index`) and the card pages
+(:mod:`handbook.listings.card_pages`) -- show the ruling once, where it is
+first in their order, with every other place it is in ("也见于 …").
+
+Configuration: none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from handbook.core.names import fold
+
+if TYPE_CHECKING:
+    from handbook.rulings.lines import Ruling
+
+
+def identity(ruling: Ruling) -> tuple[str, frozenset[str]]:
+    """What makes two rulings the same: their folded text, their cards."""
+    return fold(ruling.text), frozenset(key for key, _name in ruling.cards)
+
+
+def grouped(rulings: Iterable[Ruling]) -> list[list[Ruling]]:
+    """*rulings* with the same ones together, each group where its first one
+    is, in the order given."""
+    groups: dict[tuple[str, frozenset[str]], list[Ruling]] = {}
+    for ruling in rulings:
+        groups.setdefault(identity(ruling), []).append(ruling)
+    return list(groups.values())

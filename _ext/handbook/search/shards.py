@@ -1,0 +1,209 @@
+"""Shards: the search index cut into the small parts a query needs.
+
+:mod:`handbook.search.rulings_index` decides what is searched (the
+documents: each ruling once, the text of each section outside its rulings)
+and how a result is shown; this module turns documents into the parts the
+browser loads (``rulings_search.js`` reads them), with no Sphinx in sight.
+
+**Documents.**  Each document has an id (the rulings first, newest first,
+then the sections' texts in page order) and a *haystack*: its folded
+searchable texts joined by :data:`SEPARATOR`, which no query holds, so no
+match spans two of them.  A ruling's dates are not in its haystack: they
+are found through the date index, so that every way of writing a date finds
+it.
+
+**Keys.**  A query term of two characters or more is found through its
+character pairs (*bigrams*): for each bigram, the documents that contain it
+and where (``positions``, counted in characters of the haystack).  A term
+is in a document where its bigrams, taken every two characters and the last
+one, sit at the right distances from one another: an exact substring
+match, with no document text loaded.  A term of one character is found
+through the documents that contain that character.  A date through the
+documents of that day, a month through its days.  A card's spellings
+through a table of every folded spelling of each card the pages link.
+
+**Shards.**  Every key goes to one of ``count`` shards by a hash of the key
+(:func:`shard_of`; the script computes the same): a bigram by itself (a
+character too, in shards of their own, ``u<i>``: only a term of one
+character needs them), a day by its month (``@2017-03``), a spelling by its first two
+characters (or its one character), so that the spelling of a query word is
+in the shard of the word's own first bigram.  ``count`` is a power of two,
+chosen so that a shard is a few kilobytes once compressed.
+
+**Chunks.**  What a result shows comes in chunks of :data:`CHUNK` documents
+in id order (``r<i>`` for rulings, ``b<i>`` for section texts): the first
+results of a query, newest first, are in the first chunks it needs.
+
+Every part is a script, ``RulingSearch.addPart(name, epoch, data);``, so
+that it loads from ``file://`` too; ``epoch`` says which documents the
+ids are (see :mod:`handbook.search.rulings_index`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import operator
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+#: between a document's texts: no query term holds it (control characters are not folded away)
+SEPARATOR = '\x01'
+#: documents per chunk
+CHUNK = 8
+#: the size a shard aims at: bytes of JSON (about a third of it gzipped)
+SHARD_BYTES = 24_000
+#: fewest and most shards
+MIN_SHARDS, MAX_SHARDS = 8, 4096
+
+
+def fnv(key: str) -> int:
+    """32-bit FNV-1a over the key's code points (``rulings_search.js`` has the same)."""
+    h = 0x811C9DC5
+    for char in key:
+        h = ((h ^ ord(char)) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def spelling_key(spelling: str) -> str:
+    """The key whose shard holds a folded spelling: its first two characters."""
+    return spelling[:2]
+
+
+def month_key(iso: str) -> str:
+    """The key whose shard holds a day's documents: its month (``@2017-03``)."""
+    return '@' + iso[:7]
+
+
+def shard_of(key: str, count: int) -> int:
+    return fnv(key) % count
+
+
+class Postings:
+    """Bigram and character postings of documents added in id order."""
+
+    def __init__(self) -> None:
+        #: bigram -> [doc, position(s), doc, position(s), …]; a position is an
+        #: int, or where the bigram is more than once in the document a list:
+        #: the first position, then the gap from each to the next
+        self.grams: dict[str, list[Any]] = {}
+        #: character -> [doc, …]
+        self.chars: dict[str, list[int]] = {}
+
+    def add(self, doc: int, haystack: str) -> None:
+        grams = list(map(operator.add, haystack, haystack[1:]))
+        count = len(grams)
+        # each bigram's first and last position, in C: most are in a document once
+        first = dict(zip(reversed(grams), range(count - 1, -1, -1)))
+        last = dict(zip(grams, range(count)))
+        if SEPARATOR in haystack:  # no bigram spans two texts
+            at = haystack.find(SEPARATOR)
+            while at >= 0:
+                if at:
+                    first.pop(grams[at - 1], None)
+                if at < count:
+                    first.pop(grams[at], None)
+                at = haystack.find(SEPARATOR, at + 1)
+        postings = self.grams
+        get = postings.get
+        once = first.items() & last.items()
+        for gram, at in once:
+            entry = get(gram)
+            if entry is None:
+                postings[gram] = [doc, at]
+            else:
+                entry += (doc, at)
+        if len(once) < len(first):
+            for gram, at in first.items():
+                end = last[gram]
+                if end == at:
+                    continue
+                where = [at]  # the first position, then the gaps between them
+                while at < end:
+                    after = haystack.find(gram, at + 1)
+                    where.append(after - at)
+                    at = after
+                entry = get(gram)
+                if entry is None:
+                    postings[gram] = [doc, where]
+                else:
+                    entry += (doc, where)
+        chars = self.chars
+        for char in set(haystack):
+            entry = chars.get(char)
+            if entry is None:
+                chars[char] = [doc]
+            else:
+                entry.append(doc)
+        chars.pop(SEPARATOR, None)
+
+
+def _gaps(docs: list[int]) -> list[int]:
+    """Ids as the gaps between them (smaller numbers, better compressed)."""
+    return [b - a for a, b in zip([-1, *docs], docs)]
+
+
+def encode_grams(entry: list[Any]) -> list[Any]:
+    """``[doc, where, …]`` with each doc as the gap from the one before."""
+    out = entry[:]
+    out[0::2] = _gaps(entry[0::2])
+    return out
+
+
+def shards(postings: Postings, days: dict[str, list[int]],
+           spellings: dict[str, Any]) -> dict[str, tuple[int, dict[int, str]]]:
+    """The shards, by kind: ``{'k': (count, {number: JSON}), 'u': …}``.  The
+    ``k`` shards hold ``g`` bigrams, ``d`` months (``{'2017-03': {'24':
+    docs}}``) and ``n`` spellings; the ``u`` shards ``c`` characters, which
+    only a term of one character needs.  Each entry is made JSON once, and
+    the number of shards of a kind chosen from their size (:data:`SHARD_BYTES`
+    a shard, a power of two)."""
+    months: dict[str, dict[str, list[int]]] = {}
+    for iso in sorted(days):
+        months.setdefault(iso[:7], {})[iso[8:]] = _gaps(sorted(set(days[iso])))
+    words = [  # (key, kind, name, JSON)
+        *((gram, 'g', gram, dumps(encode_grams(entry))) for gram, entry in postings.grams.items()),
+        *((month_key(month), 'd', month, dumps(value)) for month, value in months.items()),
+        *((spelling_key(spelling), 'n', spelling, dumps(value))
+          for spelling, value in spellings.items()),
+    ]
+    chars = [(char, 'c', char, dumps(_gaps(docs))) for char, docs in postings.chars.items()]
+    return {'k': _distribute(words), 'u': _distribute(chars)}
+
+
+def _distribute(entries: list[tuple[str, str, str, str]]) -> tuple[int, dict[int, str]]:
+    size = sum(len(name) + len(text) + 4 for _key, _kind, name, text in entries)
+    count = MIN_SHARDS
+    while count < MAX_SHARDS and size / count > SHARD_BYTES:
+        count *= 2
+    out: dict[int, dict[str, list[str]]] = {}
+    for key, kind, name, text in sorted(entries, key=lambda e: (e[1], e[2])):
+        out.setdefault(shard_of(key, count), {}).setdefault(kind, []).append(
+            f'{json.dumps(name, ensure_ascii=False)}:{text}')
+    return count, {number: '{' + ','.join(f'"{kind}":{{{",".join(items)}}}'
+                                          for kind, items in sorted(kinds.items())) + '}'
+                   for number, kinds in out.items()}
+
+
+def chunks(entries: list[Any], prefix: str) -> Iterator[tuple[str, list[Any]]]:
+    """``(name, entries)`` of every chunk of *entries*."""
+    for start in range(0, len(entries), CHUNK):
+        yield f'{prefix}{start // CHUNK}', entries[start:start + CHUNK]
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(',', ':'), sort_keys=True)
+
+
+def version(texts: Iterable[str]) -> str:
+    """A short digest of *texts*."""
+    digest = hashlib.sha256()
+    for text in texts:
+        digest.update(text.encode())
+        digest.update(b'\0')
+    return digest.hexdigest()[:12]
+
+
+def part_text(name: str, epoch: str, data: str) -> str:
+    """The script of one part (*data*: its JSON)."""
+    return f'RulingSearch.addPart({json.dumps(name)},{json.dumps(epoch)},{data});\n'

@@ -1,0 +1,267 @@
+"""The search of issue 33, in a real browser: an index that loads only what a
+query needs (_ext/handbook/search/rulings_index.py, shards.py), results as
+you type in every page's search box (search_box.py), every spelling of a card
+and of a date, one ruling once (rulings/same.py), reading offline
+(publishing/offline.py).
+
+What is asserted is what the reader's browser fetched and shows, never a
+time: speed is ``make bench``'s (tools/search_budget.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from urllib.parse import quote, unquote, urlsplit
+
+import pytest
+
+from conftest import DESKTOP
+from handbook.core.names import fold
+from handbook.search import shards
+from helpers import serve
+
+
+def manifest(site) -> dict:
+    text = (site.root / '_static' / 'rulings-index.js').read_text(encoding='utf-8')
+    return json.loads(text[len('RulingSearch.setIndex('):-len(');\n')])
+
+
+def fetched(page) -> list[str]:
+    """The site's paths a page asks for, as it asks (``page.requests``)."""
+    return page.requests
+
+
+@pytest.fixture
+def watched(desktop, site):
+    """The desktop tab, noting the path of each request to the site."""
+    desktop.requests = []
+    desktop.on('request', lambda request: desktop.requests.append(
+        unquote(urlsplit(request.url).path).lstrip('/')) if request.url.startswith(site.base)
+        else None)
+    return desktop
+
+
+def ruling_results(page) -> list[str]:
+    return page.eval_on_selector_all('#ruling-results li.ruling-result a.ruling-result-link',
+                                     'links => links.map((a) => a.getAttribute("href"))')
+
+
+def search(page, site, query: str) -> list[str]:
+    page.goto(site.url(f'search.html?q={quote(query)}'))
+    page.wait_for_function("document.querySelector('#ruling-results .ruling-search-count')"
+                           "?.textContent.length > 0")
+    return ruling_results(page)
+
+
+def sections_done(page) -> None:
+    page.wait_for_function("document.querySelector('#search-results .search-summary')"
+                           "?.textContent.length > 0")
+
+
+# -- an index that loads only what a query needs -------------------------------------------
+
+
+def test_a_cold_search_fetches_no_page_and_only_the_parts_it_needs(watched, site, screenshot):
+    index = manifest(site)
+    query = '伤害步骤'
+    rulings = search(watched, site, query)
+    sections_done(watched)
+    screenshot(watched, 'results')
+    assert rulings and watched.locator('#search-results ul.search > li').count() > 0
+    paths = fetched(watched)
+    # no content page, nor Sphinx's index and its scripts
+    pages = [p for p in paths if p.endswith('.html') and p != 'search.html']
+    assert pages == []
+    for name in ('searchindex.js', '_static/searchtools.js', '_static/language_data.js'):
+        assert name not in paths
+    assert '_static/rulings-index.js' in paths
+    # the shards of its words: 伤害 and 步骤 (and the words' spellings: the same)
+    parts = [p.removeprefix('_static/search/').removesuffix('.js')
+             for p in paths if p.startswith('_static/search/')]
+    keys = {f'k{shards.shard_of(key, index["shards"])}' for key in ('伤害', '步骤')}
+    assert {p for p in parts if p[0] in 'ku'} == keys
+    # the rulings shown (and the next twenty), and where the sections are
+    chunk = index['chunk']
+    shown = {f'r{i // chunk}' for i in range(min(40, index['rulings']))}
+    assert {p for p in parts if p[0] == 'r'} <= shown or len(rulings) < 20
+    assert 's' in parts
+    total = len(list((site.root / '_static' / 'search').iterdir()))
+    assert len(parts) < total / 4
+    # each section result's snippet is the index's text, with the phrase
+    first = watched.locator('#search-results ul.search > li').first
+    first.locator('p.context').wait_for()
+    assert query in fold(first.locator('p.context').inner_text())
+
+
+def test_the_search_box_loads_nothing_until_it_is_used(watched, site):
+    watched.goto(site.url('negation.html'))
+    watched.wait_for_load_state('load')
+    assert not any('rulings' in path or path.startswith('_static/search/')
+                   for path in fetched(watched))
+    assert '_static/handbook-search-box.js' in fetched(watched)
+    watched.keyboard.press('/')  # Sphinx's shortcut to the search box
+    watched.wait_for_function('typeof RulingSearch !== "undefined"')
+    watched.wait_for_function('document.querySelector("input.sidebar-search")'
+                              '.getAttribute("role") === "combobox"')
+    assert '_static/rulings-index.js' in fetched(watched)
+    assert not any(path.startswith('_static/search/') for path in fetched(watched))
+
+
+# -- results as you type, by keyboard only -------------------------------------------------
+
+
+def options(page) -> list[dict]:
+    return page.eval_on_selector_all('ul.handbook-search-options li[role="option"]', '''items =>
+        items.map((li) => ({ id: li.id, href: li.dataset.href, selected: li.getAttribute("aria-selected"),
+                             text: li.textContent }))''')
+
+
+def test_the_search_box_answers_as_you_type_by_keyboard_only(watched, site, screenshot):
+    page = watched
+    page.goto(site.url('effect-types.html'))
+    page.keyboard.press('/')
+    box = page.locator('input.sidebar-search')
+    page.wait_for_function('document.activeElement?.classList.contains("sidebar-search")')
+    page.keyboard.type('旋风')
+    page.wait_for_function('document.querySelector("ul.handbook-search-options")'
+                           '?.dataset.query === "旋风"')
+    screenshot(page, 'open')
+    assert box.get_attribute('role') == 'combobox'
+    assert box.get_attribute('aria-expanded') == 'true'
+    listbox = page.locator('ul.handbook-search-options')
+    assert listbox.get_attribute('role') == 'listbox'
+    assert box.get_attribute('aria-controls') == listbox.get_attribute('id')
+    found = options(page)
+    # the card's page first, then rulings, then every result
+    assert found[0]['href'] == 'cards/旋风.html' and '旋风' in found[0]['text']
+    rulings = [o for o in found[1:-1]]
+    assert 1 <= len(rulings) <= 5 and all('#ruling-' in o['href'] for o in rulings)
+    assert re.fullmatch(r'找到 \d+ 条裁定', found[-1]['text'])
+    assert page.locator('p.handbook-search-status').inner_text() == found[-1]['text']
+    # arrows move through the options; the focus stays in the box
+    page.keyboard.press('ArrowDown')
+    page.keyboard.press('ArrowDown')
+    assert box.get_attribute('aria-activedescendant') == found[1]['id']
+    assert [o['selected'] for o in options(page)][:2] == ['false', 'true']
+    page.keyboard.press('ArrowUp')
+    assert box.get_attribute('aria-activedescendant') == found[0]['id']
+    assert page.evaluate('document.activeElement.classList.contains("sidebar-search")')
+    screenshot(page, 'moved')
+    # Escape closes it
+    page.keyboard.press('Escape')
+    assert listbox.is_hidden() and box.get_attribute('aria-expanded') == 'false'
+    assert box.get_attribute('aria-activedescendant') is None
+    # down opens it again; Enter on a ruling opens its permalink
+    page.keyboard.press('ArrowDown')
+    page.wait_for_function('!document.querySelector("ul.handbook-search-options").hidden')
+    page.keyboard.press('ArrowDown')
+    page.keyboard.press('ArrowDown')
+    target = box.get_attribute('aria-activedescendant')
+    href = page.get_attribute(f'#{target}', 'data-href')
+    page.keyboard.press('Enter')
+    page.wait_for_url(lambda url: unquote(url).endswith(href))
+
+
+def test_enter_without_an_option_opens_every_result(desktop, site):
+    desktop.goto(site.url('index.html'))
+    desktop.keyboard.press('/')
+    desktop.keyboard.type('月之书')
+    desktop.wait_for_function('document.querySelector("ul.handbook-search-options")'
+                              '?.dataset.query === "月之书"')
+    desktop.keyboard.press('Enter')
+    desktop.wait_for_url(re.compile(r'search\.html\?q='))
+    assert unquote(desktop.url).split('?q=')[1].startswith('月之书')
+    desktop.wait_for_function("document.querySelector('#ruling-results .ruling-search-count')"
+                              "?.textContent.length > 0")
+
+
+# -- every spelling finds the card ----------------------------------------------------------
+
+
+@pytest.mark.parametrize('spelling', ['旋風', '旋 风', 'ＤＤＤ反骨王列奥尼达'])
+def test_every_spelling_of_a_card_finds_it_and_its_page_first(desktop, site, spelling):
+    name = 'DDD 反骨王 列奥尼达' if 'ddd' in fold(spelling) else '旋风'
+    expected = search(desktop, site, name)
+    assert expected
+    assert search(desktop, site, spelling) == expected
+    link = desktop.locator('#ruling-results p.ruling-card-pages a').first
+    assert link.inner_text() == f'「{name}」的卡片页面'
+    page = unquote(link.get_attribute('href'))
+    assert page == f'cards/{fold(name)}.html' and (site.root / page).is_file()
+    # before the rulings
+    assert desktop.evaluate('''() => {
+      const link = document.querySelector("p.ruling-card-pages a");
+      const first = document.querySelector("li.ruling-result");
+      return !!(link.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }''')
+
+
+@pytest.mark.parametrize('written', ['17/3/24', '2017/3/24', '17/03/24', '2017-03-24',
+                                     '2017.3.24', '2017年3月24日'])
+def test_every_way_of_writing_a_date_finds_it(desktop, site, written):
+    found = search(desktop, site, written)
+    assert found and found == search(desktop, site, '17/3/24')
+    assert desktop.locator('.ruling-result-date-match').first.inner_text() == '17/3/24'
+
+
+def test_a_month_finds_its_days(desktop, site):
+    search(desktop, site, '2017-03')
+    while desktop.locator('button.ruling-results-more').is_visible():
+        desktop.click('button.ruling-results-more')
+    month = ruling_results(desktop)
+    day = search(desktop, site, '17/3/24')
+    assert set(day) < set(month)
+
+
+# -- one ruling once ------------------------------------------------------------------------
+
+
+def test_a_card_page_shows_a_ruling_once_with_its_other_places(desktop, site, screenshot):
+    desktop.goto(site.url('cards/裁决之龙.html'))
+    items = desktop.locator('li.card-ruling').filter(
+        has=desktop.locator('a.card-ruling-permalink[href$="#ruling-2014-03-21-裁决之龙"]'))
+    assert items.count() == 1
+    also = items.locator('.card-ruling-also')
+    assert also.inner_text().startswith('也见于')
+    assert [unquote(h) for h in also.locator('a').evaluate_all(
+        'links => links.map((a) => a.getAttribute("href"))')] == [
+        '../face-down-banish.html#ruling-2014-03-21-裁决之龙']
+    screenshot(desktop, 'once')
+
+
+# -- offline --------------------------------------------------------------------------------
+
+
+def test_what_was_read_stays_readable_offline(browser, site, screenshot):
+    """A reader with the service worker reads a page and searches, then loses
+    the network (the server stops): the page and that search still answer."""
+    context = browser.new_context(**{**DESKTOP, 'service_workers': 'allow'})
+    page = context.new_page()
+    try:
+        with serve(site.root) as base:
+            page.goto(base + 'negation.html')
+            assert page.evaluate('navigator.serviceWorker.ready.then(() => true)')
+            page.reload()  # now through the worker
+            page.wait_for_function('navigator.serviceWorker.controller !== null')
+            page.goto(base + f'search.html?q={quote("旋风")}')
+            page.wait_for_function("document.querySelector('#ruling-results .ruling-search-count')"
+                                   "?.textContent.length > 0")
+            online = ruling_results(page)
+            title = page.title()
+        # the network is cut: nothing answers at that address any more
+        page.goto(base + 'negation.html')
+        assert page.locator('h1').first.inner_text().startswith('无效')
+        assert page.locator('span.ruling-line').count() > 10
+        page.goto(base + f'search.html?q={quote("旋风")}')
+        page.wait_for_function("document.querySelector('#ruling-results .ruling-search-count')"
+                               "?.textContent.length > 0")
+        screenshot(page, 'offline')
+        assert ruling_results(page) == online and page.title() == title
+        # a page never opened is not there
+        with contextlib.suppress(Exception):
+            page.goto(base + 'effect-types.html')
+        assert 'effect-types' not in page.title()
+    finally:
+        context.close()
