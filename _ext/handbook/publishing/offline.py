@@ -30,6 +30,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from handbook.core.files import write_if_changed
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
@@ -40,29 +42,33 @@ WORKER_NAME = 'handbook-sw.js'
 STATIC_NAME = 'handbook-offline.js'
 
 
-def _write(path: Path, data: bytes) -> None:
-    if path.is_file() and path.read_bytes() == data:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+def offline(app: Sphinx) -> bool:
+    """Whether this build's pages read offline (``handbook_offline``, HTML pages)."""
+    builder = app.builder
+    return bool(app.config.handbook_offline) and builder.format == 'html' \
+        and not getattr(builder, 'embedded', False) and builder.name != 'singlehtml'
 
 
 def add_worker(app: Sphinx) -> None:
-    """Write the worker and the page's script, and have every page load it
-    (``builder-inited``: before the pages are written, which name it with its
-    checksum)."""
-    builder = app.builder
-    if not app.config.handbook_offline or builder.format != 'html' \
-            or getattr(builder, 'embedded', False) or builder.name == 'singlehtml':
-        return
-    outdir = Path(builder.outdir)
-    _write(outdir / WORKER_NAME, WORKER.read_bytes())
-    _write(outdir / '_static' / STATIC_NAME, PAGE_SCRIPT.read_bytes())
-    app.add_js_file(STATIC_NAME, priority=800, defer='defer')
+    """Have every page load the page's script (``builder-inited``)."""
+    if offline(app):
+        app.add_js_file(STATIC_NAME, priority=800, defer='defer')
+
+
+def write_worker(app: Sphinx, env: Any) -> list[str]:
+    """Write the worker and the page's script where they differ
+    (``env-updated``: in the build, so that a write fault is the build's, and
+    before the pages are written, which name the script with its checksum)."""
+    if offline(app):
+        outdir = Path(app.builder.outdir)
+        write_if_changed(outdir / WORKER_NAME, WORKER.read_bytes())
+        write_if_changed(outdir / '_static' / STATIC_NAME, PAGE_SCRIPT.read_bytes())
+    return []
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value('handbook_offline', False, 'html', types=frozenset({bool}),
                          description='a service worker keeps the pages read, for reading offline')
     app.connect('builder-inited', add_worker)
+    app.connect('env-updated', write_worker)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -104,6 +104,7 @@ from typing import TYPE_CHECKING, Any
 from sphinx.locale import get_translation
 
 from handbook.cards import links as card_links
+from handbook.core.files import write_if_changed
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.render.anchors import page_title
 from handbook.listings.card_index import card_page
@@ -365,22 +366,18 @@ def script_text() -> str:
 
 
 def write_text(path: Path, text: str) -> bool:
-    """Write *text* unless the file holds it already; whether it wrote."""
-    data = text.encode('utf-8')
-    try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return False
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return True
+    """Write *text* unless the file holds it already (whole or not at all,
+    :func:`handbook.core.files.write_if_changed`); whether it wrote."""
+    return write_if_changed(path, text)
 
 
-def write_script(app: Sphinx) -> None:
-    """The search script, into ``_static/`` when it differs (``builder-inited``:
-    before the pages are written, which name it with its checksum)."""
+def write_script(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The search script, into ``_static/`` when it differs (``env-updated``:
+    in the build, so that a write fault is the build's, and before the pages
+    are written, which name it with its checksum)."""
     if searchable(app.builder):
         write_text(Path(app.builder.outdir) / '_static' / SCRIPT_NAME, script_text())
+    return []
 
 
 def write_index(app: Sphinx) -> list:
@@ -426,7 +423,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.render.anchors')  # page titles
     app.setup_extension('handbook.listings.card_index')  # card pages' addresses
     app.setup_extension('handbook.search.section_texts')
-    app.connect('builder-inited', write_script)
+    app.connect('env-updated', write_script)
     app.connect('html-page-context', add_scripts)
     app.connect('html-collect-pages', write_index)
     # a new index format reads every page again, so that the index is made anew

@@ -47,18 +47,24 @@ STATIC_NAME = 'handbook-search-box.js'
 
 def add_script(app: Sphinx) -> None:
     """Every page loads the box's script, with the version of the search script
-    to load (``builder-inited``, after the search script is written)."""
-    builder = app.builder
-    if not rulings_index.searchable(builder):
-        return
-    static = Path(builder.outdir) / '_static'
-    rulings_index.write_text(static / STATIC_NAME, SCRIPT.read_text(encoding='utf-8'))
-    engine = (static / rulings_index.SCRIPT_NAME).read_bytes()
-    app.add_js_file(STATIC_NAME, priority=700, defer='defer',
-                    **{'data-version': f'{zlib.crc32(engine):08x}'})
+    to load (``builder-inited``)."""
+    if rulings_index.searchable(app.builder):
+        engine = rulings_index.script_text().encode('utf-8')
+        app.add_js_file(STATIC_NAME, priority=700, defer='defer',
+                        **{'data-version': f'{zlib.crc32(engine):08x}'})
+
+
+def write_script(app: Sphinx, env: Any) -> list[str]:
+    """The box's script, into ``_static/`` when it differs (``env-updated``:
+    in the build, before the pages that name it with its checksum)."""
+    if rulings_index.searchable(app.builder):
+        rulings_index.write_text(Path(app.builder.outdir) / '_static' / STATIC_NAME,
+                                 SCRIPT.read_text(encoding='utf-8'))
+    return []
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.search.rulings_index')
-    app.connect('builder-inited', add_script, priority=600)  # after the search script's (500)
+    app.connect('builder-inited', add_script)
+    app.connect('env-updated', write_script)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

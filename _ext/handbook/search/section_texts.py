@@ -55,9 +55,13 @@ def _block(node: nodes.Node) -> nodes.Node | None:
     return node
 
 
-def _section(node: nodes.Node) -> nodes.section | None:
+def _section(node: nodes.Node) -> nodes.section | None | bool:
+    """The section that holds *node*; False where a system message holds it
+    (a report docutils left in the page, never its text)."""
     parent = node.parent
     while parent is not None and not isinstance(parent, nodes.section):
+        if isinstance(parent, nodes.system_message):
+            return False
         parent = parent.parent
     return parent
 
@@ -80,6 +84,8 @@ def read_texts(app: Sphinx, page: Contribution) -> None:
         if not text:
             continue
         section = _section(block)
+        if section is False:
+            continue
         if section is not None:
             at = index[id(section)]
         else:
