@@ -493,9 +493,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(HandbookStore)
     app.add_event(PAGE_READ)
     app.add_event(NODE_KINDS)
-    app.setup_extension('handbook.core.reading_order')  # the largest pages spread over -j
-    app.setup_extension('handbook.core.gc_policy')  # fewer garbage collections
-    app.setup_extension('handbook.core.rst_parser')  # nested parses make only the states they use
     app.connect('doctree-read', read_page, priority=400)
     app.connect('builder-inited', start_build, priority=100)  # before the registry is read
     return {'version': '1', 'env_version': 2,

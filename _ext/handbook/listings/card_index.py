@@ -83,15 +83,13 @@ from sphinx.errors import NoUri
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import clean_astext
-from sphinx.util.parallel import ParallelTasks, parallel_available
 
 from handbook.cards import links as card_links
 from handbook.cards.registry import Card
 from handbook.core.records import frozen_record
-from handbook.core.writing_order import late_part, when_idle
 from handbook.nodes import card_of, card_reference
 from handbook.render.anchors import link, page_title
-from handbook.render.html_parts import HtmlLinks, escape
+from handbook.render.html_parts import HtmlLinks, escape, late_part
 from handbook.render.placeholders import (
     PlaceholderDirective,
     add_placeholder,
@@ -124,9 +122,8 @@ CARD_PAGES = 'card_pages'
 PINYIN = 'card_index_pinyin'
 #: between the items of a pinyin sort key (:func:`sort_key`)
 SEPARATOR = '\x00'
-#: the fewest names whose pinyin :func:`learn_pinyin` finds in another process
-#: (fewer: pypinyin's import, a tenth of a second, in this one)
-PINYIN_ASIDE = 200
+#: the event that asks for the pinyin order of registry keys (:func:`learn_pinyin`)
+PINYIN_EVENT = 'handbook-pinyin'
 #: the store's entry: the reading order of the pages at the last build
 ORDER = 'card_index_order'
 #: the HTML translator's attribute: the § after each card's links on its page
@@ -327,85 +324,21 @@ def _order(known: dict[str, tuple[str, str]], key: str) -> tuple[str, str]:
 
 def learn_pinyin(env: BuildEnvironment, keys: Iterable[str]) -> None:
     """Find the pinyin order of those of *keys* the store does not know yet
-    (a clean build: all of them): from what :class:`PinyinAhead` found while
-    the pages were read, else in a process of its own where processes fork
-    (pypinyin's dictionaries take 50 MB, which the main process, and every
-    process it forks to write pages, would otherwise carry to the end of the
-    build).  The store then knows what :func:`pinyin_order` would have found."""
+    (a clean build: all of them), so that :func:`pinyin_order` has them.
+    The listeners of ``handbook-pinyin`` (``(app, keys)``, returning
+    ``{key: order}``) may have found some already (the speed package finds
+    every name's while the pages are read); the others are found here."""
     known = store(env).data.setdefault(PINYIN, {})
     missing = set(keys) - known.keys()
-    ahead = store(env).aside.pop(PINYIN, None)
-    if ahead is not None and missing:
-        found = ahead.result()
-        known.update(found)  # every name of the registry: later builds find none
-        missing -= found.keys()
-    else:
-        PinyinAhead.stop(ahead)
-    if len(missing) < PINYIN_ASIDE or not parallel_available:
-        for key in sorted(missing):
-            _order(known, key)
-        return
-    aside = ParallelTasks(1)
-    aside.add_task(_orders, sorted(missing), lambda _keys, found: known.update(found))
-    aside.join()
+    if missing:
+        for found in env.events.emit(PINYIN_EVENT, frozenset(missing)):
+            known.update(found or {})
+        missing -= known.keys()
+    for key in sorted(missing):
+        _order(known, key)
 
 
-class PinyinAhead:
-    """The pinyin order of every name of the registry that the store does not
-    know yet (a clean build: 7,000 names, a second and a half for pypinyin),
-    found in a process of its own while the pages are read, on what the
-    reading leaves of the cores (:func:`_orders_meanwhile`): at ``-j 1`` a
-    core the reading leaves idle, at ``-j N`` the moments a reading process
-    waits.  The index's entries (:func:`learn_pinyin`) take what they need
-    of it once the pages are read: on the benchmark corpus, the main process
-    then waits 1.0 s instead of 1.6 s before it writes at ``-j auto``, and
-    the index's entries take 0.26 s instead of 0.9 s at ``-j 1``.  A build
-    that does not compute them stops it at its end."""
-
-    def __init__(self, keys: list[str]) -> None:
-        self.found: dict[str, tuple[str, str]] = {}
-        self.tasks: ParallelTasks | None = ParallelTasks(1)
-        self.tasks.add_task(_orders_meanwhile, keys, lambda _keys, found: self.found.update(found))
-
-    @classmethod
-    def start(cls, app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-        """At ``env-before-read-docs``, where the build reads pages, writes
-        the index's and can fork."""
-        if not (docnames and parallel_available and writes_pages(env)):
-            return
-        known = store(env).data.get(PINYIN) or {}
-        missing = sorted({card.key for card in card_links.registry(env).cards()} - known.keys())
-        if len(missing) >= PINYIN_ASIDE:
-            store(env).aside[PINYIN] = cls(missing)
-
-    def result(self) -> dict[str, tuple[str, str]]:
-        if self.tasks is not None:
-            self.tasks.join()
-            self.tasks = None
-        return self.found
-
-    @staticmethod
-    def stop(ahead: PinyinAhead | None) -> None:
-        """Stop *ahead*'s process, if it runs, its result not needed."""
-        if ahead is not None and ahead.tasks is not None:
-            ahead.tasks.terminate()
-            ahead.tasks = None
-
-
-def stop_pinyin_ahead(app: Sphinx, exception: BaseException | None) -> None:
-    """At ``build-finished``: a build that did not need it (or failed)."""
-    PinyinAhead.stop(store(app.env).aside.pop(PINYIN, None))
-
-
-def _orders_meanwhile(keys: list[str]) -> dict[str, tuple[str, str]]:
-    """:func:`_orders`, on what the reading leaves of the cores: the process
-    runs only where a core would be idle (Linux's ``SCHED_IDLE``), else at
-    the lowest priority."""
-    when_idle()
-    return _orders(keys)
-
-
-def _orders(keys: list[str]) -> dict[str, tuple[str, str]]:
+def orders(keys: list[str]) -> dict[str, tuple[str, str]]:
     """:func:`_order` of each of *keys* (and of their first characters)."""
     found: dict[str, tuple[str, str]] = {}
     for key in keys:
@@ -599,10 +532,9 @@ class FillCardIndex(SphinxPostTransform):
     def listing(self, group: list[Entry]) -> nodes.Element:
         """The entries of a group: written at once to HTML (:class:`HtmlEntries`),
         into the page's file after the page where the builder can
-        (:func:`handbook.core.writing_order.late_part`)."""
+        (:func:`handbook.render.html_parts.late_part`)."""
         entries = HtmlEntries(self.env)
-        late = late_part(self.document, store(self.env).builder, lambda: entries.listing(group))
-        return late or nodes.raw('', ''.join(entries.listing(group)), format='html')
+        return late_part(self.document, store(self.env).builder, lambda: entries.listing(group))
 
 class FillCompactCardIndex(FillCardIndex):
     """The same for other builders (LaTeX: the PDF), as nodes, an entry's
@@ -804,7 +736,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_sections)
     app.connect('env-get-updated', pages_to_rewrite)
-    app.connect('env-before-read-docs', PinyinAhead.start)
-    app.connect('build-finished', stop_pinyin_ahead)
+    app.add_event(PINYIN_EVENT)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

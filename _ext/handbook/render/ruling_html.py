@@ -31,13 +31,13 @@ rulings, and the HTML translator leaves each one's HTML on the page's
 document (:func:`handbook.rulings.lines.written_html`).  That HTML is kept
 as if rendered here (:meth:`Rendered.capture`: its links made links of a
 page at the root, a link to an anchor of its page made a link to that page,
-its ids dropped), and the pages that show rulings elsewhere are written after
-the others (the timeline says so, :mod:`handbook.core.writing_order`; card
-pages are written at the end of the build).  Rendering a whole handbook's
+its ids dropped); card pages are written at the end of the build, and the
+speed package writes the timeline after the other pages
+(:mod:`handbook.speed.writing`).  Rendering a whole handbook's
 rulings (9,000 of them) took 3 s, the largest part of what the timeline
 cost; taking what the pages' writing gives costs a tenth of it.  A parallel
 build's writing processes keep what they took in the doctree folder, and
-the main process reads it once they are done (``handbook-written``).  What
+the main process reads what is there when it first needs a page's.  What
 is rendered here: the rulings whose HTML no page's writing left (a page
 written by an earlier build whose kept HTML is gone, other builders), and
 those with a cross-reference other than a card link (a ``:ref:``, whose
@@ -63,7 +63,6 @@ from sphinx.util.docutils import new_document
 from sphinx.util.osutil import relative_uri
 
 from handbook.core.files import doctree_file
-from handbook.core.writing_order import WRITTEN
 from handbook.listings import card_index
 from handbook.render.anchors import anchor_link
 from handbook.render.html_parts import Writer
@@ -345,7 +344,8 @@ def capture(app: Sphinx, pagename: str, _templatename: str, _context: dict[str, 
 
 
 def reload(app: Sphinx, docnames: list[str]) -> None:
-    """Take what the writing processes kept (``handbook-written``)."""
+    """Take what other processes kept of pages *docnames*, once they wrote
+    them (the speed package's writing processes, :mod:`handbook.speed.writing`)."""
     rendered = store(app.env).made('ruling_html')
     if rendered is not None and app.builder.parallel_ok:
         rendered.reload(docnames)
@@ -429,10 +429,8 @@ def rebase(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
-    app.setup_extension('handbook.core.writing_order')
     app.connect('write-started', start_writing)
     app.connect('html-page-context', capture)
-    app.connect(WRITTEN, reload)
     app.connect('build-finished', save)
     return {'version': '2', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

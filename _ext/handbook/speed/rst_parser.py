@@ -27,6 +27,8 @@ from docutils.parsers.rst import states
 from docutils.statemachine import DuplicateStateError
 from sphinx.parsers import RSTParser
 
+from handbook.speed.session import enabled
+
 if TYPE_CHECKING:
     from docutils.statemachine import State
     from sphinx.application import Sphinx
@@ -95,6 +97,12 @@ class Parser(RSTParser):
         self.state_classes = STATE_CLASSES
 
 
+def use_parser(app: Sphinx, config: Any) -> None:
+    """The parser for ``.rst``, where the part ``parser`` is on."""
+    if enabled(app, 'parser'):
+        app.add_source_parser(Parser, override=True)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_source_parser(Parser, override=True)
+    app.connect('config-inited', use_parser)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.util.parallel import make_chunks, parallel_available
 
+from handbook.speed.session import enabled
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -111,7 +113,8 @@ def _swap(chunks: list[list[str]], loads: list[int], cost: dict[str, int], nproc
 
 def spread(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """``env-before-read-docs``: reorder *docnames* in place for a parallel read."""
-    if not (parallel_available and app.parallel > 1 and len(docnames) > app.parallel):
+    if not (parallel_available and app.parallel > 1 and len(docnames) > app.parallel
+            and enabled(app, 'reading-order')):
         return
     sizes = {name: source_size(env, name) for name in docnames}
     docnames[:] = balanced(docnames, sizes, app.parallel)

@@ -49,6 +49,7 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment.adapters.toctree import global_toctree_for_doc
 
 from handbook.core.files import replacing
+from handbook.speed.session import enabled
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -75,7 +76,7 @@ class Toctrees:
         """What this build's tables of contents are made of (``write-started``)."""
         self.titles_tocs = None
         info = getattr(builder, 'build_info', None)
-        if builder.format != 'html' or info is None:
+        if builder.format != 'html' or info is None or not enabled(app, 'toctrees'):
             self.folder = None
             return
         self.folder = Path(app.doctreedir) / FOLDER
@@ -102,8 +103,8 @@ class Toctrees:
              doctree: object) -> None:
         """The page context's ``toctree``, kept (``html-page-context``, before the theme's)."""
         toctree = context.get('toctree')
-        if self.folder is None or not callable(toctree):
-            return
+        if self.folder is None or not callable(toctree) or pagename not in app.env.all_docs:
+            return  # not a page of the sources: an extension's (the 404 page) may make its own
         context['toctree'] = self._kept(app.builder, pagename, toctree)
 
     def _kept(self, builder: Builder, pagename: str,

@@ -31,6 +31,7 @@ import sphinx
 from jinja2 import BytecodeCache
 
 from handbook.core.files import replacing
+from handbook.speed.session import enabled
 
 if TYPE_CHECKING:
     from jinja2.bccache import Bucket
@@ -86,6 +87,8 @@ def signature(environment: jinja2.Environment) -> str:
 
 def keep_compiled(app: Sphinx) -> None:
     """Give the builder's template environment a bytecode cache (``builder-inited``)."""
+    if not enabled(app, 'templates'):
+        return
     environment = getattr(getattr(app.builder, 'templates', None), 'environment', None)
     if not isinstance(environment, jinja2.Environment) or environment.bytecode_cache is not None:
         return  # not a template builder, or someone chose a cache already
