@@ -38,6 +38,11 @@ def with_speed(extensions: list[str]) -> list[str]:
     return without
 
 
+def zh_tw_options() -> str:
+    """The ``SPHINXOPTS`` of the real handbook's zh_TW build (``handbook-zh_TW``)."""
+    return 'SPHINXOPTS=' + ' '.join(['-q', *speed_options()])
+
+
 def speed_options() -> list[str]:
     """``sphinx-build`` options that build the project's conf.py as this
     run wants: ``-D extensions=…`` without the speed package where it is off."""

@@ -20,13 +20,15 @@ from handbook.speed import ALLOWED, check_versions
 from handbook.speed.jieba_dictionary import FORMAT
 from handbook.speed.reading_order import balanced, read_end
 from handbook.speed.writing import LateParts, weighed_chunks
-from helpers import ROOT, assert_no_warnings, warnings
+from helpers import ROOT, SPEED, assert_no_warnings, warnings
 from sphinx.errors import ExtensionError
 from sphinx.util.parallel import make_chunks
 from test_builds import differing
 
-#: the extensions of the project's conf.py, without the speed package
+#: the extension of the speed package
 WITHOUT = 'handbook.speed'
+
+pytestmark = pytest.mark.skipif(not SPEED, reason='the speed package is off in this run')
 
 
 def handbook_root(rootdir, tmp_path):
@@ -64,6 +66,43 @@ def test_the_site_is_the_same_with_the_speed_package_as_without(make_app, rootdi
     # (written last, its months after the page) and the card index
     timeline = (outputs[1] / 'timeline.html').read_text(encoding='utf-8')
     assert 'ruling-entry' in timeline and 'handbook-late-part' not in timeline
+
+
+#: characters of made-up card names (each name: three of them, and a number)
+CHARACTERS = '龙骑士魔法陷阱战士天使恶魔机械水炎风光暗'
+
+
+def test_card_pages_and_pinyin_found_by_processes_of_their_own_are_the_same(
+        make_app, rootdir, tmp_path):
+    # enough names that the pinyin is found ahead (handbook.speed.pinyin_ahead)
+    # and enough linked cards that their pages are written by two processes
+    # (handbook.speed.card_pages): the same pages as one process writes
+    from handbook.speed.card_pages import SPLIT_MIN
+    from handbook.speed.pinyin_ahead import AHEAD
+
+    srcdir = handbook_root(rootdir, tmp_path)
+    count = max(SPLIT_MIN, AHEAD) + 10
+    names = [f'{CHARACTERS[n % 15]}{CHARACTERS[n // 15 % 15]}{CHARACTERS[n // 225 % 15]}{n}'
+             for n in range(count)]
+    with (srcdir / 'cards.tsv').open('a', encoding='utf-8') as registry:
+        registry.write(''.join(f'card\t{name}\n' for name in names))
+    page = srcdir / 'p6.rst'
+    page.write_text(page.read_text(encoding='utf-8') + '\n' + ''.join(
+        f'| 「`{name}`_」的效果。\\ :ruling:`20/{n % 12 + 1}/{n % 28 + 1}`\n'
+        for n, name in enumerate(names)), encoding='utf-8')
+    outputs = []
+    for name, speed, parallel in (('without', False, 1), ('with', True, 1),
+                                  ('with-j2', True, 2)):
+        app = build(make_app, srcdir, tmp_path / name, speed, parallel=parallel)
+        app.build()
+        app.cleanup()
+        assert_no_warnings(app)
+        known = app.env.domains['handbook'].data['card_index_pinyin']
+        assert {card.key for card in app.env.domains['handbook'].registry.cards()} <= known.keys()
+        outputs.append(app.outdir)
+    assert len(list((outputs[0] / 'cards').iterdir())) > SPLIT_MIN
+    assert differing(outputs[0], outputs[1]) == []
+    assert differing(outputs[0], outputs[2]) == []
 
 
 def gc_state():

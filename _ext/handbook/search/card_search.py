@@ -63,6 +63,7 @@ path}`` adds a jieba dictionary file of the project's own words.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import logging
@@ -297,13 +298,26 @@ def bound_language(app: Sphinx, env: BuildEnvironment) -> type[CardAwareChinese]
 
 
 def registered_language() -> type[SearchLanguage] | None:
-    """The language Sphinx's table holds for Chinese (a class; a dotted
-    name is imported as Sphinx does)."""
+    """The language Sphinx's table holds for Chinese, as a class: a dotted
+    name (Sphinx's own, ``sphinx.search.zh.SearchChinese``) as a
+    :func:`deferred` class, so that jieba, which that module imports, is
+    not imported by a build that indexes nothing."""
     found = sphinx.search.languages.get(CardAwareChinese.lang)
-    if isinstance(found, str):
-        module, name = found.rsplit('.', 1)
-        found = getattr(importlib.import_module(module), name)
-    return found
+    return deferred(found) if isinstance(found, str) else found
+
+
+@functools.cache
+def deferred(dotted: str) -> type[SearchLanguage]:
+    """A class standing for the search language *dotted* (``module.Class``),
+    imported when the class is first made an instance of, as Sphinx
+    imports a dotted name of its table."""
+    module, name = dotted.rsplit('.', 1)
+
+    def make(cls: type, options: dict[str, str]) -> SearchLanguage:
+        return getattr(importlib.import_module(module), name)(options)
+
+    return type(name, (SearchLanguage,), {'lang': CardAwareChinese.lang, '__new__': make,
+                                          '__module__': __name__, 'dotted': dotted})
 
 
 def bind_registry(app: Sphinx, env: BuildEnvironment) -> None:
