@@ -60,8 +60,9 @@ target is the first page (by name) that holds the directive; without one,
 no marker.  LaTeX gets no markers (the PDF has the index as a chapter).
 
 **Never stale.**  The index page is rewritten when a page read again or
-removed changed what the index shows (:func:`shown_of`, compared by digest), or
-an entry id changed (``env-get-updated``); a
+removed contributes something else to it (the store's records before and
+after, :func:`_inputs_kept`), a registry row changed, or an entry id
+changed (``env-get-updated``); a
 page's markers are rewritten when the index page or an entry id it uses
 changed.  The record (for each
 page, the sections that link cards, with the cards' registry keys and their
@@ -100,7 +101,17 @@ from handbook.render.placeholders import (
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
 from handbook.sections.ids import slug
-from handbook.store import CARDS, PAGE_READ, Contribution, PageRecord, changes, store, writes_pages
+from handbook.store import (
+    CARDS,
+    PAGE_READ,
+    Contribution,
+    PageRecord,
+    State,
+    changes,
+    state,
+    store,
+    writes_pages,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -113,26 +124,37 @@ _ = get_translation('handbook')
 OTHER = '#'
 #: what the store records of a page that holds the index
 INDEX = 'card-index'
-#: the store's entry for the markers: (index page, {key: entry id}, keys in the index)
-MARKERS = 'card_index_markers'
-#: the store's entry the card pages (handbook.listings.card_pages) set at each
-#: build: {registry key: page name}, empty where the build writes none
-CARD_PAGES = 'card_pages'
-#: the store's entry: {registry key: (initial, pinyin sort key)} (pinyin_order)
-PINYIN = 'card_index_pinyin'
 #: between the items of a pinyin sort key (:func:`sort_key`)
 SEPARATOR = '\x00'
 #: the event that asks for the pinyin order of registry keys (:func:`learn_pinyin`)
 PINYIN_EVENT = 'handbook-pinyin'
-#: the store's entry: the reading order of the pages at the last build
-ORDER = 'card_index_order'
 #: the HTML translator's attribute: the § after each card's links on its page
 PAGE_MARKERS = 'handbook_card_markers'
 
 
+class CardIndexState(State):
+    """What the card index keeps from build to build (:func:`handbook.store.state`)."""
+
+    def __init__(self) -> None:
+        #: the markers' target: (index page, {key: entry id}, keys in the index)
+        self.markers: tuple[str | None, dict[str, str], frozenset[str]] | None = None
+        #: {registry key: page name} of the card pages (handbook.listings.card_pages
+        #: sets it at each build), empty where the build writes none
+        self.card_pages: dict[str, str] = {}
+        #: {registry key: (initial, pinyin sort key)} (pinyin_order)
+        self.pinyin: dict[str, tuple[str, str]] = {}
+        #: the reading order of the pages when the entries were last computed,
+        #: None before any build computed them
+        self.order: tuple[str, ...] | None = None
+
+
+def kept(env: BuildEnvironment) -> CardIndexState:
+    return state(env, CardIndexState)
+
+
 def card_page(env: BuildEnvironment, key: str) -> str | None:
     """The page of the card *key* where this build writes card pages."""
-    return (store(env).data.get(CARD_PAGES) or {}).get(key)
+    return kept(env).card_pages.get(key)
 
 
 class card_index(nodes.General, nodes.Element):
@@ -217,34 +239,30 @@ def read_sections(app: Sphinx, page: Contribution) -> None:
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages to write again (``env-get-updated``): the index page when
-    what it shows changed, the pages whose markers' target changed.  None
+    what it shows changed (the store says which pages changed, and how:
+    :func:`_inputs_kept`), the pages whose markers' target changed.  None
     where the build writes no page (``make check``): its entries, the pinyin
     order of every name, are not computed for nothing."""
     if not writes_pages(env):
         return []
     updated: set[str] = set()
     pages = index_pages(env)
-    shown_before = store(env).data.get('card_index_shown')
+    index = kept(env)
     order = tuple(ruling_lines.page_order(env))
     relinked = store(env).registry_relinked
     if relinked:  # rows whose link alone changed: the index shows those links
         registry = card_links.registry(env)
-        _target, _ids, indexed_before = store(env).data.get(MARKERS, (None, {}, frozenset()))
+        _target, _ids, indexed_before = index.markers or (None, {}, frozenset())
         if any(registry[k].key in indexed_before for k in relinked if k in registry):
             updated |= pages
-    if (changes(env).pages - pages or store(env).registry_changed - relinked
-            or shown_before is None) and not _inputs_kept(env, order):
-        # a page read again or removed, a registry row changed: write the index
-        # again if what it shows changed (its entries hold every card's row,
-        # place and ruling)
-        shown = hashlib.sha256(repr(shown_of(entries(env))).encode()).hexdigest()
-        if shown != shown_before:
-            updated |= pages
-        store(env).data['card_index_shown'] = shown
-    store(env).data[ORDER] = order
+    if not _inputs_kept(env, order):
+        # a page read again or removed contributes something else to the
+        # index, a registry row changed, or the reading order: write it again
+        updated |= pages
+    index.order = order
     # the markers: their target page and the entry ids they use, computed
     # once per build for every page's markers (marker_target)
-    if store(env).unchanged() and MARKERS in store(env).data:
+    if store(env).unchanged() and index.markers is not None:
         return sorted(updated & env.found_docs)  # the same pages, the same registry
     registry = card_links.registry(env)
     target = index_page(env)
@@ -252,8 +270,8 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     with_cards = sections(env)
     indexed = frozenset(registry[k].key for secs in with_cards.values() for s in secs
                         for k in s.keys if k in registry)
-    old_target, old_ids, _old = store(env).data.get(MARKERS, (target, ids, indexed))
-    store(env).data[MARKERS] = (target, ids, indexed)
+    old_target, old_ids, _old = index.markers or (target, ids, indexed)
+    index.markers = (target, ids, indexed)
     if old_target != target:
         updated.update(with_cards)
     elif old_ids != ids:
@@ -310,7 +328,7 @@ def pinyin_order(env: BuildEnvironment, key: str) -> tuple[str, str]:
     """``(initial(key), sort_key(key))``, kept in the store from build to
     build: a key's pinyin never changes, and finding it takes pypinyin a
     fifth of a millisecond, a second for a registry's worth of names."""
-    return _order(store(env).data.setdefault(PINYIN, {}), key)
+    return _order(kept(env).pinyin, key)
 
 
 def _order(known: dict[str, tuple[str, str]], key: str) -> tuple[str, str]:
@@ -328,7 +346,7 @@ def learn_pinyin(env: BuildEnvironment, keys: Iterable[str]) -> None:
     The listeners of ``handbook-pinyin`` (``(app, keys)``, returning
     ``{key: order}``) may have found some already (the speed package finds
     every name's while the pages are read); the others are found here."""
-    known = store(env).data.setdefault(PINYIN, {})
+    known = kept(env).pinyin
     missing = set(keys) - known.keys()
     if missing:
         for found in env.events.emit(PINYIN_EVENT, frozenset(missing)):
@@ -365,9 +383,9 @@ def card_ids(env: BuildEnvironment) -> dict[str, str]:
     """:func:`entry_ids` of this build's registry, computed once per build
     (the last build's, while no registry row changed)."""
     def compute() -> dict[str, str]:
-        kept = store(env).data.get(MARKERS)
-        if kept is not None and not store(env).registry_changed:
-            return kept[1]
+        markers = kept(env).markers
+        if markers is not None and not store(env).registry_changed:
+            return markers[1]
         return entry_ids(card_links.registry(env).cards())
 
     return store(env).derived('card_index_ids', compute)
@@ -401,33 +419,16 @@ class Entry:
     places: tuple[Place, ...]
 
 
-def shown_of(found: list[Entry]) -> tuple:
-    """What the index page shows of *found* (of a card: its names and kind,
-    not where its link leads, which :func:`pages_to_rewrite` follows by the
-    registry's relinked rows; of a ruling: its page, permalink and dates, not
-    its text): equal values, equal page."""
-    return tuple(
-        (entry.card.key, entry.card.name, entry.card.kind, entry.card.aliases, entry.id,
-         entry.initial, tuple(
-            (place.docname, place.section_id, place.page_title, place.section_title,
-             tuple((r.docname, r.anchor, tuple(ref.text for ref in r.references))
-                   for r in place.rulings))
-            for place in entry.places))
-        for entry in found)
-
-
 def _inputs_kept(env: BuildEnvironment, order: tuple[str, ...]) -> bool:
     """Whether every input of the index's entries (:func:`_entries`) is as
     in the last build that computed them: the same registry rows (but for
-    where their links lead: :func:`shown_of`), the same reading order, and
-    each page read again or removed contributing what it did.  Then the
-    index shows what it showed, and its entries need not be computed (a
-    ruling's text edited)."""
-    data = store(env).data
-    if data.get('card_index_shown') is None or data.get(ORDER) != order or \
-            store(env).registry_changed - store(env).registry_relinked:
+    where their links lead, which :func:`pages_to_rewrite` follows), the
+    same reading order, and each page read again or removed contributing
+    what it did (the store's records before and after).  Then the index
+    shows what it showed (a ruling's text edited)."""
+    if kept(env).order != order or store(env).registry_changed - store(env).registry_relinked:
         return False
-    pages, before = store(env).pages, data['before']
+    pages, before = store(env).pages, store(env).before
     return all(_inputs_of(before.get(doc)) == _inputs_of(pages.get(doc))
                for doc in changes(env).pages)
 
@@ -658,7 +659,7 @@ def marker_target(env: BuildEnvironment, key: str) -> tuple[str, str, str] | Non
     the index, else nowhere (None).  Computed once per card and build."""
     made = store(env).derived('card_markers', dict)
     if key not in made:
-        target, ids, indexed = store(env).data.get(MARKERS, (None, {}, frozenset()))
+        target, ids, indexed = kept(env).markers or (None, {}, frozenset())
         page = card_page(env, key)
         card = card_links.registry(env).get(key)
         if card is None or (page is None and (target is None or key not in indexed)):

@@ -44,8 +44,8 @@ A slug longer than 150 bytes is cut and given a short hash of the key.
 
 **Where the pages are linked from.**  The § marker after every card link and
 each entry of the card index lead to the card's page (card_index reads
-:data:`handbook.listings.card_index.CARD_PAGES`, which this module sets
-at each build: empty for builders that write no card pages).
+:class:`handbook.listings.card_index.CardIndexState`'s ``card_pages``,
+which this module sets at each build: empty for builders that write no card pages).
 
 **Cheap and never stale.**  The pages are made at the end of the build
 (``html-collect-pages``) from the store, with no
@@ -59,7 +59,7 @@ are tokens; each page is that frame with its own, escaped.  Once the pages are
 read (``env-get-updated``), a digest of what each card page shows (the card,
 its rulings' records, page titles, the names and links of the cards they
 name, the sections) is compared with the one kept in the store
-(``store(env).data``); only the pages whose digest changed, or whose file is
+(:class:`CardPagesState`); only the pages whose digest changed, or whose file is
 missing, are written.  Where neither the registry, nor the reading order,
 nor the set of card pages changed, only the digests of the cards whose
 rulings, sections, spellings or overturned rulings on the pages read again
@@ -94,14 +94,14 @@ from handbook.cards import links as card_links
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.core.records import frozen_record
 from handbook.listings import card_index
-from handbook.listings.card_index import CARD_PAGES, Entry
+from handbook.listings.card_index import Entry
 from handbook.nodes import overturned
 from handbook.publishing.editions import doctree_edition, edition
 from handbook.render.anchors import page_title
 from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import RULINGS, Ruling
-from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store
+from handbook.store import PAGE_READ, Contribution, PageRecord, State, changes, state, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -125,12 +125,22 @@ STATIC_SCRIPT = 'handbook-card-pages.js'
 EXTRA = 'card_pages'
 #: the store's per-build value: the card pages someone is writing (:func:`take`)
 TAKEN = 'card_pages_taken'
-#: the store's entry: {'base': digest of the build's settings, 'digests': {page: digest}}
-STATE = 'card_pages_written'
 #: raised when what a page shows, or how, changes shape (every page written again)
 VERSION = '1'
 #: the longest page id, in UTF-8 bytes (file names are at most 255)
 MAX_ID_BYTES = 150
+
+
+class CardPagesState(State):
+    """What the card pages keep from build to build (:func:`handbook.store.state`):
+    ``{'base': digest of the build's settings, 'digests': {page: digest of
+    what it shows}, 'order': the reading order, 'todo': the pages this build
+    writes, 'gone': those it removes}``.  A digest says whether a page whose
+    cards the store's changes touch shows something else (a ruling's other
+    cards lead to their own pages: a page is written only when it changed)."""
+
+    def __init__(self) -> None:
+        self.written: dict[str, Any] = {}
 
 
 def enabled(app: Sphinx) -> bool:
@@ -275,39 +285,39 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Once the pages are read (``env-get-updated``): the card pages to write
     at the end of the build, and their links for card_index.  No page of the
     handbook is written for them."""
-    data = store(env).data
+    index, kept = card_index.kept(env), state(env, CardPagesState)
     if not enabled(app):
-        data[CARD_PAGES] = {}
+        index.card_pages = {}
         return []
-    before = data.get(STATE) or {}
+    before = kept.written
     base = build_base(app)
     outdir = Path(app.outdir)
     # the card pages on disk, in one listing of the folder
     written = {f'{FOLDER}/{entry.name.removesuffix(".html")}'
                for entry in os.scandir(outdir / FOLDER)} if (outdir / FOLDER).is_dir() else set()
-    if store(env).unchanged() and before.get('base') == base and data.get(CARD_PAGES):
+    if store(env).unchanged() and before.get('base') == base and index.card_pages:
         # nothing a card page shows changed: write only the missing ones
-        data[STATE] = {**before, 'gone': [], 'todo': [
+        kept.written = {**before, 'gone': [], 'todo': [
             name for name in before['digests'] if name not in written]}
         return []
     order = ruling_lines.page_order(env)
     old = before.get('digests', {}) if before.get('base') == base else {}
     digests = None
     moved = store(env).registry_relinked  # rows whose link alone changed
-    if old and data.get(CARD_PAGES) and store(env).registry_changed == moved \
+    if old and index.card_pages and store(env).registry_changed == moved \
             and before.get('order') == order:
-        digests = _digests_of_changed(env, data[CARD_PAGES], old, moved)
+        digests = _digests_of_changed(env, index.card_pages, old, moved)
     if digests is None:
         pages = card_pages(env)
         names = {page.entry.card.key: page.name for page in pages}
-        data[CARD_PAGES] = names
+        index.card_pages = names
         shown = Shown(env, names)
         digests = {page.name: shown(page) for page in pages}
     todo = [name for name, digest in digests.items()
             if old.get(name) != digest or name not in written]
     gone = sorted(set(before.get('digests', {})) - set(digests))
-    data[STATE] = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone,
-                   'order': order}
+    kept.written = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone,
+                    'order': order}
     return []
 
 
@@ -323,7 +333,7 @@ def _digests_of_changed(env: BuildEnvironment, names: dict[str, str], old: dict[
     every digest is computed again, since § links of other pages' rulings
     lead to the pages)."""
     registry = card_links.registry(env)
-    before, records = store(env).data['before'], store(env).pages
+    before, records = store(env).before, store(env).pages
     keys = {k for doc in changes(env).pages for k in shown_keys(before.get(doc), records.get(doc))}
     if moved:
         keys |= moved
@@ -367,7 +377,7 @@ def write_card_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
     if not enabled(app):
         return []
     outdir = Path(app.outdir)
-    for name in (store(app.env).data.get(STATE) or {}).get('gone', ()):
+    for name in state(app.env, CardPagesState).written.get('gone', ()):
         (outdir / f'{name}.html').unlink(missing_ok=True)
     copy_script(app)  # before the frame, whose link to it holds its checksum
     pages = take(app.env)
@@ -393,12 +403,12 @@ def remaining(env: BuildEnvironment) -> list[CardPage]:
 
 def pages_to_write_now(env: BuildEnvironment) -> list[CardPage]:
     """The card pages this build writes (computed once the pages were read)."""
-    todo = set((store(env).data.get(STATE) or {}).get('todo', ()))
+    todo = set(state(env, CardPagesState).written.get('todo', ()))
     if not todo:
         return []
     # every page, where this build computed them all; else those of the cards to write
     pages = store(env).made('card_pages') or card_pages(
-        env, {key for key, name in store(env).data[CARD_PAGES].items() if name in todo})
+        env, {key for key, name in card_index.kept(env).card_pages.items() if name in todo})
     return [page for page in pages if page.name in todo]
 
 

@@ -292,7 +292,7 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if not holders:
         return []
     found = changes(env)
-    before = store(env).data['before']
+    before = store(env).before
     if found.rulings or any(times_of(before.get(doc)) != times_of(store(env).record(doc))
                             for doc in found.pages):
         return sorted(holders)

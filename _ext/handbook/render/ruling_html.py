@@ -49,7 +49,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
-import os
 import pickle
 import posixpath
 import re
@@ -62,7 +61,6 @@ from sphinx import addnodes
 from sphinx.util.docutils import new_document
 from sphinx.util.osutil import relative_uri
 
-from handbook.core.files import doctree_file
 from handbook.listings import card_index
 from handbook.render.anchors import anchor_link
 from handbook.render.html_parts import Writer
@@ -83,9 +81,9 @@ ROOT = 'handbook-ruling-html'
 #: the folder, in the doctree folder, that keeps the rulings' HTML (:class:`Rendered`)
 CACHE = 'handbook-ruling-html'
 #: changes whenever what :func:`render` writes does, or how it is kept (5: as
-#: the pages write it, kept while the page's doctree is the one it was written
-#: from; 6: the cards shown kept per page; 7: kept as UTF-8)
-VERSION = 7
+#: the pages write it; 6: the cards shown kept per page; 7: kept as UTF-8;
+#: 8: kept while the store says the page was not read again)
+VERSION = 8
 #: a relative link or image of the rendered HTML
 LINK = re.compile(r' (href|src)="([^"]*)"')
 #: a link to an anchor of the page the HTML was written for
@@ -143,9 +141,10 @@ def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
 class Rendered:
     """The rulings' HTML, kept from build to build in the doctree folder
     (:data:`CACHE`, a file per page).  A ruling's HTML is kept while its
-    page's doctree is the one it was written or rendered from (the doctree
-    file's size and time: a page read again is written again, and gives its
-    rulings' HTML anew), the configuration is the same (:meth:`digest`), and
+    page was not read again since it was written or rendered (the store
+    says when a page was last read: :meth:`stamp`; a page read again is
+    written again, and gives its rulings' HTML anew), the configuration is
+    the same (:meth:`digest`), and
     so is every card it links: the card's registry row (its link) and where
     its § leads (:meth:`card`; kept per page, for the cards its kept rulings
     show).  A ruling that holds another
@@ -186,14 +185,11 @@ class Rendered:
             self.pages[docname], self.shown[docname] = kept, shown
             self.stale.pop(docname, None)
 
-    def stamp(self, docname: str) -> tuple[int, int] | None:
-        """The size and time of the doctree file of page *docname*: another
-        one since the page's rulings were kept, other rulings."""
-        try:
-            found = os.stat(doctree_file(self.env, docname))
-        except OSError:
-            return None
-        return found.st_size, found.st_mtime_ns
+    def stamp(self, docname: str) -> tuple[str, int] | None:
+        """The build that last read page *docname* (the store's
+        :meth:`~handbook.store.HandbookStore.read_in`): read again since its
+        rulings' HTML was kept, other rulings."""
+        return store(self.env).read_in(docname)
 
     @classmethod
     def of(cls, env: BuildEnvironment) -> Rendered:

@@ -140,7 +140,7 @@ def check_versions() -> None:
 def load_concern_parts(app: Sphinx, config: Config) -> None:
     """The parts of the concerns this build loaded (``config-inited``: every
     extension of ``conf.py`` is loaded by then)."""
-    unknown = set(getattr(config, PARTS_SETTING) or ()) - PARTS.keys()
+    unknown = {part for part in getattr(config, PARTS_SETTING) or () if part} - PARTS.keys()
     if unknown:
         raise ExtensionError(f'handbook_speed_parts: no part {", ".join(sorted(unknown))}; '
                              f'the parts are {", ".join(PARTS)}')

@@ -20,7 +20,7 @@ from handbook.cards.links import registry
 from handbook.listings import card_index
 from handbook.speed.processes import when_idle
 from handbook.speed.session import uses
-from handbook.store import store, writes_pages
+from handbook.store import writes_pages
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -44,7 +44,7 @@ class PinyinAhead:
         session = uses(app, 'pinyin-ahead')
         if session is None or not docnames or not writes_pages(env):
             return
-        known = store(env).data.get(card_index.PINYIN) or {}
+        known = card_index.kept(env).pinyin
         missing = sorted({card.key for card in registry(env).cards()} - known.keys())
         if len(missing) >= AHEAD:
             self.task = session.processes.start('finding the pinyin of the card names',
