@@ -1073,10 +1073,10 @@ class Bench:
         edited = corpus.source / f'{pages[len(pages) // 2]}.rst'
         original = edited.read_text(encoding='utf-8')
         base = self.work / 'parts'
-        prepared = base / 'prepared'
         shutil.rmtree(base, ignore_errors=True)
-        if 'ruling' in self.part_measures:  # the edits' build folder, clean-built once
-            run(make('html', corpus, prepared, 'JOBS=1'), self.log('parts-prepared'))
+        if 'ruling' in self.part_measures:  # the edits' build folders, clean-built once
+            for label in ('A', 'B'):
+                run(make('html', corpus, base / label, 'JOBS=1'), self.log(f'parts-{label}'))
         rows = []
         for part in [*self.part_names, 'none']:
             kept = [p for p in SPEED_PARTS if p != part] if part != 'none' else []
@@ -1084,10 +1084,6 @@ class Bench:
             row = {'part': part}
             for measure in self.part_measures:
                 samples: dict[str, list[Run]] = {'A': [], 'B': []}
-                if measure == 'ruling':
-                    for label in samples:
-                        shutil.rmtree(base / label, ignore_errors=True)
-                        shutil.copytree(prepared, base / label, symlinks=True)
                 for i in range(self.runs):
                     order = ('A', 'B') if i % 2 == 0 else ('B', 'A')
                     if measure == 'ruling':

@@ -115,9 +115,8 @@ class CardReferences(SphinxTransform):
     a registry name's link itself (:func:`card_link`), made here once; an
     unknown name, or a name in a section title, a card xref
     (:func:`card_xref`).  The link is made at once, not from an xref that
-    ``handbook-page-read`` replaced: two nodes fewer a link, and their cycle
-    (the reading of a clean ``-j 1`` build of the bench corpus's 28,000
-    links 8.33 → 7.64 s, three pairs)."""
+    ``handbook-page-read`` replaced: two nodes fewer a link, and no cycle
+    between them for the garbage collector."""
 
     # after docutils' InternalTargets (660), before DanglingReferences (850)
     default_priority = 845

@@ -127,9 +127,8 @@ def rendered(env: BuildEnvironment, found: Related) -> tuple:
 class RelatedSections(SphinxPostTransform):
     """Add the block of related sections to each section that has some: its
     list written to HTML at once (:mod:`handbook.render.html_parts`), the
-    bytes the HTML translator wrote for its nodes; the page's resolving, in
-    the main process of a parallel write, made 2,900 entries' nodes on the
-    bench corpus, and its writing translated them."""
+    bytes the HTML translator wrote for its nodes: thousands of entries
+    never become nodes to resolve and translate."""
 
     default_priority = 5
     formats = ('html',)  # HTML and EPUB

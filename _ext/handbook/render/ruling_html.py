@@ -33,9 +33,9 @@ as if rendered here (:meth:`Rendered.capture`: its links made links of a
 page at the root, a link to an anchor of its page made a link to that page,
 its ids dropped); card pages are written at the end of the build, and the
 speed package writes the timeline after the other pages
-(:mod:`handbook.speed.writing`).  Rendering a whole handbook's
-rulings (9,000 of them) took 3 s, the largest part of what the timeline
-cost; taking what the pages' writing gives costs a tenth of it.  A parallel
+(:mod:`handbook.speed.writing`).  Rendering a whole handbook's rulings was
+most of what the timeline cost; taking what the pages' writing gives costs
+little.  A parallel
 build's writing processes keep what they took in the doctree folder, and
 the main process reads what is there when it first needs a page's.  What
 is rendered here: the rulings whose HTML no page's writing left (a page
@@ -158,7 +158,7 @@ class Rendered:
         registry = store(env).registry  # none without handbook.cards
         self.registry = registry if registry is not None else {}
         # docname -> {anchor: html, UTF-8}: most of it is markup, and a text
-        # with a Chinese character takes two bytes a character (15 MB -> 10)
+        # with a Chinese character takes two bytes a character, not four
         self.pages: dict[str, dict[str, bytes]] = {}
         # docname -> {key: card(key)} as the page's kept HTML shows them
         self.shown: dict[str, dict[str, tuple]] = {}
@@ -251,7 +251,7 @@ class Rendered:
         rendered at each build.  It is kept in the page's file at once, and
         read again when it is first needed: by the main process, after a
         process that writes pages for it; in a serial build, once the pages
-        are written (a yearly FAQ page's rulings are 5 MB, held to the end of
+        are written (a yearly FAQ page's rulings would be held to the end of
         the writing otherwise)."""
         record = store(self.env).record(docname)
         if record is None or not record.rulings:

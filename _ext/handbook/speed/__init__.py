@@ -62,6 +62,8 @@ from sphinx.errors import ExtensionError
 from handbook.speed.session import PARTS_SETTING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
@@ -120,12 +122,12 @@ ALLOWED = (
 )
 
 
-def check_versions() -> None:
-    """Fail, naming the part and the versions, where an installed library is
-    not one that :data:`ALLOWED` was written for."""
+def check_versions(version: Callable[[str], str] = importlib.metadata.version) -> None:
+    """Fail, naming the part and the versions, where an installed library
+    (its *version*) is not one that :data:`ALLOWED` was written for."""
     for allowance in ALLOWED:
         try:
-            found = importlib.metadata.version(allowance.library)
+            found = version(allowance.library)
         except importlib.metadata.PackageNotFoundError:
             continue  # not installed: the part that needs it never runs
         if not fnmatch.fnmatch(found, allowance.versions):

@@ -70,7 +70,7 @@ class SharedDictionary(dict):
     (the card names, ``html_search_options['dict']``) are noted as they are
     added, and taken out again before the dictionary is lent to the next
     build: a build costs the words it adds, not a copy of jieba's 350,000
-    (15 MB, and a fiftieth of a second).  Only additions go through Python:
+    (megabytes for each build).  Only additions go through Python:
     looking a word up is the dict's own."""
 
     def __init__(self, words: dict[str, int], total: int) -> None:

@@ -14,10 +14,8 @@ together: the chunks keep the sizes Sphinx gives them; each page goes, the
 largest first, to the chunk with the fewest bytes that still has room, the
 heaviest chunks first; then pages are swapped between chunks while a swap
 makes the read end sooner, as :func:`read_end` plays Sphinx's handing out
-of the chunks (a page costs its bytes and :data:`PAGE_COST`).  On the bench
-corpus the two processes read 2.18 and 1.82 MB before the swaps, 2.00 and
-2.00 MB after (the read 0.02-0.38 s shorter at ``-j auto``, median 0.19 s,
-six pairs).  A serial read keeps Sphinx's order.  The order pages are read
+of the chunks (a page costs its bytes and :data:`PAGE_COST`).  A serial
+read keeps Sphinx's order.  The order pages are read
 in changes nothing in the output (``test_builds`` compares ``-j 2`` with
 ``-j 1``); only the time.
 """
@@ -49,8 +47,8 @@ def source_size(env: BuildEnvironment, docname: str) -> int:
 #: what reading a page costs besides its bytes, in bytes: a page of a few
 #: lines takes about what 3 KB of text takes (parsing it, pickling its doctree)
 PAGE_COST = 3_000
-#: the most swaps :func:`balanced` weighs: 60 pages need a few hundred (3 ms),
-#: 500 pages at ``-j 2`` some thousands (0.02 s); the same order for the same pages
+#: the most swaps :func:`balanced` weighs (a few hundred for a handbook of 60
+#: pages, some thousands for 500); the same order for the same pages
 MOST_SWAPS = 10_000
 
 

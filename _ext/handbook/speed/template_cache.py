@@ -2,8 +2,8 @@
 
 Jinja compiles every template a build renders (the theme's ``page.html``,
 ``layout.html``, ``base.html`` and their partials, the handbook's own) from
-its source, at every build: 0.06 s of the 0.9 s of a rebuild that writes no
-page, and as much of every edit previewed, on the benchmark corpus.
+its source, at every build: a noticeable part of a rebuild that writes few
+pages, as every edit previewed does.
 
 Jinja keeps what it compiled in a bytecode cache when its environment has one
 (:class:`jinja2.BytecodeCache`, public API): here :class:`KeptTemplates`, a
