@@ -18,7 +18,6 @@ import types
 import pytest
 from handbook.speed import ALLOWED, check_versions
 from handbook.speed.jieba_dictionary import FORMAT
-from handbook.speed.reading_order import balanced, read_end
 from handbook.speed.writing import LateParts, weighed_chunks
 from helpers import ROOT, SPEED, assert_no_warnings, warnings
 from sphinx.errors import ExtensionError
@@ -212,29 +211,6 @@ def test_every_allowance_says_why_and_what_guards_it():
 # -- pure functions -------------------------------------------------------------------
 
 
-def test_a_parallel_read_ends_when_its_processes_end_together():
-    # a handbook's shape: the two yearly FAQ pages sort next to each other
-    names = sorted([f'ch{c}/p{p}' for c in range(1, 7) for p in range(1, 9)] + [
-        'faq/2023', 'faq/2024', 'faq/index', 'index', 'timeline', 'card-index'])
-    sizes = {name: 50_000 for name in names}
-    sizes.update({'faq/2023': 670_000, 'faq/2024': 990_000, 'faq/index': 300,
-                  'index': 2_000, 'timeline': 60, 'card-index': 50})
-
-    def ends(order, nproc=2):
-        loads, at = [], 0
-        for chunk in make_chunks(order, nproc):
-            loads.append(sum(sizes[name] + 3_000 for name in order[at:at + len(chunk)]))
-            at += len(chunk)
-        return read_end(loads, nproc)
-
-    order = balanced(names, sizes, 2)
-    assert sorted(order) == names
-    assert [len(c) for c in make_chunks(order, 2)] == [len(c) for c in make_chunks(names, 2)]
-    first, last = ends(order)
-    assert first - last <= 53_000 and first < ends(names)[0] - 400_000
-    assert balanced(list(reversed(names)), sizes, 2) == order  # the same for the same pages
-
-
 def test_a_heavy_page_is_written_in_a_chunk_of_its_own():
     names = sorted([f'ch{c}/p{p}' for c in range(1, 7) for p in range(1, 9)] + [
         'faq/2023', 'faq/2024', 'faq/index', 'index'])
@@ -290,29 +266,6 @@ def test_the_navigation_made_from_titles_is_what_sphinx_makes(app, arguments):
         sphinxs = global_toctree_for_doc(env, docname, builder, tags=builder.tags, **expected)
         assert made == builder.render_partial(sphinxs)['fragment'], docname
         assert made.count('<a') >= 10, docname
-
-
-def test_templates_kept_from_build_to_build_give_the_same_pages(make_app, rootdir, tmp_path):
-    srcdir = handbook_root(rootdir, tmp_path)
-    page = srcdir / '_templates' / 'page.html'
-    page.parent.mkdir()
-    page.write_text('{% extends "!page.html" %}'
-                    '{% block footer %}{{ super() }}<!-- v1 -->{% endblock %}', encoding='utf-8')
-
-    def written():
-        app = build(make_app, srcdir, tmp_path / 'out', True,
-                    confoverrides={'templates_path': ['_templates']})
-        app.build()
-        app.cleanup()
-        assert_no_warnings(app)
-        return (app.outdir / 'p1.html').read_text(encoding='utf-8')
-
-    first = written()
-    assert '<!-- v1 -->' in first
-    assert any((tmp_path / 'out' / 'doctrees' / 'handbook-templates').iterdir())
-    assert written() == first
-    page.write_text(page.read_text(encoding='utf-8').replace('v1', 'v2'), encoding='utf-8')
-    assert '<!-- v2 -->' in written()
 
 
 #: reStructuredText of every kind whose parse nests a state machine

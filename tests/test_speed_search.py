@@ -191,7 +191,7 @@ def index_of(make_app, srcdir, out, speed: bool, parallel: int = 1) -> bytes:
 
 @pytest.mark.parametrize(('parallel', 'rulings'), [
     (1, 2500),  # a serial build of 128 KB or more: cut ahead while the pages are read
-    (2, 400),  # a parallel build: cut ahead once read, the heavy page first
+    (2, 400),  # a parallel build: each page's words kept as the main process indexes it
 ])
 def test_an_index_cut_ahead_is_the_index_cut_by_the_main_process(
         make_app, rootdir, tmp_path, parallel, rulings):

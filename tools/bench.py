@@ -788,8 +788,8 @@ TARGETS = {  # key: (target as the issue writes it, relative to, limit)
 MEASURES = ['clean', 'no-change', 'ruling', 'registry', 'check', 'preview', 'suggest',
             'card-pages', 'search', 'parts']
 #: the speed package's parts (_ext/handbook/speed/__init__.py), measured by --only parts
-SPEED_PARTS = ['gc', 'write', 'toctrees', 'templates', 'parser', 'reading-order', 'jieba',
-               'search-ahead', 'pinyin-ahead', 'card-pages-aside']
+SPEED_PARTS = ['gc', 'write', 'toctrees', 'parser', 'jieba', 'search-ahead', 'pinyin-ahead',
+               'card-pages-aside']
 
 
 class Bench:

@@ -48,8 +48,8 @@ Latin words are card-name pieces such as ``DDD`` or ``HERO``), and the script
 defines a ``Stemmer`` that leaves words as they are.
 
 The speed package (:mod:`handbook.speed.search`) keeps each page's words
-from one build to the next and cuts pages ahead in a process of its own;
-what it gives the index is the same.
+from one build to the next and cuts a serial build's pages ahead in a
+process of its own; what it gives the index is the same.
 
 jieba's start-up messages are silenced.  The registry is the one
 ``card_links`` loaded; editing it re-indexes the pages that ``card_links``

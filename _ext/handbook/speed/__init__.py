@@ -16,24 +16,22 @@ default; ``-D handbook_speed_parts=gc,write`` keeps two):
                        (:mod:`handbook.speed.writing`)
 ``toctrees``           each page's tables of contents kept from build to
                        build (:mod:`handbook.speed.toctree_cache`)
-``templates``          the theme's templates compiled once
-                       (:mod:`handbook.speed.template_cache`)
 ``parser``             nested parses make only the states they use
                        (:mod:`handbook.speed.rst_parser`)
-``reading-order``      a parallel read's largest pages spread over the
-                       processes (:mod:`handbook.speed.reading_order`)
 ``jieba``              jieba's dictionary shared, read in shards, each
                        page's words kept (:mod:`handbook.speed.search`)
-``search-ahead``       pages cut for the search by a process of its own
-                       (:mod:`handbook.speed.search`)
+``search-ahead``       a serial build's pages cut for the search by a
+                       process of its own (:mod:`handbook.speed.search`)
 ``pinyin-ahead``       the names' pinyin found while the pages are read
                        (:mod:`handbook.speed.pinyin_ahead`)
 ``card-pages-aside``   card pages written by a process of their own
                        (:mod:`handbook.speed.card_pages`)
 =====================  =====================================================
 
-Each part is kept because ``make bench`` shows it earns its place
-(``docs/bench-records.md``).
+Each part is kept because ``make bench`` shows it earns at least 5 % of a
+clean or an edit build (``docs/bench-records.md``); what earned less was
+dropped (the templates' bytecode kept, a parallel read's order, jieba's
+dictionary loaded and pages cut ahead during a parallel build).
 
 **Nothing outlives the build.**  The parts act during an HTML build, in
 the session of the builder (:mod:`handbook.speed.session`): whichever way
@@ -73,9 +71,7 @@ PARTS = {
     'gc': 'handbook.speed.gc_policy',
     'write': 'handbook.speed.writing',
     'toctrees': 'handbook.speed.toctree_cache',
-    'templates': 'handbook.speed.template_cache',
     'parser': 'handbook.speed.rst_parser',
-    'reading-order': 'handbook.speed.reading_order',
     'jieba': 'handbook.speed.search',
     'search-ahead': 'handbook.speed.search',
     'pinyin-ahead': 'handbook.speed.pinyin_ahead',

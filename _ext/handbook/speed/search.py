@@ -16,13 +16,10 @@ page it indexes with jieba, on jieba's dictionary and the card names.  Here:
   dictionary: :func:`~handbook.speed.jieba_dictionary.words_key`); a
   registry whose names changed, another jieba, and the pages are cut anew
   (part ``jieba``);
-* **pages are cut ahead** by a process of its own while a core would be
-  idle (:class:`CutsAhead`, part ``search-ahead``): a serial build's, as the
-  pages are read; a parallel build's, once they are read, the heaviest
-  first, then the others on what the write leaves of the cores.  The main
-  process never waits for it: what it finds no words for, it cuts.  And a
-  parallel read loads jieba's dictionary while the main process waits for
-  its last reading processes (:class:`DictionaryAhead`).
+* **a serial build's pages are cut ahead** by a process of its own on the
+  core the read leaves idle, as the pages are read (:class:`CutsAhead`,
+  part ``search-ahead``).  The main process never waits for it: what it
+  finds no words for, it cuts.
 
 :meth:`CardAwareChinese.split <handbook.search.card_search.CardAwareChinese.split>`
 is a function of the text: the index is the same, with or without them.
@@ -36,7 +33,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx.util.parallel import make_chunks
 
 from handbook.core.files import doctree_file
 from handbook.search import card_search
@@ -50,7 +46,7 @@ from handbook.speed.jieba_dictionary import (
     words_key,
     write_kept,
 )
-from handbook.speed.processes import spare_core, when_idle
+from handbook.speed.processes import spare_core
 from handbook.speed.session import uses
 from handbook.speed.writing import INDEXED, INDEXING, WAITING
 
@@ -68,12 +64,6 @@ if TYPE_CHECKING:
 PAGES_AHEAD = 5
 #: a serial build cuts pages ahead when those it reads weigh this much (their sources)
 AHEAD_BYTES = 128 * 1024
-#: a parallel build cuts ahead the pages at least 1/HEAVY as heavy as the heaviest
-#: first, then the others where a core would be idle
-HEAVY = 4
-#: among the pages given to :func:`cut_pages`: it cuts those after it only on
-#: what the build leaves of the cores (:func:`~handbook.speed.processes.when_idle`)
-WHEN_IDLE = ('', Path())
 #: how much lower than the build's the priority of the cutting process is
 NICENESS = 10
 
@@ -229,51 +219,19 @@ def read_cuts(path: Path, key: str) -> dict[str, list[str]]:
     return kept[0] if kept and len(kept) == 1 and isinstance(kept[0], dict) else {}
 
 
-class DictionaryAhead:
-    """jieba's dictionary loaded while a parallel read leaves the main
-    process waiting (else the first page the write indexes would load it,
-    on the critical path).  Once the last chunk of pages is handed out
-    (after every merge but the last ``-j``), the main process only waits,
-    and loads it then."""
-
-    def __init__(self) -> None:
-        self.merges = 0  # the merges before the dictionary is loaded (0: not loaded ahead)
-
-    def count(self, app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-        """``env-before-read-docs`` (after the pages are reordered)."""
-        self.merges = 0
-        if uses(app, 'search-ahead') and uses(app, 'jieba') and app.parallel > 1 \
-                and indexes_in_chinese(app):
-            chunks = len(make_chunks(docnames, app.parallel))
-            if chunks > 1:
-                self.merges = max(chunks - app.parallel, 0) + 1
-
-    def merged(self, app: Sphinx, env: BuildEnvironment, docnames: Any,
-               other: BuildEnvironment) -> None:
-        """``env-merge-info``: a chunk's pages are merged."""
-        if self.merges:
-            self.merges -= 1
-            if not self.merges:
-                jieba_dictionary()
-
-
 class CutsAhead:
-    """Pages cut for the search by a process of its own, from their doctrees
-    as read, into the files of :class:`SavedCuts` (``<page>.ahead.marshal``),
-    where the main process finds them when it indexes the page, if they are
-    there by then (it never waits).  What the doctree as read does not hold
-    as such (a reference's title, resolved later) is cut by the main process.
-
-    **A serial build** leaves the other core idle while it reads: the process
-    starts before the read (forked from a main process that holds no page
-    yet) and cuts each page once it is read (the main process tells it at the
-    next page, and at the end of the read), where the pages read weigh
-    :data:`AHEAD_BYTES` or more and the machine has a core to spare.
-
-    **A parallel build** keeps the cores busy reading; the process starts once
-    the pages are read, at a lower priority than the build's, cuts the
-    heaviest pages in the order the write indexes them, then the others from
-    the lightest, only where a core would otherwise be idle."""
+    """A serial build's pages cut for the search by a process of its own,
+    from their doctrees as read, into the files of :class:`SavedCuts`
+    (``<page>.ahead.marshal``), where the main process finds them when it
+    indexes the page, if they are there by then (it never waits).  What the
+    doctree as read does not hold as such (a reference's title, resolved
+    later) is cut by the main process.  A serial build leaves the other core
+    idle while it reads: the process starts before the read (forked from a
+    main process that holds no page yet) and cuts each page once it is read
+    (the main process tells it at the next page, and at the end of the
+    read), where the pages read weigh :data:`AHEAD_BYTES` or more and the
+    machine has a core to spare.  (A parallel build keeps its cores busy:
+    cutting ahead there earned too little, and it does not.)"""
 
     def __init__(self) -> None:
         self.task: Task | None = None
@@ -316,26 +274,12 @@ class CutsAhead:
             self.reading = docname
 
     def read_all(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        """``env-updated``, the pages read: a serial build's process is told
-        so; a parallel build's starts (jieba's dictionary, loaded ahead, is
-        the process's as it forks)."""
+        """``env-updated``, the pages read: the process is told so."""
         if self.telling is not None:
             if self.reading is not None:
                 self.tell(self.reading)
             self.tell(None)  # the end
             self.stop_telling()
-            return []
-        language = card_search.registered_language()  # bind_registry's
-        if not (app.parallel > 1 and self.session(app) is not None
-                and isinstance(language, type) and issubclass(language, CardAwareChinese)):
-            return []
-        sizes = {doctree_file(env, docname): docname for docname in self.docnames}
-        sized = sorted(((size(path), path) for path in sizes), reverse=True)  # as the write
-        heaviest = sized[0][0] if sized else 0
-        heavy = [(sizes[path], path) for weight, path in sized if weight * HEAVY >= heaviest]
-        light = [(sizes[path], path) for weight, path in reversed(sized)
-                 if weight * HEAVY < heaviest]
-        self.start(app, language, [*heavy, WHEN_IDLE, *light], None)
         return []
 
     def start(self, app: Sphinx, language: type[CardAwareChinese],
@@ -391,9 +335,6 @@ def cut_pages(work: tuple[type[CardAwareChinese], dict[str, str], Path,
     if key is None:
         return
     for docname, path in doctrees:
-        if (docname, path) == WHEN_IDLE:  # the pages after it, on what the build leaves
-            when_idle()
-            continue
         try:
             doctree = pickle.loads(path.read_bytes())
         except FileNotFoundError:  # a page removed since: nothing to cut
@@ -407,9 +348,6 @@ def cut_pages(work: tuple[type[CardAwareChinese], dict[str, str], Path,
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect(card_search.CUTTER, make_cutter)
-    ahead = DictionaryAhead()
-    app.connect('env-before-read-docs', ahead.count, priority=950)  # after reading_order's
-    app.connect('env-merge-info', ahead.merged)
     saved = SavedCuts()
     app.connect(INDEXING, saved.indexing)
     app.connect(INDEXED, saved.indexed)
@@ -417,7 +355,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect(WAITING, saved.write_pending)
     app.connect('build-finished', saved.write_pending)
     cuts = CutsAhead()
-    # after the reading order's, and after what was alive is frozen (gc_policy)
+    # after what was alive is frozen (gc_policy)
     app.connect('env-before-read-docs', cuts.count, priority=1000)
     app.connect('source-read', cuts.read)
     app.connect('env-updated', cuts.read_all, priority=600)  # after bind_registry
