@@ -23,7 +23,7 @@ from helpers import (  # noqa: E402  (the path above)
     make_command,
     speed_options,
     with_speed,
-    zh_tw_options,
+    sphinxopts,
 )
 
 pytest_plugins = ('sphinx.testing.fixtures',)
@@ -108,7 +108,7 @@ def handbook_zh_tw(tmp_path_factory: pytest.TempPathFactory) -> Build:
     ``.out / 'doctrees-zh_TW'``.  That it builds without a warning is
     test_translations.py's test."""
     return build_once(tmp_path_factory, 'handbook-zh_TW', lambda out: make_command(
-        'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', zh_tw_options()))
+        'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', sphinxopts()))
 
 
 # -- the browser tests' screenshots, named in pytest's summary ----------------------------------

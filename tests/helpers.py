@@ -38,8 +38,9 @@ def with_speed(extensions: list[str]) -> list[str]:
     return without
 
 
-def zh_tw_options() -> str:
-    """The ``SPHINXOPTS`` of the real handbook's zh_TW build (``handbook-zh_TW``)."""
+def sphinxopts() -> str:
+    """``make``'s ``SPHINXOPTS`` for the real handbook's builds in the tests:
+    quiet, with the speed package as this run wants."""
     return 'SPHINXOPTS=' + ' '.join(['-q', *speed_options()])
 
 

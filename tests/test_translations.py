@@ -28,7 +28,15 @@ from sphinx.util.nodes import NodeMatcher
 
 from handbook.cards import registry as card_registry
 from conftest import ROOT
-from helpers import assert_no_warnings, build_once, html, links, make_command, warnings
+from helpers import (
+    assert_no_warnings,
+    build_once,
+    html,
+    links,
+    make_command,
+    sphinxopts,
+    warnings,
+)
 
 sys.path.insert(0, str(ROOT / 'tools'))
 import intl_stat  # noqa: E402
@@ -219,7 +227,7 @@ def test_an_unreadable_catalog_is_reported_at_its_line(app, make_app):
 def gettext(tmp_path_factory) -> Path:
     """The real handbook's catalogs, made once by make gettext."""
     run = build_once(tmp_path_factory, 'handbook-gettext', lambda out: make_command(
-        'gettext', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
+        'gettext', f'BUILDDIR={out}', sphinxopts()))
     assert (run.returncode, run.stderr) == (0, '')
     return run.out / 'gettext'
 
