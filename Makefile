@@ -13,6 +13,11 @@ CARDS       ?=
 PYTEST_ARGS ?=
 # make fuzz: how many generated pages and registries (make test builds 10, with a fixed seed)
 FUZZ_EXAMPLES ?= 300
+# make test SPEED=off: the suite without the speed package (handbook.speed: conf.py's
+# extensions without it, and every test root without it), as CI also runs it
+SPEED       ?= on
+# make test-next's own venv: the newest Sphinx and docutils, outside the pins
+NEXT_VENV   ?= .venv-next
 # the pages make fix and make autolink rewrite (default: every page of SOURCEDIR)
 FILES       ?=
 # the language of a build: make html LANGUAGE=zh_TW builds into $(BUILDDIR)/html/zh_TW;
@@ -58,7 +63,7 @@ STAGEDIR     = $(BUILDDIR)/staging/html$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDIT
 .DEFAULT_GOAL := help
 .PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
 .PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench
-.PHONY: check-ci linkcheck-changed fuzz
+.PHONY: check-ci linkcheck-changed fuzz test-next
 
 help:
 	@echo "make html    build the site into $(BUILDDIR)/html (warnings are errors)"
@@ -70,6 +75,9 @@ help:
 	@echo "make intl-zh_TW   update the zh_TW catalogs, convert what no one translated (OpenCC)"
 	@echo "make intl-stat    per language and page, the share of translated messages"
 	@echo "make test    run the test suite, which builds the handbook (browser tests where Chromium is)"
+	@echo "             SPEED=off: without the speed package (_ext/handbook/speed/), as CI runs it too"
+	@echo "make test-next  the suite against the newest Sphinx and docutils, outside the pins"
+	@echo "             (its own venv, NEXT_VENV; the speed package off): CI's canary"
 	@echo "make epub    the whole handbook as an EPUB: $(BUILDDIR)/epub/handbook.epub"
 	@echo "make pdf     the whole handbook as a PDF: $(BUILDDIR)/latex/handbook.pdf"
 	@echo "             (installs TeX Live xetex and Noto CJK fonts if missing; root)"
@@ -87,7 +95,7 @@ help:
 	@echo "make clean   remove $(BUILDDIR)"
 	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES"
 	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL PORT BENCH_ARGS TAGS EDITIONS"
-	@echo "           BASE CI_WORKFLOWS FUZZ_EXAMPLES"
+	@echo "           BASE CI_WORKFLOWS FUZZ_EXAMPLES SPEED NEXT_VENV"
 
 # The virtual environment is (re)made whenever requirements.txt or constraints.txt
 # changes: requirements.txt pins what the project uses, constraints.txt everything.
@@ -142,7 +150,7 @@ intl-stat: $(STAMP)
 # PYTEST_ARGS=-n0: none).  Screenshots go to $(BUILDDIR)/browser-screenshots;
 # -rs says why the browser tests are skipped where Chromium is missing.
 test: $(STAMP) check-ci
-	HANDBOOK_SCREENSHOTS=$(abspath $(BUILDDIR))/browser-screenshots \
+	HANDBOOK_SPEED=$(SPEED) HANDBOOK_SCREENSHOTS=$(abspath $(BUILDDIR))/browser-screenshots \
 		$(BIN)/python -m pytest -rs -n auto $(PYTEST_ARGS) tests
 
 # The property tests of tests/test_properties.py, longer: FUZZ_EXAMPLES pages and
@@ -150,6 +158,25 @@ test: $(STAMP) check-ci
 fuzz: $(STAMP)
 	HANDBOOK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -x -q -n0 \
 		-p no:cacheprovider --hypothesis-show-statistics tests/test_properties.py
+
+# The canary: the suite against the newest Sphinx (whatever its own requirements
+# allow) and the newest docutils (even outside Sphinx's range) the package index
+# offers, every other package as requirements.txt pins it, in a venv of its own.
+# The speed package is off: its parts are guarded by the versions they were
+# written for (handbook.speed.ALLOWED) and fail loudly on others.  CI runs it as
+# a job that may fail without blocking: an upgrade's breakage is known before
+# anyone bumps a pin.
+test-next:
+	@test -x $(NEXT_VENV)/bin/python || $(PYTHON) -m venv $(NEXT_VENV)
+	grep -v -E '^(sphinx|docutils)==' requirements.txt > $(NEXT_VENV)/requirements-next.txt
+	$(NEXT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade \
+		-r $(NEXT_VENV)/requirements-next.txt sphinx
+	$(NEXT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade \
+		--no-deps docutils
+	@$(NEXT_VENV)/bin/python -c 'import sphinx, docutils; \
+		print("make test-next: Sphinx", sphinx.__version__, "docutils", docutils.__version__)'
+	HANDBOOK_SPEED=off HANDBOOK_SCREENSHOTS=$(abspath $(BUILDDIR))/browser-screenshots-next \
+		$(NEXT_VENV)/bin/python -m pytest -rs -n auto $(PYTEST_ARGS) tests
 
 # -- Downloads: EPUB and PDF (conf.py, "EPUB and PDF") --------------------------------
 # EPUB wants a version: the date of the last commit.  Each builder keeps its

@@ -29,6 +29,7 @@ extensions = [
     'handbook.search',        # Chinese search with whole card names as words
     'handbook.publishing',    # editions, canonical/sitemap/404/redirects, link previews, page dates
     'handbook.translations',  # translated builds: catalogs, card names in any language, switcher
+    'handbook.speed',         # faster HTML builds (_ext/handbook/speed/); the site is the same without
     'notfound.extension',          # the 404 page (sphinx-notfound-page)
     'sphinx_last_updated_by_git',  # page dates from git
     'sphinx_reredirects',          # old URLs of renamed pages keep working

@@ -6,6 +6,7 @@ each build of the real handbook is made once per run, by the first worker that
 needs it, and read by all (``helpers.once``)."""
 
 import os
+import runpy
 import sys
 from pathlib import Path
 
@@ -15,34 +16,49 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import SCREENSHOTS, Build, build_once, make_command  # noqa: E402  (the path above)
+from helpers import (  # noqa: E402  (the path above)
+    SCREENSHOTS,
+    Build,
+    build_once,
+    make_command,
+    speed_options,
+    with_speed,
+    sphinxopts,
+)
 
 pytest_plugins = ('sphinx.testing.fixtures',)
 collect_ignore = ['roots']
 
 
-def _jieba_dictionaries_loaded_once() -> None:
-    """Sphinx's Chinese search (the test roots in zh_CN or zh_TW that do not
-    load the handbook's own, _ext/handbook/search/) loads jieba's whole
-    dictionary, 350,000 words, into jieba's global tokenizer again at every
-    HTML build: a second each time, some 80 times a run (about half the CPU
-    time of the tests outside tests/browser/), and each load adds to the word
-    counts of the last.  ``make html`` runs one build per process; here too
-    each dictionary file is loaded once per process."""
-    from sphinx.search import zh
+@pytest.fixture
+def make_app(make_app):
+    """sphinx.testing's ``make_app``, the speed package on or off as the run
+    asks (``HANDBOOK_SPEED``, :func:`helpers.with_speed`) in every root that
+    loads a handbook extension (where the test does not give the extensions
+    itself); and, for a root that leaves
+    ``html_search_options`` alone, no dictionary file for Sphinx's own
+    Chinese search (``sphinx.search.zh`` loads jieba's whole dictionary,
+    350,000 words, into jieba's global tokenizer again at every HTML build:
+    a second each time, and each load adds to the word counts of the last;
+    jieba loads it once per process by itself)."""
+    def make(*args, **kwargs):
+        srcdir = kwargs.get('srcdir')
+        if srcdir is None and kwargs.get('testroot'):
+            srcdir = Path(__file__).resolve().parent / 'roots' / f'test-{kwargs["testroot"]}'
+        overrides = dict(kwargs.get('confoverrides') or {})
+        if srcdir is not None and (Path(srcdir) / 'conf.py').is_file():
+            config = runpy.run_path(str(Path(srcdir) / 'conf.py'))
+            if 'extensions' not in overrides:  # else the test's own choice
+                given = list(config.get('extensions', []))
+                extensions = with_speed(given)
+                if extensions != given:
+                    overrides['extensions'] = extensions
+            if 'html_search_options' not in overrides and not config.get('html_search_options'):
+                overrides['html_search_options'] = {'dict': ''}
+            kwargs['confoverrides'] = overrides
+        return make_app(*args, **kwargs)
 
-    loaded: set[str] = set()
-    load = zh.jieba_load_userdict
-
-    def load_once(path: str) -> None:
-        if path not in loaded:
-            loaded.add(path)
-            load(path)
-
-    zh.jieba_load_userdict = load_once
-
-
-_jieba_dictionaries_loaded_once()
+    return make
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -77,7 +93,8 @@ def handbook_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     env = {k: v for k, v in os.environ.items() if k != 'READTHEDOCS_CANONICAL_URL'}
     build = build_once(tmp_path_factory, 'handbook', lambda out: [
         sys.executable, '-m', 'sphinx', '-b', 'html', '-W', '--keep-going', '-q', '-j', 'auto',
-        '-c', str(ROOT), '-d', str(out / 'doctrees'), str(ROOT / 'source'), str(out / 'html')],
+        *speed_options(), '-c', str(ROOT), '-d', str(out / 'doctrees'), str(ROOT / 'source'),
+        str(out / 'html')],
         env=env)
     if build.returncode not in (0, 1) or not (build.html / 'index.html').is_file():
         pytest.fail(f'the handbook does not build:\n{build.stderr}', pytrace=False)
@@ -91,7 +108,7 @@ def handbook_zh_tw(tmp_path_factory: pytest.TempPathFactory) -> Build:
     ``.out / 'doctrees-zh_TW'``.  That it builds without a warning is
     test_translations.py's test."""
     return build_once(tmp_path_factory, 'handbook-zh_TW', lambda out: make_command(
-        'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
+        'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', sphinxopts()))
 
 
 # -- the browser tests' screenshots, named in pytest's summary ----------------------------------

@@ -23,6 +23,37 @@ import pytest
 from sphinx.util.console import strip_escape_sequences
 
 ROOT = Path(__file__).resolve().parent.parent
+#: whether this run builds with the speed package (``make test SPEED=off``: without)
+SPEED = os.environ.get('HANDBOOK_SPEED', 'on') != 'off'
+#: the extension of the speed package (conf.py loads it)
+SPEED_EXTENSION = 'handbook.speed'
+
+
+def with_speed(extensions: list[str]) -> list[str]:
+    """*extensions*, with the speed package last where this run wants it and
+    a handbook extension is among them, else without it."""
+    without = [name for name in extensions if name != SPEED_EXTENSION]
+    if SPEED and any(name.startswith('handbook.') for name in without):
+        return [*without, SPEED_EXTENSION]
+    return without
+
+
+def sphinxopts() -> str:
+    """``make``'s ``SPHINXOPTS`` for the real handbook's builds in the tests:
+    quiet, with the speed package as this run wants."""
+    return 'SPHINXOPTS=' + ' '.join(['-q', *speed_options()])
+
+
+def speed_options() -> list[str]:
+    """``sphinx-build`` options that build the project's conf.py as this
+    run wants: ``-D extensions=…`` without the speed package where it is off."""
+    if SPEED:
+        return []
+    from sphinx.config import Config
+    from sphinx.util.tags import Tags
+
+    extensions = with_speed(list(Config.read(ROOT, overrides={}, tags=Tags()).extensions))
+    return ['-D', f'extensions={",".join(extensions)}']
 
 
 def warnings(app) -> list[str]:
@@ -45,7 +76,7 @@ def html(app, docname: str = 'index') -> str:
 class PagesWritten:
     """The pages a build writes (``html-page-context``), in whichever process
     writes them: a serial build writes its last pages (the timeline) in a
-    process of its own (core/writing_order.py).  Called once the build is
+    process of its own (handbook/speed/writing.py).  Called once the build is
     done: the pages, in the order they were written."""
 
     def __init__(self, app) -> None:

@@ -5,13 +5,11 @@ that lead there, both editions and zh_TW, and rewriting only what changed."""
 from __future__ import annotations
 
 import html as html_module
-import os
 import re
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from handbook.core import writing_order
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.listings import card_pages
 from helpers import assert_no_warnings, html
@@ -238,95 +236,6 @@ def test_the_script_folds_as_the_registry(app):
     assert '_static/handbook-card-pages.js' in html(app, 'cards/旋风')
     assert '_static/handbook-card-pages.js' not in html(app, 'other')
     assert fold('DDD 反骨王・列奥尼达') == 'ddd反骨王列奥尼达'
-
-
-def note_writers(monkeypatch, path: Path, phase: list[str]) -> None:
-    """Note in *path* which process made each card page's content, and in
-    which *phase* of the build (``phase[0]``); split from ``len(PAGES)`` pages up."""
-    contexts = card_pages.Contexts.__call__
-
-    def noting(self, page):
-        with path.open('a', encoding='utf-8') as out:
-            out.write(f'{os.getpid()} {phase[0]} {page.name}\n')
-        return contexts(self, page)
-
-    monkeypatch.setattr(card_pages.Contexts, '__call__', noting)
-    monkeypatch.setattr(card_pages, 'SPLIT_MIN', len(PAGES))
-
-
-def writers_of(path: Path) -> dict[str, list[tuple[str, str]]]:
-    """``{process id: [(phase, page)]}`` of what :func:`note_writers` noted."""
-    by_process: dict[str, list[tuple[str, str]]] = {}
-    for line in path.read_text(encoding='utf-8').splitlines():
-        pid, when, name = line.split()
-        by_process.setdefault(pid, []).append((when, name))
-    return by_process
-
-
-@pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-parallel', freshenv=True,
-                    parallel=2)
-def test_a_parallel_build_writes_them_in_two_processes(app, make_app, monkeypatch, tmp_path):
-    """Half of them in another process (from ``SPLIT_MIN`` pages up), the same
-    bytes; a serial build too, where it has a core to spare."""
-    writers = tmp_path / 'writers'  # the process that made each page's content
-    note_writers(monkeypatch, writers, ['-'])
-    app.build()
-    assert_no_warnings(app)
-    by_process = {pid: [name for _, name in pages]
-                  for pid, pages in writers_of(writers).items()}
-    # the first half here, the rest in the other process
-    here = by_process.pop(str(os.getpid()))
-    [there] = by_process.values()
-    assert (len(here), len(there)) == (3, 4) and sorted(here + there) == PAGES
-
-    for cores, processes in ((1, 1), (2, 2)):  # all here on one core
-        writers.unlink()
-        monkeypatch.setattr(writing_order.os, 'sched_getaffinity', lambda pid: set(range(cores)))
-        serial = make_app('html', srcdir=app.srcdir, builddir=tmp_path / f'serial-{cores}',
-                          parallel=0)
-        serial.build()
-        by_process = writers_of(writers)
-        assert len(by_process) == processes and str(os.getpid()) in by_process
-        for name in PAGES:
-            assert html(app, name) == html(serial, name)
-
-
-def test_a_parallel_build_with_a_timeline_starts_them_once_the_other_pages_are_written(
-        make_app, rootdir, tmp_path, monkeypatch):
-    """A handbook with pages written last (the timeline): the other process
-    starts at ``handbook-written`` with ``EARLY_SHARE`` of them, the main
-    process writes the rest at the end; the same bytes as a serial build."""
-    import shutil
-
-    srcdir = tmp_path / 'src'
-    shutil.copytree(rootdir / 'test-card-pages', srcdir)
-    with (srcdir / 'conf.py').open('a', encoding='utf-8') as conf:
-        conf.write("extensions.append('handbook.listings.timeline')\n")
-    (srcdir / 'timeline.rst').write_text(':orphan:\n\n裁定时间线\n==========\n\n'
-                                         '.. ruling-timeline::\n', encoding='utf-8')
-    noted = tmp_path / 'noted'  # the process that made each page's content, and when
-    phase = ['before']
-    note_writers(monkeypatch, noted, phase)
-    app = make_app('html', srcdir=srcdir, builddir=tmp_path / 'parallel', parallel=2)
-    app.connect('html-collect-pages', lambda app: phase.__setitem__(0, 'end') or [], priority=100)
-    app.build()
-    assert_no_warnings(app)
-    by_process = writers_of(noted)
-    here = by_process.pop(str(os.getpid()))
-    [there] = by_process.values()
-    share = int(len(PAGES) * card_pages.EARLY_SHARE)
-    # the other process forked before the end of the build; here, the rest at the end
-    assert [when for when, _ in there] == ['before'] * share
-    assert [when for when, _ in here] == ['end'] * (len(PAGES) - share)
-    assert sorted(name for _, name in here + there) == PAGES
-
-    serial = make_app('html', srcdir=srcdir, builddir=tmp_path / 'serial', parallel=0)
-    serial.build()
-    for name in [*PAGES, 'timeline', 'genindex', 'search']:
-        assert html(app, name) == html(serial, name), name
-
-
-# -- cheap: only what changed is written --------------------------------------------------
 
 
 @pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-incremental')

@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from helpers import build_once
+from helpers import build_once, speed_options
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(p.stem for p in (ROOT / 'source').glob('*.rst'))
@@ -30,7 +30,8 @@ def build(tmp_path_factory, builder: str, *options: str) -> Path:
     per test run; the output folder."""
     done = build_once(tmp_path_factory, f'handbook-{builder}', lambda out: [
         sys.executable, '-m', 'sphinx', '-b', builder, '-W', '--keep-going', '-q',
-        '-c', str(ROOT), '-d', str(out / 'doctrees'), *options, str(ROOT / 'source'),
+        *speed_options(), '-c', str(ROOT), '-d', str(out / 'doctrees'), *options,
+        str(ROOT / 'source'),
         str(out / builder)])
     assert done.returncode == 0, done.stderr
     return done.out / builder

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from helpers import PagesWritten, assert_no_warnings, build_once, make_command, warnings
+from helpers import PagesWritten, assert_no_warnings, warnings
 
 TEST_ROOT = Path(__file__).resolve().parent / 'roots' / 'test-recent'
 A = '{http://www.w3.org/2005/Atom}'
@@ -420,12 +420,10 @@ def test_the_handbook(handbook_build):
 
 
 @pytest.fixture(scope='module')
-def zh_tw_site(tmp_path_factory):
+def zh_tw_site(handbook_zh_tw):
     """The real handbook, built once as `make html LANGUAGE=zh_TW` builds it
     (the build test_translations.py reads)."""
-    run = build_once(tmp_path_factory, 'handbook-zh_TW', lambda out: make_command(
-        'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
-    return run.out / 'html' / 'zh_TW'
+    return handbook_zh_tw.html / 'zh_TW'
 
 
 def test_the_zh_tw_edition(zh_tw_site, handbook_build):

@@ -144,15 +144,15 @@ def test_a_parallel_read_encodes_each_page_as_its_chunk_is_merged(make_app, root
     # not once every page is read, when the main process computes alone
     import shutil
 
-    from handbook.listings.export import KEPT
-    from handbook.store import store
+    from handbook.listings.export import ExportState
+    from handbook.store import state
 
     srcdir = tmp_path / 'handbook'
     shutil.copytree(rootdir / 'test-handbook', srcdir)
     app = make_app('html', srcdir=srcdir, parallel=2)
     kept: list[set[str]] = []
     app.connect('env-get-updated',
-                lambda app, env: kept.append(set(store(env).data.get(KEPT, {}))) or [],
+                lambda app, env: kept.append(set(state(env, ExportState).lines)) or [],
                 priority=100)  # before the export's own
     app.build()
     pages = {r['page'] for r in load(app)['rulings']}

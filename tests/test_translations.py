@@ -12,15 +12,15 @@ catalogs are checked message by message.
 
 from __future__ import annotations
 
-import gettext as gettext_module
+import json
 import pickle
 import re
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
-import sphinx.locale
 from babel.messages.pofile import read_po
 from docutils import nodes
 from sphinx import addnodes
@@ -28,7 +28,15 @@ from sphinx.util.nodes import NodeMatcher
 
 from handbook.cards import registry as card_registry
 from conftest import ROOT
-from helpers import assert_no_warnings, build_once, html, links, make_command, warnings
+from helpers import (
+    assert_no_warnings,
+    build_once,
+    html,
+    links,
+    make_command,
+    sphinxopts,
+    warnings,
+)
 
 sys.path.insert(0, str(ROOT / 'tools'))
 import intl_stat  # noqa: E402
@@ -167,35 +175,45 @@ def test_editing_a_catalog_rereads_its_page_only(app, make_app):
     app.build()
     po = Path(app.srcdir, PO)
 
-    def rebuild() -> tuple[list[str], object]:
-        # a new process in real life: Sphinx and gettext keep loaded catalogs
-        # per process (gettext by file path, whatever the file's date)
-        sphinx.locale.translators.clear()
-        gettext_module._translations.clear()
-        again = make_app('html', srcdir=app.srcdir)
-        read: list[str] = []
-        again.connect('env-before-read-docs', lambda app, env, docs: read.extend(docs))
-        again.build()
-        return sorted(read), again
+    def rebuild() -> tuple[list[str], list[str]]:
+        """Build again in a new process, as in real life (Sphinx and gettext
+        keep the catalogs they loaded per process): the pages read, the warnings."""
+        script = f"""
+import json, runpy, sys
+sys.path[:0] = [{str(ROOT / '_ext')!r}, {str(ROOT / 'tests')!r}]
+from helpers import with_speed
+from sphinx.application import Sphinx
+srcdir = {str(app.srcdir)!r}
+extensions = with_speed(list(runpy.run_path(srcdir + '/conf.py').get('extensions', [])))
+again = Sphinx(srcdir, srcdir, {str(app.outdir)!r}, {str(app.doctreedir)!r}, 'html',
+               confoverrides={{'extensions': extensions}}, status=None, warning=sys.stderr)
+read = []
+again.connect('env-before-read-docs', lambda app, env, docs: read.extend(docs))
+again.build()
+print(json.dumps(sorted(read)))
+"""
+        run = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                             timeout=300, check=True)
+        return json.loads(run.stdout), run.stderr.splitlines()
 
     errors = po / 'errors.po'
     errors.write_text(errors.read_text(encoding='utf-8').replace('神之宣吿', '神之宣告'),
                       encoding='utf-8')
-    read, again = rebuild()
+    read, warned = rebuild()
     assert read == ['errors']
-    assert not any('神之宣吿' in w for w in warnings(again))
+    assert not any('神之宣吿' in w for w in warned)
 
     handbook = po / 'handbook.po'  # generated texts can be on any page
     handbook.write_text(handbook.read_text(encoding='utf-8').replace('資料庫', '數據庫'),
                         encoding='utf-8')
-    read, again = rebuild()
+    read, _warned = rebuild()
     assert read == ['errors', 'index', 'sub/nested']
-    assert 'title="在卡片數據庫中查看「旋風」"' in html(again)
+    assert 'title="在卡片數據庫中查看「旋風」"' in html(app)
 
     errors.unlink()  # its compiled catalog must not translate any more
-    read, again = rebuild()
+    read, _warned = rebuild()
     assert read == ['errors']
-    assert '<h1>错误' in html(again, 'errors')
+    assert '<h1>错误' in html(app, 'errors')
 
 
 @pytest.mark.sphinx('html', testroot='intl', srcdir='intl-broken-catalog')
@@ -219,7 +237,7 @@ def test_an_unreadable_catalog_is_reported_at_its_line(app, make_app):
 def gettext(tmp_path_factory) -> Path:
     """The real handbook's catalogs, made once by make gettext."""
     run = build_once(tmp_path_factory, 'handbook-gettext', lambda out: make_command(
-        'gettext', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
+        'gettext', f'BUILDDIR={out}', sphinxopts()))
     assert (run.returncode, run.stderr) == (0, '')
     return run.out / 'gettext'
 

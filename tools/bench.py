@@ -723,6 +723,7 @@ class Run:
     status: int
     output: str
     written: list[str] | None = None  # files of the HTML folder written
+    cpu: float = 0.0  # user + system seconds of the command and the processes it waited for
 
 
 def environment(**extra: str) -> dict[str, str]:
@@ -749,7 +750,8 @@ def run(cmd: list[str], log: Path) -> Run:
         seconds = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     return Run(seconds, usage.ru_maxrss / 1024, proc.returncode,
-               log.read_text(encoding='utf-8', errors='replace'))
+               log.read_text(encoding='utf-8', errors='replace'),
+               cpu=usage.ru_utime + usage.ru_stime)
 
 
 def make(target: str, corpus: Corpus, builddir: Path, *variables: str) -> list[str]:
@@ -781,7 +783,8 @@ def docs_in(output: str, stage: str) -> int:
 def median_run(runs: list[Run]) -> Run:
     middle = sorted(runs, key=lambda r: r.seconds)[len(runs) // 2]
     return Run(statistics.median(r.seconds for r in runs), max(r.peak_mb for r in runs),
-               max(r.status for r in runs), middle.output, middle.written)
+               max(r.status for r in runs), middle.output, middle.written,
+               statistics.median(r.cpu for r in runs))
 
 
 def free_port() -> int:
@@ -853,7 +856,10 @@ TARGETS = {  # key: (target as the issue writes it, relative to, limit)
                'blocking ≤ 200 ms; warm keystroke ≤ 50 ms', 'search', None),
 }
 MEASURES = ['clean', 'no-change', 'ruling', 'faq-edit', 'registry', 'check', 'preview',
-            'faq-preview', 'suggest', 'card-pages', 'search']
+            'faq-preview', 'suggest', 'card-pages', 'search', 'parts']
+#: the speed package's parts (_ext/handbook/speed/__init__.py), measured by --only parts
+SPEED_PARTS = ['gc', 'write', 'toctrees', 'parser', 'jieba', 'search-ahead', 'pinyin-ahead',
+               'card-pages-aside']
 
 
 class Bench:
@@ -867,6 +873,9 @@ class Bench:
         self.results: dict[str, Result] = {}
         self.reports: dict[str, str] = {}  # what our toolchain said: measure -> output
         self.incremental_ready = False
+        self.part_names = list(SPEED_PARTS)
+        self.part_measures = ['clean-1', 'clean-auto', 'ruling']
+        self.part_rows: list[dict] = []
         shutil.rmtree(self.logs, ignore_errors=True)
 
     def say(self, text: str) -> None:
@@ -1135,6 +1144,57 @@ class Bench:
         if wanted('search'):
             self.say('search (issue 33): cold queries and keystrokes, CPU 4× slower')
             self.search()
+        if 'parts' in self.only:  # only when asked: about an hour on 2 cores
+            self.say('the speed package, part by part: with every part, then without one')
+            self.parts()
+
+    def parts(self) -> None:
+        """What each part of the speed package earns: our clean ``-j 1`` and
+        ``-j auto`` builds and the one-ruling edit, with every part (A) and
+        without the part (B), in interleaved pairs (A/B, then B/A); the
+        medians of wall and CPU seconds (user + system of the build and the
+        processes it waited for).  ``none`` is the package with no part on."""
+        corpus = self.corpus
+        pages = corpus.chapter_pages
+        edited = corpus.source / f'{pages[len(pages) // 2]}.rst'
+        original = edited.read_text(encoding='utf-8')
+        base = self.work / 'parts'
+        shutil.rmtree(base, ignore_errors=True)
+        if 'ruling' in self.part_measures:  # the edits' build folders, clean-built once
+            for label in ('A', 'B'):
+                run(make('html', corpus, base / label, 'JOBS=1'), self.log(f'parts-{label}'))
+        rows = []
+        for part in [*self.part_names, 'none']:
+            kept = [p for p in SPEED_PARTS if p != part] if part != 'none' else []
+            without = [f'SPHINXOPTS=-D handbook_speed_parts={",".join(kept) or ","}']
+            row = {'part': part}
+            for measure in self.part_measures:
+                samples: dict[str, list[Run]] = {'A': [], 'B': []}
+                for i in range(self.runs):
+                    order = ('A', 'B') if i % 2 == 0 else ('B', 'A')
+                    if measure == 'ruling':
+                        edit_ruling(edited, f'（{part}{i}）')
+                    for label in order:
+                        options = [] if label == 'A' else without
+                        if measure == 'ruling':
+                            out, jobs = base / label, '1'
+                        else:
+                            out, jobs = base / f'{label}-{measure}', measure.split('-')[1]
+                            shutil.rmtree(out, ignore_errors=True)
+                        r = run(make('html', corpus, out, f'JOBS={jobs}', *options),
+                                self.log(f'parts-{part}-{measure}-{label}-{i}'))
+                        if r.status:
+                            raise SystemExit(f'a build failed: see logs/parts-{part}-{measure}-'
+                                             f'{label}-{i}.log')
+                        samples[label].append(r)
+                a, b = (median_run(samples[label]) for label in ('A', 'B'))
+                row[measure] = (a, b)
+                self.say(f'  {part}, {measure}: with {a.seconds:.2f} s ({a.cpu:.2f} s CPU), '
+                         f'without {b.seconds:.2f} s ({b.cpu:.2f} s CPU): '
+                         f'{b.seconds / a.seconds - 1:+.1%} wall, {b.cpu / a.cpu - 1:+.1%} CPU')
+            rows.append(row)
+        edited.write_text(original, encoding='utf-8')
+        self.part_rows = rows
 
     def card_pages(self) -> None:
         """What the card pages add: in each run, our clean ``-j 1`` build with
@@ -1263,6 +1323,20 @@ def table(bench: Bench) -> str:
     return '\n'.join('| ' + ' | '.join(str(c) for c in row) + ' |' for row in rows)
 
 
+def parts_table(bench: Bench) -> str:
+    measures = bench.part_measures
+    head = ['part'] + [f'{m}: wall A → B, CPU A → B' for m in measures]
+    rows = [head, ['---'] * len(head)]
+    for row in bench.part_rows:
+        cells = [row['part']]
+        for measure in measures:
+            a, b = row[measure]
+            cells.append(f'{a.seconds:.2f} → {b.seconds:.2f} s ({b.seconds / a.seconds - 1:+.0%}), '
+                         f'{a.cpu:.2f} → {b.cpu:.2f} s ({b.cpu / a.cpu - 1:+.0%})')
+        rows.append(cells)
+    return '\n'.join('| ' + ' | '.join(row) + ' |' for row in rows)
+
+
 def reports(bench: Bench) -> str:
     """What our toolchain said about the corpus: by kind and severity, with examples."""
     out = []
@@ -1316,6 +1390,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--old-baseline', action='store_true',
                         help='also build with the whole registry appended to every page (a footnote)')
     parser.add_argument('--corpus-only', action='store_true', help='write the corpus and stop')
+    parser.add_argument('--parts', default='',
+                        help='--only parts: the speed parts measured (default: all), comma-separated')
+    parser.add_argument('--part-measures', default='clean-1,clean-auto,ruling',
+                        help='--only parts: the builds each part is measured on')
     parser.add_argument('--workdir', type=Path, default=ROOT / '_build' / 'bench')
     args = parser.parse_args(argv)
 
@@ -1341,6 +1419,9 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     bench = Bench(corpus, args.runs, work / 'builds', only)
+    if args.parts:
+        bench.part_names = [p for p in args.parts.split(',') if p]
+    bench.part_measures = [m for m in args.part_measures.split(',') if m]
     bench.all(args.old_baseline)
     lines = [f'# make bench, {time.strftime("%Y-%m-%d %H:%M")}', '', summary, '',
              f'Median of {args.runs} run(s) on {os.cpu_count()} cores; × is the ratio to the baseline '
@@ -1351,6 +1432,10 @@ def main(argv: list[str] | None = None) -> int:
         lines += ['', f'Footnote: the old baseline (the whole registry appended to every page) takes '
                       f'{old.seconds:.1f} s and {old.peak_mb:.0f} MB; our clean `-j 1` build is '
                       f'{ours.seconds / old.seconds:.2f} × of it.']
+    if bench.part_rows:
+        lines += ['', 'The speed package, part by part: our builds with every part (A) and '
+                      'without the part (B), medians of interleaved pairs; the share is what '
+                      'the build takes longer without the part.', '', parts_table(bench)]
     if bench.reports:
         lines += ['', 'What our toolchain reported on the corpus (whole output in logs/):', '',
                   reports(bench)]

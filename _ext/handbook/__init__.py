@@ -31,6 +31,10 @@ What they share, none of it an extension of its own but the store:
   lines, records, files written only when they change;
 * ``handbook.render``: the HTML plumbing of the listings.
 
+And one package apart, ``handbook.speed``: faster HTML builds, opt-in (one
+line of ``conf.py``), the only code that tunes or leans on the libraries'
+machinery; no other module imports it, and the site is the same without it.
+
 Each module's docstring is its manual; each module with a ``setup`` is also
 an extension of its own (the test roots load just the ones they need).
 """

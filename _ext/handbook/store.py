@@ -29,12 +29,13 @@ page links, and every consumer reads that.
 **Besides the records** the store keeps the nodes of the rulings whose
 text is partly other pages' (a ``:ref:``: rendered again at each build, see
 :mod:`handbook.render.ruling_html`), pickled one ruling at a time
-(:meth:`HandbookStore.ruling_nodes`: a tenth of the memory of live nodes,
-and nothing for the garbage collector to walk), the registry of the build
-(parsed again only when its file changed), and what
-the concerns keep from build to build under their own names in
-``data`` (the pinyin order of names, the card pages' digests, …).
-``derived`` values are computed once per build from the records.
+(:meth:`HandbookStore.ruling_nodes`: far less memory than live nodes, and
+nothing for the garbage collector to walk), the registry of the build
+(parsed again only when its file changed), and each concern's state from
+build to build in its typed home (:class:`State`, :func:`state`: the pinyin
+order of names, the card pages written, …), purged and merged with the
+records.  ``derived`` values are computed once per build from the records;
+what the store knows of the build in progress is never pickled (:class:`Build`).
 
 **What changed** is computed once per build, after reading (:func:`changes`):
 the pages read again or removed, those whose rulings changed (their record,
@@ -49,7 +50,8 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
-from typing import TYPE_CHECKING, Any
+import secrets
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from docutils import nodes
 from sphinx import addnodes
@@ -140,19 +142,18 @@ class Contribution:
 
     def __repr__(self) -> str:
         # Sphinx's emit makes repr() of each event's arguments for its debug
-        # log: that of every node found (16 ms for a yearly FAQ page)
+        # log: that of every node found, thousands on a yearly FAQ page
         return f'<Contribution of {self.docname!r}>'
 
 
 class Pages(dict[str, PageRecord]):
     """The records, by page: a dict that pickles each record alone and keeps
     the bytes.  The environment is pickled after every build that read a
-    page (the records of a handbook of 9,000 rulings are 4.5 MB of it): a
-    record unchanged since the environment was loaded, or merged from a
-    reading process, is written as the bytes it was read from, not pickled
-    again (a one-line edit of the benchmark corpus 40 ms shorter, six
-    pairs).  Each record is read back when the environment is (every build
-    reads most of them); a record replaced or removed loses its bytes."""
+    page, and the records are most of it: a record unchanged since the
+    environment was loaded, or merged from a reading process, is written as
+    the bytes it was read from, not pickled again.  Each record is read back
+    when the environment is (every build reads most of them); a record
+    replaced or removed loses its bytes."""
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -208,6 +209,37 @@ def _unpack_pages(packed: dict[str, bytes]) -> Pages:
     return pages
 
 
+class State:
+    """A concern's persisted state: its typed home in the store (a subclass
+    per concern, :func:`state`), pickled with the environment.  The store
+    purges it when a page is read again or removed (:meth:`clear_doc`) and
+    merges what the processes of a parallel read kept (:meth:`merge`); what a
+    concern keeps of the whole build (an order, the pages it wrote) has
+    nothing per page, and the defaults do nothing."""
+
+    def clear_doc(self, docname: str) -> None:
+        """Forget what this state keeps of page *docname*."""
+
+    def merge(self, docnames: Iterable[str], other: State) -> None:
+        """Take what *other*, a reading process's, keeps of *docnames*."""
+
+
+S = TypeVar('S', bound=State)
+
+
+@dataclasses.dataclass
+class Build:
+    """What the store knows of the build in progress, in this process, and
+    never pickles: what changed, the values computed from the records, the
+    builder, the node kinds the concerns asked the walk for."""
+
+    builder: Builder | None = None
+    changes: Changes | None = None  # computed once per build
+    derived: dict[str, Any] | None = None  # what HandbookStore.derived computed since a change
+    per_build: dict[str, Any] = dataclasses.field(default_factory=dict)
+    kinds: dict[type, list] | None = None
+
+
 @dataclasses.dataclass(frozen=True)
 class Changes:
     """What this build changed, compared with the previous one (see the docstring)."""
@@ -227,10 +259,11 @@ class HandbookStore(Domain):
     # 5: ruling nodes kept pickled, a ruling at a time; 6: registry_relinked;
     # 7: only the nodes of the rulings rendered at each build; 8: pinyin sort
     # keys as strings (handbook.listings.card_index); 9: records pickled alone (Pages);
-    # 10: the shared node classes moved to handbook.nodes; 11: rulings dated by their
-    # day sections (Ruling.superseded_by, Reference.section), the export's lines keyed
-    # by the sections they point to
-    data_version = 11
+    # 10: the shared node classes moved to handbook.nodes; 11: each concern's state
+    # in a typed home (State), purged and merged; 12: rulings dated by their day
+    # sections (Ruling.superseded_by, Reference.section), the export's lines keyed by
+    # the sections they point to
+    data_version = 12
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord (made a Pages when first used)
         'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: as read (some rulings)
@@ -238,18 +271,28 @@ class HandbookStore(Domain):
         'registry_changed': frozenset(),  # registry keys whose row changed in this build
         'registry_relinked': frozenset(),  # those of them whose link alone changed
         'registry': None,  # the card registry of the build (handbook.cards.links)
+        'states': {},  # the concerns' states, by class: 'module.Class' -> State
+        'builds': 0,  # the builds of this environment, counted at each build's start
+        'read_in': {},  # docname -> the build (builds) that last read the page
     }
-    _changes: Changes | None = None  # computed once per build (not pickled: not data)
-    _derived: dict[str, Any] | None = None  # what :meth:`derived` computed since a change
-    _per_build: dict[str, Any] | None = None  # what :meth:`per_build` computed in this build
-    kinds: dict[type, list] | None = None  # what the concerns ask the walk for (not pickled)
-    builder: Builder | None = None
-    """The builder of this build (set at ``builder-inited``; not pickled): for
-    the post-transforms that make links at once (:mod:`handbook.render.anchors`)."""
-    aside: dict[str, Any]
-    """Work a concern started in another process during this build, by the
-    concern's name, for the concern to collect when it needs its result
-    (emptied at ``builder-inited``; not pickled)."""
+
+    @property
+    def build(self) -> Build:
+        """This build, in this process (:class:`Build`; never pickled)."""
+        found = self.__dict__.get('_build')
+        if found is None:
+            found = self.__dict__['_build'] = Build()
+        return found
+
+    @property
+    def builder(self) -> Builder | None:
+        """The builder of this build (set at ``builder-inited``): for the
+        post-transforms that make links at once (:mod:`handbook.render.anchors`)."""
+        return self.build.builder
+
+    @property
+    def states(self) -> dict[str, State]:
+        return self.data.setdefault('states', {})
 
     @property
     def pages(self) -> Pages:
@@ -260,6 +303,18 @@ class HandbookStore(Domain):
 
     def record(self, docname: str) -> PageRecord | None:
         return self.pages.get(docname)
+
+    @property
+    def before(self) -> dict[str, PageRecord | None]:
+        """The records, before this build, of the pages it read again or removed."""
+        return self.data['before']
+
+    def read_in(self, docname: str) -> tuple[str, int] | None:
+        """The build that last read page *docname*: the environment's own
+        token and the number of the build, which grows with each build.
+        What was made of the page since then is still the page's
+        (:mod:`handbook.render.ruling_html`)."""
+        return self.data.setdefault('read_in', {}).get(docname)
 
     def ruling_nodes(self, docname: str, anchor: str) -> list[nodes.Node] | None:
         """The nodes of the ruling *anchor* of *docname*, as read, a new copy
@@ -277,15 +332,26 @@ class HandbookStore(Domain):
     def clear_doc(self, docname: str) -> None:
         old = self.pages.pop(docname, None)
         self.data['ruling_nodes'].pop(docname, None)
+        self.data.setdefault('read_in', {}).pop(docname, None)
         self.data['before'].setdefault(docname, old)
-        self._changes = None
+        for kept in self.states.values():
+            kept.clear_doc(docname)
+        self.build.changes = None
 
     def merge_domaindata(self, docnames: Iterable[str], otherdata: dict[str, Any]) -> None:
+        docnames = list(docnames)
         for docname in docnames:
             if docname in otherdata['pages']:
                 self.pages.take(docname, otherdata['pages'])
                 self.data['ruling_nodes'][docname] = otherdata['ruling_nodes'][docname]
-        self._changes = None
+                self.data.setdefault('read_in', {})[docname] = otherdata['read_in'][docname]
+        for key, theirs in otherdata.get('states', {}).items():
+            ours = self.states.get(key)
+            if ours is None:
+                self.states[key] = theirs
+            else:
+                ours.merge(docnames, theirs)
+        self.build.changes = None
 
     def resolve_xref(self, *args: Any) -> None:
         return None
@@ -295,13 +361,13 @@ class HandbookStore(Domain):
 
     # -- a build ---------------------------------------------------------------------
 
-    def start_build(self) -> None:
-        self.aside = {}
-        self._per_build = {}
+    def start_build(self, builder: Builder | None) -> None:
+        self.__dict__['_build'] = Build(builder=builder)
+        self.data['builds'] = self.data.get('builds', 0) + 1
+        self.data.setdefault('lineage', secrets.token_hex(8))  # this environment's, from its first build
         self.data['before'] = {}
         self.data['registry_changed'] = frozenset()
         self.data['registry_relinked'] = frozenset()
-        self._changes = None
 
     # -- what a build reads besides the pages: the card registry ---------------------
 
@@ -333,34 +399,36 @@ class HandbookStore(Domain):
             self.data['registry_relinked'] = frozenset(
                 k for k in changed if k in before and k in after and before[k][0] == after[k][0])
         self.data['registry'] = registry
-        self._changes = None
+        self.build.changes = None
 
     def add(self, contribution: Contribution, record: PageRecord) -> None:
         self.pages[contribution.docname] = record
         self.data['ruling_nodes'][contribution.docname] = {
             anchor: pickle.dumps(children, pickle.HIGHEST_PROTOCOL)
             for anchor, children in contribution.ruling_nodes.items()}
-        self._changes = None
+        self.data.setdefault('read_in', {})[contribution.docname] = (
+            self.data.get('lineage'), self.data.get('builds', 0))
+        self.build.changes = None
 
     def derived(self, name: str, compute: Callable[[], Any]) -> Any:
         """A value computed from the records (a generated page's entries, …),
         computed once and kept until a record changes."""
-        if self._changes is None or self._derived is None:
-            self._derived = {}
+        build = self.build
+        if build.changes is None or build.derived is None:
+            build.derived = {}
             self.changes()
-        if name not in self._derived:
-            self._derived[name] = compute()
-        return self._derived[name]
+        if name not in build.derived:
+            build.derived[name] = compute()
+        return build.derived[name]
 
     def per_build(self, name: str, compute: Callable[[], Any]) -> Any:
         """A value made from this build's registry and settings alone, not
         from the records (a card's link): computed once per build and process
         (:meth:`derived` computes its values again once a page is read)."""
-        if self._per_build is None:
-            self._per_build = {}
-        if name not in self._per_build:
-            self._per_build[name] = compute()
-        return self._per_build[name]
+        per_build = self.build.per_build
+        if name not in per_build:
+            per_build[name] = compute()
+        return per_build[name]
 
     def unchanged(self) -> bool:
         """Nothing that pages contribute changed in this build: no page read
@@ -369,12 +437,12 @@ class HandbookStore(Domain):
 
     def made(self, name: str) -> Any:
         """The value :meth:`derived` computed under *name* in this build, if it did."""
-        return (self._derived or {}).get(name)
+        return (self.build.derived or {}).get(name)
 
     def changes(self) -> Changes:
-        if self._changes is None:
-            self._changes = self._compare()
-        return self._changes
+        if self.build.changes is None:
+            self.build.changes = self._compare()
+        return self.build.changes
 
     def _compare(self) -> Changes:
         registry_changed = self.data['registry_changed']
@@ -409,6 +477,17 @@ def _sections_shown(record: PageRecord | None) -> tuple:
 def store(env: BuildEnvironment) -> HandbookStore:
     """The build's store."""
     return env.domains['handbook']
+
+
+def state(env: BuildEnvironment, kind: type[S]) -> S:
+    """The concern's state of class *kind* (a :class:`State`), made when
+    first asked for: its typed home in the store."""
+    homes = store(env).states
+    key = f'{kind.__module__}.{kind.__qualname__}'
+    found = homes.get(key)
+    if not isinstance(found, kind):
+        found = homes[key] = kind()
+    return found
 
 
 def writes_pages(env: BuildEnvironment) -> bool:
@@ -465,13 +544,13 @@ def walk(doctree: nodes.document,
 def node_kinds(app: Sphinx) -> dict[type, list[tuple[str, Callable[[nodes.Element], bool] | None]]]:
     """What the concerns asked the walk for (:func:`collect`), by node class,
     asked once per build and process."""
-    kept = store(app.env)
-    if kept.kinds is None:
+    build = store(app.env).build
+    if build.kinds is None:
         kinds: dict[type, list] = {}
         for kind, node_class, where in app.events.emit(NODE_KINDS):
             kinds.setdefault(node_class, []).append((kind, where))
-        kept.kinds = kinds
-    return kept.kinds
+        build.kinds = kinds
+    return build.kinds
 
 
 def read_page(app: Sphinx, doctree: nodes.document) -> None:
@@ -495,17 +574,13 @@ def read_page(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def start_build(app: Sphinx) -> None:
-    store(app.env).start_build()
-    store(app.env).builder = app.builder
+    store(app.env).start_build(app.builder)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(HandbookStore)
     app.add_event(PAGE_READ)
     app.add_event(NODE_KINDS)
-    app.setup_extension('handbook.core.reading_order')  # the largest pages spread over -j
-    app.setup_extension('handbook.core.gc_policy')  # fewer garbage collections
-    app.setup_extension('handbook.core.rst_parser')  # nested parses make only the states they use
     app.connect('doctree-read', read_page, priority=400)
     app.connect('builder-inited', start_build, priority=100)  # before the registry is read
     return {'version': '1', 'env_version': 2,

@@ -78,7 +78,7 @@ from handbook.cards.registry import DEFAULT_URLS, Registry, RegistryError, UrlTe
 from handbook.core import reports
 from handbook.core.source_lines import BlockLines, set_location
 from handbook.nodes import card_reference, in_title
-from handbook.store import CARDS, PAGE_READ, collect, store
+from handbook.store import CARDS, PAGE_READ, State, collect, state, store
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -92,10 +92,23 @@ if TYPE_CHECKING:
     from handbook.store import Contribution
 
 _ = get_translation('handbook')  # texts shown in pages (translations.py)
-#: the store's entry: the registry file it holds, as (path, mtime, size, URL templates)
-REGISTRY_STAMP = 'registry_stamp'
-#: the store's entry: the registry could not be read (its error says so, once)
-UNREADABLE = 'registry_unreadable'
+
+
+class CardLinkState(State):
+    """What the card links keep from build to build (:func:`handbook.store.state`)."""
+
+    def __init__(self) -> None:
+        #: the registry file the store holds: (path, mtime, size, URL templates)
+        self.registry_stamp: tuple | None = None
+        #: the pages whose doctree links a card at a URL the registry changed since
+        self.stale: set[str] = set()
+        #: those of them this build writes again without reading them
+        self.relinked: list[str] = []
+        #: the registry could not be read (its error says so, once)
+        self.unreadable = False
+
+    def clear_doc(self, docname: str) -> None:
+        self.stale.discard(docname)  # read again: its links are this build's
 
 
 class CardReferences(SphinxTransform):
@@ -103,9 +116,8 @@ class CardReferences(SphinxTransform):
     a registry name's link itself (:func:`card_link`), made here once; an
     unknown name, or a name in a section title, a card xref
     (:func:`card_xref`).  The link is made at once, not from an xref that
-    ``handbook-page-read`` replaced: two nodes fewer a link, and their cycle
-    (the reading of a clean ``-j 1`` build of the bench corpus's 28,000
-    links 8.33 → 7.64 s, three pairs)."""
+    ``handbook-page-read`` replaced: two nodes fewer a link, and no cycle
+    between them for the garbage collector."""
 
     # after docutils' InternalTargets (660), before DanglingReferences (850)
     default_priority = 845
@@ -173,10 +185,6 @@ def depart_card_reference_latex(self: LaTeXTranslator, node: card_reference) -> 
 
 #: the builder formats whose translators draw card links (their URL from this build's registry)
 DRAWN = frozenset({'html', 'latex'})
-#: the store's entries: the pages whose doctree links a card at a URL the registry
-#: changed since, and those of them this build writes again without reading them
-STALE = 'card_links_stale'
-RELINKED = 'card_links_relinked'
 
 
 def relink(env: BuildEnvironment, node: card_reference) -> None:
@@ -335,10 +343,11 @@ def load_registry(app: Sphinx) -> None:
     store keeps it, and its problems are reported again."""
     path = registry_path(app)
     kept = store(app.env)
+    links = state(app.env, CardLinkState)
     try:
         stat = path.stat()
         stamp = (str(path), stat.st_mtime_ns, stat.st_size, url_templates(app))
-        if kept.registry is not None and kept.data.get(REGISTRY_STAMP) == stamp:
+        if kept.registry is not None and links.registry_stamp == stamp:
             new = kept.registry
         else:
             new = card_registry.load(path, url_templates(app))
@@ -353,12 +362,12 @@ def load_registry(app: Sphinx) -> None:
                     'handbook.toml, or make … CARDS=PATH')
         reports.error(f'cannot read the card registry {path}: {what}; until then the card '
                       'names are shown without links', location=f'{path}:1', subtype='registry')
-        kept.data.pop(REGISTRY_STAMP, None)
-        kept.data[UNREADABLE] = True
+        links.registry_stamp = None
+        links.unreadable = True
         kept.set_registry(Registry(path, {}, []))
         return
-    kept.data.pop(UNREADABLE, None)
-    kept.data[REGISTRY_STAMP] = stamp
+    links.unreadable = False
+    links.registry_stamp = stamp
     report = {'error': reports.error, 'warning': reports.warning}
     for problem in new.problems:
         location = f'{path}:{problem.line}'
@@ -381,9 +390,10 @@ def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
     translators replace (:func:`relink`), and a builder that does not draw
     the links reads them again when it next runs."""
     kept = store(env)
-    stale: set[str] = kept.data.setdefault(STALE, set())
+    links = state(env, CardLinkState)
+    stale = links.stale
     stale -= {*added, *changed, *removed}  # read again anyway
-    kept.data[RELINKED] = []
+    links.relinked = []
     keys = changed_keys(env)
     drawn = app.builder.format in DRAWN
     reread: set[str] = set()
@@ -391,9 +401,9 @@ def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
         relinked = kept.registry_relinked if drawn else frozenset()
         used = {doc: written_keys(page.cards) for doc, page in kept.pages.items()}
         reread = {doc for doc, names in used.items() if (keys - relinked) & names}
-        kept.data[RELINKED] = sorted(doc for doc, names in used.items()
-                                     if relinked & names and doc not in reread)
-        stale.update(kept.data[RELINKED])
+        links.relinked = sorted(doc for doc, names in used.items()
+                                if relinked & names and doc not in reread)
+        stale.update(links.relinked)
     if not drawn:
         reread |= stale
         stale.clear()
@@ -403,7 +413,7 @@ def pages_using_changed_cards(app: Sphinx, env: BuildEnvironment, added: Any,
 def pages_relinked(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages to write again for a registry edit that moved links only
     (``env-get-updated``; see :func:`pages_using_changed_cards`)."""
-    return store(env).data.get(RELINKED, [])
+    return state(env, CardLinkState).relinked
 
 
 def written_keys(cards: Iterable[tuple[str, str]]) -> set[str]:
@@ -419,7 +429,7 @@ def used_keys(env: BuildEnvironment) -> set[str]:
 def warn_unknown_card(app: Sphinx, domain: Domain | None, node: addnodes.pending_xref) -> bool | None:
     if domain is None or domain.name != 'card':
         return None
-    if store(app.env).data.get(UNREADABLE):
+    if state(app.env, CardLinkState).unreadable:
         return True  # the registry's own error says it, once
     reg = registry(app.env)
     name = node['cardname']

@@ -61,8 +61,9 @@ target is the first page (by name) that holds the directive; without one,
 no marker.  LaTeX gets no markers (the PDF has the index as a chapter).
 
 **Never stale.**  The index page is rewritten when a page read again or
-removed changed what the index shows (:func:`shown_of`, compared by digest), or
-an entry id changed (``env-get-updated``); a
+removed contributes something else to it (the store's records before and
+after, :func:`_inputs_kept`), a registry row changed, or an entry id
+changed (``env-get-updated``); a
 page's markers are rewritten when the index page or an entry id it uses
 changed.  The record (for each
 page, the sections that link cards, with the cards' registry keys and their
@@ -84,15 +85,13 @@ from sphinx.errors import NoUri
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import clean_astext
-from sphinx.util.parallel import ParallelTasks, parallel_available
 
 from handbook.cards import links as card_links
 from handbook.cards.registry import Card
 from handbook.core.records import frozen_record
-from handbook.core.writing_order import late_part, when_idle
 from handbook.nodes import card_of, card_reference
 from handbook.render.anchors import link, page_title
-from handbook.render.html_parts import HtmlLinks, escape
+from handbook.render.html_parts import HtmlLinks, escape, late_part
 from handbook.render.placeholders import (
     PlaceholderDirective,
     add_placeholder,
@@ -103,7 +102,17 @@ from handbook.render.placeholders import (
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings.lines import Ruling
 from handbook.sections.ids import slug
-from handbook.store import CARDS, PAGE_READ, Contribution, PageRecord, changes, store, writes_pages
+from handbook.store import (
+    CARDS,
+    PAGE_READ,
+    Contribution,
+    PageRecord,
+    State,
+    changes,
+    state,
+    store,
+    writes_pages,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -116,27 +125,37 @@ _ = get_translation('handbook')
 OTHER = '#'
 #: what the store records of a page that holds the index
 INDEX = 'card-index'
-#: the store's entry for the markers: (index page, {key: entry id}, keys in the index)
-MARKERS = 'card_index_markers'
-#: the store's entry the card pages (handbook.listings.card_pages) set at each
-#: build: {registry key: page name}, empty where the build writes none
-CARD_PAGES = 'card_pages'
-#: the store's entry: {registry key: (initial, pinyin sort key)} (pinyin_order)
-PINYIN = 'card_index_pinyin'
 #: between the items of a pinyin sort key (:func:`sort_key`)
 SEPARATOR = '\x00'
-#: the fewest names whose pinyin :func:`learn_pinyin` finds in another process
-#: (fewer: pypinyin's import, a tenth of a second, in this one)
-PINYIN_ASIDE = 200
-#: the store's entry: the reading order of the pages at the last build
-ORDER = 'card_index_order'
+#: the event that asks for the pinyin order of registry keys (:func:`learn_pinyin`)
+PINYIN_EVENT = 'handbook-pinyin'
 #: the HTML translator's attribute: the § after each card's links on its page
 PAGE_MARKERS = 'handbook_card_markers'
 
 
+class CardIndexState(State):
+    """What the card index keeps from build to build (:func:`handbook.store.state`)."""
+
+    def __init__(self) -> None:
+        #: the markers' target: (index page, {key: entry id}, keys in the index)
+        self.markers: tuple[str | None, dict[str, str], frozenset[str]] | None = None
+        #: {registry key: page name} of the card pages (handbook.listings.card_pages
+        #: sets it at each build), empty where the build writes none
+        self.card_pages: dict[str, str] = {}
+        #: {registry key: (initial, pinyin sort key)} (pinyin_order)
+        self.pinyin: dict[str, tuple[str, str]] = {}
+        #: the reading order of the pages when the entries were last computed,
+        #: None before any build computed them
+        self.order: tuple[str, ...] | None = None
+
+
+def kept(env: BuildEnvironment) -> CardIndexState:
+    return state(env, CardIndexState)
+
+
 def card_page(env: BuildEnvironment, key: str) -> str | None:
     """The page of the card *key* where this build writes card pages."""
-    return (store(env).data.get(CARD_PAGES) or {}).get(key)
+    return kept(env).card_pages.get(key)
 
 
 class card_index(nodes.General, nodes.Element):
@@ -221,34 +240,30 @@ def read_sections(app: Sphinx, page: Contribution) -> None:
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages to write again (``env-get-updated``): the index page when
-    what it shows changed, the pages whose markers' target changed.  None
+    what it shows changed (the store says which pages changed, and how:
+    :func:`_inputs_kept`), the pages whose markers' target changed.  None
     where the build writes no page (``make check``): its entries, the pinyin
     order of every name, are not computed for nothing."""
     if not writes_pages(env):
         return []
     updated: set[str] = set()
     pages = index_pages(env)
-    shown_before = store(env).data.get('card_index_shown')
+    index = kept(env)
     order = tuple(ruling_lines.page_order(env))
     relinked = store(env).registry_relinked
     if relinked:  # rows whose link alone changed: the index shows those links
         registry = card_links.registry(env)
-        _target, _ids, indexed_before = store(env).data.get(MARKERS, (None, {}, frozenset()))
+        _target, _ids, indexed_before = index.markers or (None, {}, frozenset())
         if any(registry[k].key in indexed_before for k in relinked if k in registry):
             updated |= pages
-    if (changes(env).pages - pages or store(env).registry_changed - relinked
-            or shown_before is None) and not _inputs_kept(env, order):
-        # a page read again or removed, a registry row changed: write the index
-        # again if what it shows changed (its entries hold every card's row,
-        # place and ruling)
-        shown = hashlib.sha256(repr(shown_of(entries(env))).encode()).hexdigest()
-        if shown != shown_before:
-            updated |= pages
-        store(env).data['card_index_shown'] = shown
-    store(env).data[ORDER] = order
+    if not _inputs_kept(env, order):
+        # a page read again or removed contributes something else to the
+        # index, a registry row changed, or the reading order: write it again
+        updated |= pages
+    index.order = order
     # the markers: their target page and the entry ids they use, computed
     # once per build for every page's markers (marker_target)
-    if store(env).unchanged() and MARKERS in store(env).data:
+    if store(env).unchanged() and index.markers is not None:
         return sorted(updated & env.found_docs)  # the same pages, the same registry
     registry = card_links.registry(env)
     target = index_page(env)
@@ -256,8 +271,8 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     with_cards = sections(env)
     indexed = frozenset(registry[k].key for secs in with_cards.values() for s in secs
                         for k in s.keys if k in registry)
-    old_target, old_ids, _old = store(env).data.get(MARKERS, (target, ids, indexed))
-    store(env).data[MARKERS] = (target, ids, indexed)
+    old_target, old_ids, _old = index.markers or (target, ids, indexed)
+    index.markers = (target, ids, indexed)
     if old_target != target:
         updated.update(with_cards)
     elif old_ids != ids:
@@ -314,7 +329,7 @@ def pinyin_order(env: BuildEnvironment, key: str) -> tuple[str, str]:
     """``(initial(key), sort_key(key))``, kept in the store from build to
     build: a key's pinyin never changes, and finding it takes pypinyin a
     fifth of a millisecond, a second for a registry's worth of names."""
-    return _order(store(env).data.setdefault(PINYIN, {}), key)
+    return _order(kept(env).pinyin, key)
 
 
 def _order(known: dict[str, tuple[str, str]], key: str) -> tuple[str, str]:
@@ -328,85 +343,21 @@ def _order(known: dict[str, tuple[str, str]], key: str) -> tuple[str, str]:
 
 def learn_pinyin(env: BuildEnvironment, keys: Iterable[str]) -> None:
     """Find the pinyin order of those of *keys* the store does not know yet
-    (a clean build: all of them): from what :class:`PinyinAhead` found while
-    the pages were read, else in a process of its own where processes fork
-    (pypinyin's dictionaries take 50 MB, which the main process, and every
-    process it forks to write pages, would otherwise carry to the end of the
-    build).  The store then knows what :func:`pinyin_order` would have found."""
-    known = store(env).data.setdefault(PINYIN, {})
+    (a clean build: all of them), so that :func:`pinyin_order` has them.
+    The listeners of ``handbook-pinyin`` (``(app, keys)``, returning
+    ``{key: order}``) may have found some already (the speed package finds
+    every name's while the pages are read); the others are found here."""
+    known = kept(env).pinyin
     missing = set(keys) - known.keys()
-    ahead = store(env).aside.pop(PINYIN, None)
-    if ahead is not None and missing:
-        found = ahead.result()
-        known.update(found)  # every name of the registry: later builds find none
-        missing -= found.keys()
-    else:
-        PinyinAhead.stop(ahead)
-    if len(missing) < PINYIN_ASIDE or not parallel_available:
-        for key in sorted(missing):
-            _order(known, key)
-        return
-    aside = ParallelTasks(1)
-    aside.add_task(_orders, sorted(missing), lambda _keys, found: known.update(found))
-    aside.join()
+    if missing:
+        for found in env.events.emit(PINYIN_EVENT, frozenset(missing)):
+            known.update(found or {})
+        missing -= known.keys()
+    for key in sorted(missing):
+        _order(known, key)
 
 
-class PinyinAhead:
-    """The pinyin order of every name of the registry that the store does not
-    know yet (a clean build: 7,000 names, a second and a half for pypinyin),
-    found in a process of its own while the pages are read, on what the
-    reading leaves of the cores (:func:`_orders_meanwhile`): at ``-j 1`` a
-    core the reading leaves idle, at ``-j N`` the moments a reading process
-    waits.  The index's entries (:func:`learn_pinyin`) take what they need
-    of it once the pages are read: on the benchmark corpus, the main process
-    then waits 1.0 s instead of 1.6 s before it writes at ``-j auto``, and
-    the index's entries take 0.26 s instead of 0.9 s at ``-j 1``.  A build
-    that does not compute them stops it at its end."""
-
-    def __init__(self, keys: list[str]) -> None:
-        self.found: dict[str, tuple[str, str]] = {}
-        self.tasks: ParallelTasks | None = ParallelTasks(1)
-        self.tasks.add_task(_orders_meanwhile, keys, lambda _keys, found: self.found.update(found))
-
-    @classmethod
-    def start(cls, app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-        """At ``env-before-read-docs``, where the build reads pages, writes
-        the index's and can fork."""
-        if not (docnames and parallel_available and writes_pages(env)):
-            return
-        known = store(env).data.get(PINYIN) or {}
-        missing = sorted({card.key for card in card_links.registry(env).cards()} - known.keys())
-        if len(missing) >= PINYIN_ASIDE:
-            store(env).aside[PINYIN] = cls(missing)
-
-    def result(self) -> dict[str, tuple[str, str]]:
-        if self.tasks is not None:
-            self.tasks.join()
-            self.tasks = None
-        return self.found
-
-    @staticmethod
-    def stop(ahead: PinyinAhead | None) -> None:
-        """Stop *ahead*'s process, if it runs, its result not needed."""
-        if ahead is not None and ahead.tasks is not None:
-            ahead.tasks.terminate()
-            ahead.tasks = None
-
-
-def stop_pinyin_ahead(app: Sphinx, exception: BaseException | None) -> None:
-    """At ``build-finished``: a build that did not need it (or failed)."""
-    PinyinAhead.stop(store(app.env).aside.pop(PINYIN, None))
-
-
-def _orders_meanwhile(keys: list[str]) -> dict[str, tuple[str, str]]:
-    """:func:`_orders`, on what the reading leaves of the cores: the process
-    runs only where a core would be idle (Linux's ``SCHED_IDLE``), else at
-    the lowest priority."""
-    when_idle()
-    return _orders(keys)
-
-
-def _orders(keys: list[str]) -> dict[str, tuple[str, str]]:
+def orders(keys: list[str]) -> dict[str, tuple[str, str]]:
     """:func:`_order` of each of *keys* (and of their first characters)."""
     found: dict[str, tuple[str, str]] = {}
     for key in keys:
@@ -433,9 +384,9 @@ def card_ids(env: BuildEnvironment) -> dict[str, str]:
     """:func:`entry_ids` of this build's registry, computed once per build
     (the last build's, while no registry row changed)."""
     def compute() -> dict[str, str]:
-        kept = store(env).data.get(MARKERS)
-        if kept is not None and not store(env).registry_changed:
-            return kept[1]
+        markers = kept(env).markers
+        if markers is not None and not store(env).registry_changed:
+            return markers[1]
         return entry_ids(card_links.registry(env).cards())
 
     return store(env).derived('card_index_ids', compute)
@@ -469,33 +420,16 @@ class Entry:
     places: tuple[Place, ...]
 
 
-def shown_of(found: list[Entry]) -> tuple:
-    """What the index page shows of *found* (of a card: its names and kind,
-    not where its link leads, which :func:`pages_to_rewrite` follows by the
-    registry's relinked rows; of a ruling: its page, permalink and dates, not
-    its text): equal values, equal page."""
-    return tuple(
-        (entry.card.key, entry.card.name, entry.card.kind, entry.card.aliases, entry.id,
-         entry.initial, tuple(
-            (place.docname, place.section_id, place.page_title, place.section_title,
-             tuple((r.docname, r.anchor, tuple(ref.text for ref in r.references))
-                   for r in place.rulings))
-            for place in entry.places))
-        for entry in found)
-
-
 def _inputs_kept(env: BuildEnvironment, order: tuple[str, ...]) -> bool:
     """Whether every input of the index's entries (:func:`_entries`) is as
     in the last build that computed them: the same registry rows (but for
-    where their links lead: :func:`shown_of`), the same reading order, and
-    each page read again or removed contributing what it did.  Then the
-    index shows what it showed, and its entries need not be computed (a
-    ruling's text edited)."""
-    data = store(env).data
-    if data.get('card_index_shown') is None or data.get(ORDER) != order or \
-            store(env).registry_changed - store(env).registry_relinked:
+    where their links lead, which :func:`pages_to_rewrite` follows), the
+    same reading order, and each page read again or removed contributing
+    what it did (the store's records before and after).  Then the index
+    shows what it showed (a ruling's text edited)."""
+    if kept(env).order != order or store(env).registry_changed - store(env).registry_relinked:
         return False
-    pages, before = store(env).pages, data['before']
+    pages, before = store(env).pages, store(env).before
     return all(_inputs_of(before.get(doc)) == _inputs_of(pages.get(doc))
                for doc in changes(env).pages)
 
@@ -600,10 +534,9 @@ class FillCardIndex(SphinxPostTransform):
     def listing(self, group: list[Entry]) -> nodes.Element:
         """The entries of a group: written at once to HTML (:class:`HtmlEntries`),
         into the page's file after the page where the builder can
-        (:func:`handbook.core.writing_order.late_part`)."""
+        (:func:`handbook.render.html_parts.late_part`)."""
         entries = HtmlEntries(self.env)
-        late = late_part(self.document, store(self.env).builder, lambda: entries.listing(group))
-        return late or nodes.raw('', ''.join(entries.listing(group)), format='html')
+        return late_part(self.document, store(self.env).builder, lambda: entries.listing(group))
 
 class FillCompactCardIndex(FillCardIndex):
     """The same for other builders (LaTeX: the PDF), as nodes, an entry's
@@ -727,7 +660,7 @@ def marker_target(env: BuildEnvironment, key: str) -> tuple[str, str, str] | Non
     the index, else nowhere (None).  Computed once per card and build."""
     made = store(env).derived('card_markers', dict)
     if key not in made:
-        target, ids, indexed = store(env).data.get(MARKERS, (None, {}, frozenset()))
+        target, ids, indexed = kept(env).markers or (None, {}, frozenset())
         page = card_page(env, key)
         card = card_links.registry(env).get(key)
         if card is None or (page is None and (target is None or key not in indexed)):
@@ -805,7 +738,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_sections)
     app.connect('env-get-updated', pages_to_rewrite)
-    app.connect('env-before-read-docs', PinyinAhead.start)
-    app.connect('build-finished', stop_pinyin_ahead)
+    app.add_event(PINYIN_EVENT)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

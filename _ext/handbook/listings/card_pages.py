@@ -50,25 +50,22 @@ A slug longer than 150 bytes is cut and given a short hash of the key.
 
 **Where the pages are linked from.**  The § marker after every card link and
 each entry of the card index lead to the card's page (card_index reads
-:data:`handbook.listings.card_index.CARD_PAGES`, which this module sets
-at each build: empty for builders that write no card pages).
+:class:`handbook.listings.card_index.CardIndexState`'s ``card_pages``,
+which this module sets at each build: empty for builders that write no card pages).
 
 **Cheap and never stale.**  The pages are made at the end of the build
-(``html-collect-pages``; a parallel build starts once the handbook's pages
-but the last are written, :class:`Writing`) from the store, with no
+(``html-collect-pages``) from the store, with no
 doctree: each shown ruling is rendered once per build
 (:mod:`handbook.render.ruling_html`, shared with the timeline) and its
 HTML shared by every page that lists it.  The theme's frame of
 the pages (header, sidebars, footer: the same for every page of ``cards/``
 but for its title and address) is rendered once by the builder, with every
 ``html-page-context`` listener, for a page whose title, address and content
-are tokens; each page is that frame with its own, escaped.  At the
-benchmark's quick scale (956 card pages, 1,048 rulings) they take 0.5-1 s,
-5-10 % of a clean build.  Once the pages are
+are tokens; each page is that frame with its own, escaped.  Once the pages are
 read (``env-get-updated``), a digest of what each card page shows (the card,
 its rulings' records, page titles, the names and links of the cards they
 name, the sections) is compared with the one kept in the store
-(``store(env).data``); only the pages whose digest changed, or whose file is
+(:class:`CardPagesState`); only the pages whose digest changed, or whose file is
 missing, are written.  Where neither the registry, nor the reading order,
 nor the set of card pages changed, only the digests of the cards whose
 rulings, sections, spellings or overturned rulings on the pages read again
@@ -87,7 +84,6 @@ Configuration (``conf.py``)::
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import html
 import json
@@ -99,25 +95,22 @@ from urllib.parse import quote
 
 from sphinx.locale import get_translation
 from sphinx.util import logging
-from sphinx.util.parallel import ParallelTasks
 
 from handbook.cards import links as card_links
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.core.records import frozen_record
-from handbook.core.writing_order import WRITTEN, OrderedHTMLBuilder
 from handbook.listings import card_index
-from handbook.listings.card_index import CARD_PAGES, Entry
+from handbook.listings.card_index import Entry
 from handbook.publishing.editions import edition
 from handbook.render.anchors import page_title
 from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings import same, statuses
 from handbook.rulings.lines import Ruling
-from handbook.store import PageRecord, changes, store
+from handbook.store import PageRecord, State, changes, state, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-    from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
@@ -136,19 +129,24 @@ SCRIPT = Path(__file__).with_suffix('.js')
 STATIC_SCRIPT = 'handbook-card-pages.js'
 #: the statuses of a ruling that no longer holds, folded on a card page
 FOLDED = frozenset({'overturned', 'superseded'})
-#: a build writes this many card pages or more in two processes, where it
-#: may (:func:`splits`; fewer are written in about what starting a process costs)
-SPLIT_MIN = 200
-#: the part of the card pages that a parallel build writes in another process
-#: from ``handbook-written`` on (the main process has the last pages to write:
-#: at 0.6 it waited 0.2 s for the other on the bench corpus, at 0.55 0.04 s)
-EARLY_SHARE = 0.55
-#: the store's entry: {'base': digest of the build's settings, 'digests': {page: digest}}
-STATE = 'card_pages_written'
+#: the store's per-build value: the card pages someone is writing (:func:`take`)
+TAKEN = 'card_pages_taken'
 #: raised when what a page shows, or how, changes shape (every page written again)
 VERSION = '2'
 #: the longest page id, in UTF-8 bytes (file names are at most 255)
 MAX_ID_BYTES = 150
+
+
+class CardPagesState(State):
+    """What the card pages keep from build to build (:func:`handbook.store.state`):
+    ``{'base': digest of the build's settings, 'digests': {page: digest of
+    what it shows}, 'order': the reading order, 'todo': the pages this build
+    writes, 'gone': those it removes}``.  A digest says whether a page whose
+    cards the store's changes touch shows something else (a ruling's other
+    cards lead to their own pages: a page is written only when it changed)."""
+
+    def __init__(self) -> None:
+        self.written: dict[str, Any] = {}
 
 
 def enabled(app: Sphinx) -> bool:
@@ -281,39 +279,39 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Once the pages are read (``env-get-updated``): the card pages to write
     at the end of the build, and their links for card_index.  No page of the
     handbook is written for them."""
-    data = store(env).data
+    index, kept = card_index.kept(env), state(env, CardPagesState)
     if not enabled(app):
-        data[CARD_PAGES] = {}
+        index.card_pages = {}
         return []
-    before = data.get(STATE) or {}
+    before = kept.written
     base = build_base(app)
     outdir = Path(app.outdir)
     # the card pages on disk, in one listing of the folder
     written = {f'{FOLDER}/{entry.name.removesuffix(".html")}'
                for entry in os.scandir(outdir / FOLDER)} if (outdir / FOLDER).is_dir() else set()
-    if store(env).unchanged() and before.get('base') == base and data.get(CARD_PAGES):
+    if store(env).unchanged() and before.get('base') == base and index.card_pages:
         # nothing a card page shows changed: write only the missing ones
-        data[STATE] = {**before, 'gone': [], 'todo': [
+        kept.written = {**before, 'gone': [], 'todo': [
             name for name in before['digests'] if name not in written]}
         return []
     order = ruling_lines.page_order(env)
     old = before.get('digests', {}) if before.get('base') == base else {}
     digests = None
     moved = store(env).registry_relinked  # rows whose link alone changed
-    if old and data.get(CARD_PAGES) and store(env).registry_changed == moved \
+    if old and index.card_pages and store(env).registry_changed == moved \
             and before.get('order') == order:
-        digests = _digests_of_changed(env, data[CARD_PAGES], old, moved)
+        digests = _digests_of_changed(env, index.card_pages, old, moved)
     if digests is None:
         pages = card_pages(env)
         names = {page.entry.card.key: page.name for page in pages}
-        data[CARD_PAGES] = names
+        index.card_pages = names
         shown = Shown(env, names)
         digests = {page.name: shown(page) for page in pages}
     todo = [name for name, digest in digests.items()
             if old.get(name) != digest or name not in written]
     gone = sorted(set(before.get('digests', {})) - set(digests))
-    data[STATE] = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone,
-                   'order': order}
+    kept.written = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone,
+                    'order': order}
     return []
 
 
@@ -329,7 +327,7 @@ def _digests_of_changed(env: BuildEnvironment, names: dict[str, str], old: dict[
     every digest is computed again, since § links of other pages' rulings
     lead to the pages)."""
     registry = card_links.registry(env)
-    before, records = store(env).data['before'], store(env).pages
+    before, records = store(env).before, store(env).pages
     keys = {k for doc in changes(env).pages for k in shown_keys(before.get(doc), records.get(doc))}
     if moved:
         keys |= moved
@@ -362,114 +360,47 @@ def shown_keys(old: PageRecord | None, new: PageRecord | None) -> set[str]:
 # -- writing ----------------------------------------------------------------------------
 
 
-class Writing:
-    """The card pages' writing, at the end of the build (see :meth:`collect`).
-    A parallel build starts it earlier: once the handbook's pages but the
-    last ones are written (``handbook-written``), every ruling's HTML is
-    there, and a process of its own writes :data:`EARLY_SHARE` of the pages
-    while the main process writes the last pages (the timeline), the general
-    index and the rest; the main process writes the others at the end.  A
-    serial build with a core to spare (:func:`splits`) has another process
-    write half of them at the end, beside the main process: on the benchmark
-    corpus a clean ``-j 1`` build's last 2.4 s kept one core busy, and the
-    build is 0.8-1.6 s shorter (three pairs), as large at its peak."""
-
-    def __init__(self) -> None:
-        self.other: ParallelTasks | None = None  # the other process writing card pages
-        self.rest: tuple[Callable[[list[CardPage]], None], list[CardPage]] | None = None
-
-    def early(self, app: Sphinx, docnames: Any) -> None:
-        """``handbook-written``: start the other process (a parallel build)."""
-        self.other = self.rest = None
-        if not (enabled(app) and app.builder.parallel_ok):
-            return
-        pages = pages_to_write_now(app.env)
-        if len(pages) < SPLIT_MIN:
-            return
-        copy_script(app)  # before the frame, whose link to it holds its checksum
-        share = int(len(pages) * EARLY_SHARE)
-        self.start_other(without_collector(writer(app, pages)), pages[:share], pages[share:])
-
-    def collect(self, app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
-        """Write the card pages that changed (``html-collect-pages``; see
-        :func:`writer`): Sphinx is handed no page."""
-        if not enabled(app):
-            return []
-        outdir = Path(app.outdir)
-        for name in (store(app.env).data.get(STATE) or {}).get('gone', ()):
-            (outdir / f'{name}.html').unlink(missing_ok=True)
-        if self.other is None:  # not started early: the script not copied yet
-            copy_script(app)
-            pages = pages_to_write_now(app.env)
-            if not pages:
-                return []
-            write = without_collector(writer(app, pages))
-            if not (len(pages) >= SPLIT_MIN and splits(app.builder)):  # few, or one core
-                write(pages)
-                return []
-            half = len(pages) // 2
-            self.start_other(write, pages[half:], pages[:half])
-        self.finish()
+def write_card_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
+    """Write the card pages that changed (``html-collect-pages``; see
+    :func:`writer`), those another process does not write (:func:`take`):
+    Sphinx is handed no page.  The pages of cards no page links any more
+    are removed."""
+    if not enabled(app):
         return []
-
-    def start_other(self, write: Callable[[list[CardPage]], None], theirs: list[CardPage],
-                    ours: list[CardPage]) -> None:
-        """Another process writes *theirs*; the main process writes *ours*
-        at :meth:`finish`."""
-        self.other = ParallelTasks(1)
-        self.other.add_task(write, theirs)
-        self.rest = write, ours
-
-    def finish(self) -> None:
-        """The main process writes its pages, then waits for the other process."""
-        assert self.other is not None and self.rest is not None
-        other, (write, ours) = self.other, self.rest
-        self.other = self.rest = None
-        write(ours)
-        other.join()
-
-    def stop(self, app: Sphinx, exception: BaseException | None) -> None:
-        """``build-finished``: a build that failed before the end ends the other process."""
-        if self.other is not None:
-            self.other.terminate()
-            self.other = self.rest = None
+    outdir = Path(app.outdir)
+    for name in state(app.env, CardPagesState).written.get('gone', ()):
+        (outdir / f'{name}.html').unlink(missing_ok=True)
+    copy_script(app)  # before the frame, whose link to it holds its checksum
+    pages = take(app.env)
+    if pages:
+        writer(app, pages)(pages)
+    return []
 
 
-def splits(builder: Builder) -> bool:
-    """Whether the card pages may be split with a process of their own: a
-    parallel build's, or a serial one that writes its last pages aside (a
-    core is spare, every extension may write in parallel:
-    :meth:`handbook.core.writing_order.OrderedHTMLBuilder.writes_aside`)."""
-    return builder.parallel_ok or (isinstance(builder, OrderedHTMLBuilder)
-                                   and builder.writes_aside())
+def take(env: BuildEnvironment, count: int | None = None) -> list[CardPage]:
+    """*count* (None: all) of the card pages this build still has to write,
+    taken: the caller writes them (:func:`writer`), nobody else does."""
+    pages = remaining(env)
+    pages = pages if count is None else pages[:count]
+    store(env).per_build(TAKEN, set).update(page.name for page in pages)
+    return pages
+
+
+def remaining(env: BuildEnvironment) -> list[CardPage]:
+    """The card pages this build writes that nobody took yet (:func:`take`)."""
+    taken = store(env).per_build(TAKEN, set)
+    return [page for page in pages_to_write_now(env) if page.name not in taken]
 
 
 def pages_to_write_now(env: BuildEnvironment) -> list[CardPage]:
     """The card pages this build writes (computed once the pages were read)."""
-    todo = set((store(env).data.get(STATE) or {}).get('todo', ()))
+    todo = set(state(env, CardPagesState).written.get('todo', ()))
     if not todo:
         return []
     # every page, where this build computed them all; else those of the cards to write
     pages = store(env).made('card_pages') or card_pages(
-        env, {key for key, name in store(env).data[CARD_PAGES].items() if name in todo})
+        env, {key for key, name in card_index.kept(env).card_pages.items() if name in todo})
     return [page for page in pages if page.name in todo]
-
-
-def without_collector(write: Callable[[list[CardPage]], None]
-                      ) -> Callable[[list[CardPage]], None]:
-    """*write* with the garbage collector off: the pages make many
-    short-lived nodes and strings, and with the whole environment in memory
-    each pass of the collector costs more than that; it waits until they
-    are written (2-3 times faster)."""
-    def written(pages: list[CardPage]) -> None:
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            write(pages)
-        finally:
-            if collecting:
-                gc.enable()
-    return written
 
 
 def writer(app: Sphinx, pages: list[CardPage]) -> Callable[[list[CardPage]], None]:
@@ -479,8 +410,8 @@ def writer(app: Sphinx, pages: list[CardPage]) -> Callable[[list[CardPage]], Non
     address: it is rendered once, by the builder, for a page whose title,
     address and content are tokens, and each page is that frame with its own
     title, address and content (``templates/handbook-card.html``), escaped.
-    A build writes part of them in another process where it may (the bench
-    corpus's 4,700: 2.7 → 1.8 s; see :class:`Writing`)."""
+    The speed package writes some of them in a process of its own
+    (:mod:`handbook.speed.card_pages`)."""
     env = app.env
     builder = app.builder
     frame_name = f'{FOLDER}/{PAGE_TOKEN}'
@@ -657,10 +588,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('config-inited', add_templates)
     # after card_index's (500): the entry ids are the store's for this build
     app.connect('env-get-updated', pages_to_write, priority=600)
-    writing = Writing()
-    app.connect(WRITTEN, writing.early, priority=600)  # after ruling_html's reload (500)
-    app.connect('html-collect-pages', writing.collect)
-    app.connect('build-finished', writing.stop)
+    app.connect('html-collect-pages', write_card_pages)
     app.connect('html-page-context', prepare_frame)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -76,7 +76,7 @@ from typing import TYPE_CHECKING, Any
 
 from handbook.core.files import write_pieces_if_changed
 from handbook.rulings import lines as ruling_lines
-from handbook.store import store
+from handbook.store import State, state, store
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
@@ -89,25 +89,31 @@ if TYPE_CHECKING:
 
 #: bump when the shape of the file changes
 FORMAT = 3
-#: the store's entry: {docname: (title, address, the addresses of the sections its
-#: outdated days point to, its lines)}, the lines (JSON,
-#: one per ruling) UTF-8 and compressed: the environment is read at every
-#: build and held by every process to the end of the build, and 9,000 rulings
-#: are 7 MB of JSON, 1.1 MB compressed (a twentieth of a second)
-KEPT = 'export_lines'
-#: the pages whose lines this build (this process) encoded: :func:`page_lines`
-ENCODED = 'export_lines_encoded'
 #: zlib's level for the kept lines: the fastest, nearly as small as the default
 LEVEL = 1
 
 
+class ExportState(State):
+    """Each page's lines of the export, kept from build to build
+    (:func:`handbook.store.state`): ``{docname: (title, address, the addresses
+    of the sections its outdated days point to, its lines)}``,
+    the lines (JSON, one per ruling) UTF-8 and compressed (the environment is
+    read at every build and held by every process to its end).  A page read
+    again loses its lines (:meth:`clear_doc`): they are made again."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, tuple[str, str, tuple[str | None, ...], bytes]] = {}
+
+    def clear_doc(self, docname: str) -> None:
+        self.lines.pop(docname, None)
+
+
 def export_lines(env: BuildEnvironment, builder: Builder) -> list[bytes]:
     """Every ruling as one line of JSON, in the export's order: a page's
-    lines in one piece, compressed (:data:`KEPT`).  A page's lines are kept
-    in the store from build to build, and made again only when the page was
-    read again (once per build), or its title or address changed: editing
-    one ruling re-encodes one page."""
-    kept = store(env).data.setdefault(KEPT, {})
+    lines in one piece, compressed (:class:`ExportState`).  A page's lines
+    are made again only when the page was read again, or its title or
+    address changed: editing one ruling re-encodes one page."""
+    kept = state(env, ExportState).lines
     lines: list[bytes] = []
     for docname in ruling_lines.page_order(env):
         page = page_lines(env, builder, docname)
@@ -121,7 +127,7 @@ def export_lines(env: BuildEnvironment, builder: Builder) -> list[bytes]:
 def page_lines(env: BuildEnvironment, builder: Builder, docname: str) -> bytes | None:
     """The lines of one page's rulings, compressed (None: it has none),
     encoded again only when they changed (see :func:`export_lines`)."""
-    kept = store(env).data.setdefault(KEPT, {})
+    kept = state(env, ExportState).lines
     record = store(env).record(docname)
     if record is None or not record.rulings:
         kept.pop(docname, None)
@@ -129,17 +135,14 @@ def page_lines(env: BuildEnvironment, builder: Builder, docname: str) -> bytes |
     title = env.titles[docname].astext() if docname in env.titles else docname
     uri = builder.get_target_uri(docname)
     page = kept.get(docname)
-    encoded = store(env).per_build(ENCODED, set)
-    read_again = docname in store(env).data['before'] and docname not in encoded
     section = section_uri(env, builder)
     # the sections its outdated days point to: where one moves, the lines change
     links = tuple(section(label) for label in dict.fromkeys(
         r.superseded_by for r in record.rulings if r.superseded_by))
-    if page is None or read_again or page[:3] != (title, uri, links):
+    if page is None or page[:3] != (title, uri, links):
         page = kept[docname] = (title, uri, links, zlib.compress(b',\n'.join([
             json.dumps(ruling_json(docname, title, uri, r, section), ensure_ascii=False).encode()
             for r in record.rulings]), LEVEL))
-        encoded.add(docname)
     return page[3]
 
 

@@ -293,7 +293,7 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if not holders:
         return []
     found = changes(env)
-    before = store(env).data['before']
+    before = store(env).before
     if found.rulings or any(times_of(before.get(doc)) != times_of(store(env).record(doc))
                             for doc in found.pages):
         return sorted(holders)
@@ -328,7 +328,7 @@ class FillRecent(FillTimeline):
         summary = nodes.paragraph(classes=['recent-rulings-summary'])
         summary += nodes.Text(_('最近改动的 {count} 条裁定，按改动的日期从新到旧。').format(
             count=len(found)))
-        feed = feed_name(config, self.env._builder_cls.name)
+        feed = feed_name(config, store(self.env).builder.name)
         if feed:
             summary += nodes.Text(' ')
             summary += feed_link('', _('订阅（Atom）'), feed=feed)

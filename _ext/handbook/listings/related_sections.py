@@ -44,7 +44,7 @@ from handbook.listings import card_index
 from handbook.listings.card_index import Section
 from handbook.render.anchors import page_title
 from handbook.render.html_parts import HtmlLinks, escape
-from handbook.store import changes, store
+from handbook.store import State, changes, state, store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -95,9 +95,20 @@ def related_all(env: BuildEnvironment, limit: int) -> dict[str, Related]:
     return out
 
 
+class RelatedState(State):
+    """What the related sections keep from build to build
+    (:func:`handbook.store.state`): each page's blocks as computed (None:
+    never), the limit they were computed for, what each page's blocks show."""
+
+    def __init__(self) -> None:
+        self.related: dict[str, Related] | None = None
+        self.limit: int | None = None
+        self.shown: dict[str, tuple] = {}
+
+
 def related(env: BuildEnvironment, docname: str) -> Related:
     """The related sections of *docname*'s sections, as computed for this build."""
-    return store(env).data.get('related', {}).get(docname, [])
+    return (state(env, RelatedState).related or {}).get(docname, [])
 
 
 def rendered(env: BuildEnvironment, found: Related) -> tuple:
@@ -116,9 +127,8 @@ def rendered(env: BuildEnvironment, found: Related) -> tuple:
 class RelatedSections(SphinxPostTransform):
     """Add the block of related sections to each section that has some: its
     list written to HTML at once (:mod:`handbook.render.html_parts`), the
-    bytes the HTML translator wrote for its nodes; the page's resolving, in
-    the main process of a parallel write, made 2,900 entries' nodes on the
-    bench corpus, and its writing translated them."""
+    bytes the HTML translator wrote for its nodes: thousands of entries
+    never become nodes to resolve and translate."""
 
     default_priority = 5
     formats = ('html',)  # HTML and EPUB
@@ -164,20 +174,20 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages to write again (``env-get-updated``): every page's related
     sections are computed once the pages are read; the pages whose blocks
     changed are written again."""
-    data = store(env).data
+    kept = state(env, RelatedState)
     limit = env.config.handbook_related_sections
     changed = changes(env)
     shown_rows = store(env).registry_changed - store(env).registry_relinked
-    if 'related' in data and data.get('related_limit') == limit and \
+    if kept.related is not None and kept.limit == limit and \
             not changed.sections and not changed.titles and not shown_rows:
         # no section's cards or title, no page title, no registry row changed
         # but in where its link leads (which the blocks do not show)
         return []
-    data['related'] = related_all(env, limit) if limit > 0 else {}
-    data['related_limit'] = limit
-    before: dict[str, tuple] = data.get('related_shown', {})
-    now = {doc: rendered(env, found) for doc, found in data['related'].items()}
-    data['related_shown'] = now
+    kept.related = related_all(env, limit) if limit > 0 else {}
+    kept.limit = limit
+    before = kept.shown
+    now = {doc: rendered(env, found) for doc, found in kept.related.items()}
+    kept.shown = now
     return sorted(doc for doc in before.keys() | now.keys()
                   if doc in env.all_docs and before.get(doc) != now.get(doc))
 

@@ -22,8 +22,7 @@ line above the years gives the total and links each year with its count.
 For HTML builders a month's entries are written to HTML at once
 (:mod:`handbook.render.html_parts`), each ruling's text being its HTML
 as its page's writing gave it, or rendered once, and kept
-(:mod:`handbook.render.ruling_html`: the timeline's pages are written after
-the others, :mod:`handbook.core.writing_order`); other
+(:mod:`handbook.render.ruling_html`); other
 builders (LaTeX) get the entries as nodes, the rulings' nodes copied.
 
 Nothing is hand-written and nothing goes stale: the timeline page is
@@ -41,10 +40,9 @@ from docutils import nodes
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from handbook.core.writing_order import WRITE_LAST, late_part
 from handbook.render import ruling_html
 from handbook.render.anchors import link, page_title
-from handbook.render.html_parts import HtmlLinks, escape
+from handbook.render.html_parts import HtmlLinks, escape, late_part
 from handbook.render.placeholders import (
     PlaceholderDirective,
     add_placeholder,
@@ -90,12 +88,6 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if not ruling_lines.changed_pages(env):
         return []
     return sorted(pages(env))
-
-
-def written_last(app: Sphinx, docnames: frozenset[str]) -> set[str]:
-    """The pages that hold a timeline are written after the others, whose
-    writing gives the HTML of their rulings (``handbook-write-last``)."""
-    return pages(app.env) & docnames
 
 
 def pages(env: BuildEnvironment) -> set[str]:
@@ -205,7 +197,7 @@ class FillTimeline(SphinxPostTransform):
         """The entries of a month: for HTML builders written at once
         (:mod:`handbook.render.html_parts`), as the translator writes the
         nodes of :meth:`entry`, and into the page's file after the page
-        where the builder can (:func:`handbook.core.writing_order.late_part`)."""
+        where the builder can (:func:`handbook.render.html_parts.late_part`)."""
         builder = store(self.env).builder
         if builder.format != 'html':
             listing = nodes.bullet_list(classes=['ruling-timeline'])
@@ -219,8 +211,7 @@ class FillTimeline(SphinxPostTransform):
             yield '<ul class="ruling-timeline">\n'
             yield from map(self.entry_html, rulings)
             yield '</ul>\n'
-        late = late_part(self.document, builder, month_html)
-        return late or nodes.raw('', ''.join(month_html()), format='html')
+        return late_part(self.document, builder, month_html)
 
     def entry_html(self, ruling: Ruling) -> str:
         link, texts = self._links.link, self._texts
@@ -246,7 +237,6 @@ class FillTimeline(SphinxPostTransform):
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.render.ruling_html')  # rulings rendered once
-    app.setup_extension('handbook.core.writing_order')  # its events
     app.setup_extension('handbook.rulings.lines')
     app.add_node(ruling_timeline)
     app.setup_extension('handbook.render.anchors')
@@ -254,6 +244,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(FillTimeline)
     app.connect(PAGE_READ, check_placement)
     app.connect('env-get-updated', pages_to_rewrite)
-    app.connect(WRITE_LAST, written_last)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -81,7 +81,7 @@ from sphinx.util import logging
 from sphinx.util.osutil import relative_uri
 
 from handbook.nodes import is_struck, overturned, ruling_line
-from handbook.store import store
+from handbook.store import State, state
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -94,8 +94,6 @@ _ = get_translation('handbook')
 #: the Sphinx tag of the current edition, and its folder in the published site
 TAG = 'current'
 FOLDERS = {'full': '', 'current': 'current/'}
-#: the store's entries: the edition the doctrees were read for; whether it changed
-EDITION, EDITION_CHANGED = 'edition', 'edition_changed'
 #: what is removed when nothing is left in it (never a section or a title)
 CONTAINERS = (nodes.line, nodes.line_block, nodes.paragraph, nodes.list_item,
               nodes.bullet_list, nodes.enumerated_list, nodes.block_quote, nodes.Admonition)
@@ -178,27 +176,36 @@ def place_edition(app: Sphinx, config: Config) -> None:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
 
 
+class EditionState(State):
+    """The edition the doctrees were read for (kept in the store, so that
+    the doctrees of the other edition are read again), and whether it
+    changed in this build."""
+
+    def __init__(self) -> None:
+        self.edition: str | None = None
+        self.changed = False
+
+
 def doctree_edition(env: BuildEnvironment) -> str:
-    """The edition the pages are read for: ``'full'`` or ``'current'`` (kept
-    in the store, so that the doctrees of the other edition are read again)."""
-    return store(env).data.get(EDITION, 'full')
+    """The edition the pages are read for: ``'full'`` or ``'current'``."""
+    return state(env, EditionState).edition or 'full'
 
 
 def note_edition(app: Sphinx) -> None:
     """The edition the pages are read for (the catalogs, ``gettext``: the full one)."""
-    data = store(app.env).data
-    before = data.get(EDITION)
-    data[EDITION] = 'full' if app.builder.name == 'gettext' else edition(app)
-    data[EDITION_CHANGED] = before is not None and before != data[EDITION]
-    if data[EDITION_CHANGED]:
+    kept = state(app.env, EditionState)
+    before = kept.edition
+    kept.edition = 'full' if app.builder.name == 'gettext' else edition(app)
+    kept.changed = before is not None and before != kept.edition
+    if kept.changed:
         logger.info('these doctrees are of the %s edition: every page is read again '
-                    'for the %s edition', before, data[EDITION])
+                    'for the %s edition', before, kept.edition)
 
 
 def pages_of_the_other_edition(app: Sphinx, env: BuildEnvironment, added: Any,
                                changed: Any, removed: Any) -> list[str]:
     """Every page, when the doctrees were read for the other edition."""
-    return sorted(env.found_docs) if store(env).data.get(EDITION_CHANGED) else []
+    return sorted(env.found_docs) if state(env, EditionState).changed else []
 
 
 # -- the edition switcher ----------------------------------------------------------------

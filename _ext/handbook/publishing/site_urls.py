@@ -52,8 +52,7 @@ from sphinx.util import logging
 
 from handbook.core import url_policy
 from handbook.core.files import write_if_changed
-from handbook.listings.card_index import CARD_PAGES
-from handbook.store import store
+from handbook.listings.card_index import kept as card_index_state
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -149,7 +148,7 @@ def generated_pages(env: BuildEnvironment) -> list[str]:
     pages (:mod:`handbook.listings.card_pages`)."""
     if 'handbook' not in env.domains:
         return []
-    return list(store(env).data.get(CARD_PAGES, {}).values())
+    return list(card_index_state(env).card_pages.values())
 
 
 def write_robots_txt(app: Sphinx, exception: Exception | None) -> None:

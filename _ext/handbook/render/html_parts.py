@@ -23,9 +23,22 @@ from sphinx.writers.html5 import HTML5Translator
 from handbook.store import store
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
+
+    from sphinx.builders import Builder
 
     from sphinx.environment import BuildEnvironment
+
+
+def late_part(document: nodes.document, builder: Builder,
+              part: Callable[[], Iterable[str]]) -> nodes.raw:
+    """A ``raw`` node for the HTML that *part* gives, piece by piece: where
+    the builder writes such parts into the page's file after the page (a
+    builder with a ``late_part`` method, as :mod:`handbook.speed`'s), a
+    marker it replaces; else the whole HTML."""
+    make = getattr(builder, 'late_part', None)
+    marker = make(document, part) if make is not None else None
+    return marker if marker is not None else nodes.raw('', ''.join(part()), format='html')
 
 
 class Writer:

@@ -31,13 +31,13 @@ rulings, and the HTML translator leaves each one's HTML on the page's
 document (:func:`handbook.rulings.lines.written_html`).  That HTML is kept
 as if rendered here (:meth:`Rendered.capture`: its links made links of a
 page at the root, a link to an anchor of its page made a link to that page,
-its ids dropped), and the pages that show rulings elsewhere are written after
-the others (the timeline says so, :mod:`handbook.core.writing_order`; card
-pages are written at the end of the build).  Rendering a whole handbook's
-rulings (9,000 of them) took 3 s, the largest part of what the timeline
-cost; taking what the pages' writing gives costs a tenth of it.  A parallel
+its ids dropped); card pages are written at the end of the build, and the
+speed package writes the timeline after the other pages
+(:mod:`handbook.speed.writing`).  Rendering a whole handbook's rulings was
+most of what the timeline cost; taking what the pages' writing gives costs
+little.  A parallel
 build's writing processes keep what they took in the doctree folder, and
-the main process reads it once they are done (``handbook-written``).  What
+the main process reads what is there when it first needs a page's.  What
 is rendered here: the rulings whose HTML no page's writing left (a page
 written by an earlier build whose kept HTML is gone, other builders), and
 those with a cross-reference other than a card link (a ``:ref:``, whose
@@ -49,7 +49,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import hashlib
-import os
 import pickle
 import posixpath
 import re
@@ -62,8 +61,6 @@ from sphinx import addnodes
 from sphinx.util.docutils import new_document
 from sphinx.util.osutil import relative_uri
 
-from handbook.core.files import doctree_file
-from handbook.core.writing_order import WRITTEN
 from handbook.listings import card_index
 from handbook.render.anchors import anchor_link
 from handbook.render.html_parts import Writer
@@ -84,9 +81,9 @@ ROOT = 'handbook-ruling-html'
 #: the folder, in the doctree folder, that keeps the rulings' HTML (:class:`Rendered`)
 CACHE = 'handbook-ruling-html'
 #: changes whenever what :func:`render` writes does, or how it is kept (5: as
-#: the pages write it, kept while the page's doctree is the one it was written
-#: from; 6: the cards shown kept per page; 7: kept as UTF-8)
-VERSION = 7
+#: the pages write it; 6: the cards shown kept per page; 7: kept as UTF-8;
+#: 8: kept while the store says the page was not read again)
+VERSION = 8
 #: a relative link or image of the rendered HTML
 LINK = re.compile(r' (href|src)="([^"]*)"')
 #: a link to an anchor of the page the HTML was written for
@@ -144,9 +141,10 @@ def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
 class Rendered:
     """The rulings' HTML, kept from build to build in the doctree folder
     (:data:`CACHE`, a file per page).  A ruling's HTML is kept while its
-    page's doctree is the one it was written or rendered from (the doctree
-    file's size and time: a page read again is written again, and gives its
-    rulings' HTML anew), the configuration is the same (:meth:`digest`), and
+    page was not read again since it was written or rendered (the store
+    says when a page was last read: :meth:`stamp`; a page read again is
+    written again, and gives its rulings' HTML anew), the configuration is
+    the same (:meth:`digest`), and
     so is every card it links: the card's registry row (its link) and where
     its § leads (:meth:`card`; kept per page, for the cards its kept rulings
     show).  A ruling that holds another
@@ -160,7 +158,7 @@ class Rendered:
         registry = store(env).registry  # none without handbook.cards
         self.registry = registry if registry is not None else {}
         # docname -> {anchor: html, UTF-8}: most of it is markup, and a text
-        # with a Chinese character takes two bytes a character (15 MB -> 10)
+        # with a Chinese character takes two bytes a character, not four
         self.pages: dict[str, dict[str, bytes]] = {}
         # docname -> {key: card(key)} as the page's kept HTML shows them
         self.shown: dict[str, dict[str, tuple]] = {}
@@ -187,14 +185,11 @@ class Rendered:
             self.pages[docname], self.shown[docname] = kept, shown
             self.stale.pop(docname, None)
 
-    def stamp(self, docname: str) -> tuple[int, int] | None:
-        """The size and time of the doctree file of page *docname*: another
-        one since the page's rulings were kept, other rulings."""
-        try:
-            found = os.stat(doctree_file(self.env, docname))
-        except OSError:
-            return None
-        return found.st_size, found.st_mtime_ns
+    def stamp(self, docname: str) -> tuple[str, int] | None:
+        """The build that last read page *docname* (the store's
+        :meth:`~handbook.store.HandbookStore.read_in`): read again since its
+        rulings' HTML was kept, other rulings."""
+        return store(self.env).read_in(docname)
 
     @classmethod
     def of(cls, env: BuildEnvironment) -> Rendered:
@@ -256,7 +251,7 @@ class Rendered:
         rendered at each build.  It is kept in the page's file at once, and
         read again when it is first needed: by the main process, after a
         process that writes pages for it; in a serial build, once the pages
-        are written (a yearly FAQ page's rulings are 5 MB, held to the end of
+        are written (a yearly FAQ page's rulings would be held to the end of
         the writing otherwise)."""
         record = store(self.env).record(docname)
         if record is None or not record.rulings:
@@ -345,7 +340,8 @@ def capture(app: Sphinx, pagename: str, _templatename: str, _context: dict[str, 
 
 
 def reload(app: Sphinx, docnames: list[str]) -> None:
-    """Take what the writing processes kept (``handbook-written``)."""
+    """Take what other processes kept of pages *docnames*, once they wrote
+    them (the speed package's writing processes, :mod:`handbook.speed.writing`)."""
     rendered = store(app.env).made('ruling_html')
     if rendered is not None and app.builder.parallel_ok:
         rendered.reload(docnames)
@@ -429,10 +425,8 @@ def rebase(builder: Builder, fromdocname: str, docname: str) -> Callable[[str], 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
-    app.setup_extension('handbook.core.writing_order')
     app.connect('write-started', start_writing)
     app.connect('html-page-context', capture)
-    app.connect(WRITTEN, reload)
     app.connect('build-finished', save)
     return {'version': '2', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

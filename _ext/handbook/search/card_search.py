@@ -47,13 +47,9 @@ the browser silently never finishes: nothing is stemmed (the handbook's few
 Latin words are card-name pieces such as ``DDD`` or ``HERO``), and the script
 defines a ``Stemmer`` that leaves words as they are.
 
-Each page's texts and their words are kept from one build to the next: a
-page indexed again (an edit) is split with them, and jieba cuts only its new
-texts, on its dictionary read for them alone (:class:`SavedCuts`,
-:mod:`handbook.search.dictionary`).  A process of its own cuts pages ahead
-while a core would be idle, into the same files (:class:`CutsAhead`): in a
-serial build, every page as it is read; in a parallel build, the heaviest
-pages once they are read, then the others where the write leaves a core idle.
+The speed package (:mod:`handbook.speed.search`) keeps each page's words
+from one build to the next and cuts a serial build's pages ahead in a
+process of its own; what it gives the index is the same.
 
 jieba's start-up messages are silenced.  The registry is the one
 ``card_links`` loaded; editing it re-indexes the pages that ``card_links``
@@ -68,40 +64,24 @@ path}`` adds a jieba dictionary file of the project's own words.
 from __future__ import annotations
 
 import functools
+import importlib
 import json
-import multiprocessing
-import os
-import pickle
+import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import sphinx.search
-from docutils import nodes
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.search import SearchLanguage
 from sphinx.search.en import SearchEnglish
-from sphinx.util.parallel import make_chunks
 
 from handbook.cards import links as card_links
-from handbook.core.files import doctree_file
 from handbook.core.names import SEPARATOR_CLASS, fold
-from handbook.core.writing_order import INDEXED, INDEXING, WAITING, spare_core, when_idle
-from handbook.search.dictionary import (
-    jieba_dictionary,
-    partial_dictionary,
-    read_kept,
-    save_words,
-    whole_dictionary_loaded,
-    words_key,
-    write_kept,
-)
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-    from multiprocessing.process import BaseProcess
-
     import jieba
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
@@ -109,6 +89,9 @@ if TYPE_CHECKING:
 
     from handbook.cards.registry import Card
 
+#: asked once per build for what makes the cutter (first answer):
+#: ``(app, names, options) -> (names, options) -> object with cut_for_search``
+CUTTER = 'handbook-search-cutter'
 #: a word worth indexing has a letter or a digit (not 「, 。 or ……)
 _WORDLIKE = re.compile(r'[^\W_]')
 #: Latin words, indexed besides jieba's cut (as Sphinx's Chinese search does)
@@ -167,10 +150,10 @@ class NameFinder:
 
 class CardAwareChinese(SearchLanguage):
     """Sphinx's Chinese search with card names as words (bound to a registry
-    by :func:`bind_registry`).  Sphinx's own (``sphinx.search.zh``) imports
-    jieba when it is imported, 0.1 s of every build; this one, when it first
-    cuts a text: a build that indexes no page (an edit that moved links
-    only, a build with nothing to do) never imports it."""
+    by :func:`bind_registry`).  Sphinx's own (``sphinx.search.zh``) loads
+    words into jieba's global dictionary; this one cuts with a tokenizer of
+    its own (:func:`public_cutter`), made when it first cuts a text: a build
+    that indexes no page never loads jieba's dictionary."""
 
     lang = 'zh'
     language_name = 'Chinese'
@@ -179,112 +162,66 @@ class CardAwareChinese(SearchLanguage):
     js_stemmer_code = ('/* card_search: words are not stemmed */\n'
                        'var Stemmer = function () { this.stemWord = (word) => word; };\n')
     card_names: ClassVar[tuple[str, ...]] = ()
-    replaced: ClassVar[str | type | None] = None  # the language this one stands in for
-    #: the folder where a build keeps its words and cuts for the next (:class:`SavedCuts`)
-    cache: Path | None = None
+    replaced: ClassVar[type[SearchLanguage] | None] = None  # the language this one stands in for
+    #: what makes the cutter: ``(names, options) -> object with cut_for_search``
+    #: (:func:`public_cutter`, or what a ``handbook-search-cutter`` listener gives)
+    make_cutter: ClassVar[Callable[[tuple[str, ...], dict[str, str]], Any] | None] = None
 
     def __init__(self, options: dict[str, str]) -> None:
-        # not SearchLanguage.__init__ (nor Sphinx's Chinese search's, which
-        # loads words into jieba's global dictionary)
-        self.options = options
+        super().__init__(options)
         self.names = NameFinder(self.card_names)
         keys = json.dumps(sorted(self.names.keys), ensure_ascii=False)
         separators = json.dumps(SEPARATOR_CLASS)
         self.js_splitter_code = (f'const CARD_KEYS = {keys};\n'
                                  f'const CARD_NAME_SEPARATORS = {separators};\n'
                                  f'{SCRIPT.read_text(encoding="utf-8")}')
-        self._tokenizer: jieba.Tokenizer | None = None
-        #: where the tokenizer reads jieba's dictionary by first character:
-        #: what reads the entries a text needs (:mod:`handbook.search.dictionary`)
-        self._need: Callable[[str], None] | None = None
-        self._cut: dict[str, list[str]] = {}  # the short texts cut (split)
-        self._kept: dict[str, bool] = {}  # jieba's words: whether each is kept (_split)
-        self._ahead: dict[str, list[str]] = {}  # the page's texts cut ahead (learn)
-        self._page: dict[str, list[str]] = {}  # the page's texts split so far (page_cuts)
-
-    @functools.cached_property
-    def key(self) -> str | None:
-        """A key of everything the words of a text depend on
-        (:func:`handbook.search.dictionary.words_key`)."""
-        return words_key(self.card_names, self.options.get('dict'))
-
-    @property
-    def tokenizer(self) -> jieba.Tokenizer:
-        """jieba with the card names, made when a text is first cut (a build
-        that cuts none does not wait for jieba's dictionary): on the
-        dictionary read by first character where this process has not loaded
-        it whole and the words of the last build are kept, else on the whole
-        dictionary, lent again if another build has borrowed it since."""
-        if self._tokenizer is None:
-            partial = None
-            if self.cache is not None and self.key is not None and not whole_dictionary_loaded():
-                partial = partial_dictionary(self.cache, self.key)
-            if partial is not None:
-                self._tokenizer, self._need = partial.tokenizer(), partial.need
-                return self._tokenizer
-        elif self._need is not None or jieba_dictionary().holder is self:
-            return self._tokenizer
-        return self._lend()
-
-    def _lend(self) -> jieba.Tokenizer:
-        dictionary = jieba_dictionary()
-        self._tokenizer, self._need = dictionary.lend(self, self._add_words), None
-        if self.cache is not None and self.key is not None:
-            try:
-                save_words(self.cache, self.key, dictionary, self._tokenizer.total)
-            except OSError:  # kept for the next build only: it loads the whole dictionary
-                pass
-        return self._tokenizer
-
-    def _add_words(self, tokenizer: jieba.Tokenizer) -> None:
-        for word in dictionary_words(self.card_names):
-            tokenizer.add_word(word)
-        if self.options.get('dict'):
-            tokenizer.load_userdict(self.options['dict'])
+        self.cutter: Any = None  # made when a text is first cut
+        self.short: dict[str, list[str]] = {}  # the short texts cut (split)
+        self.kept: dict[str, bool] = {}  # jieba's words: whether each is kept (cut)
+        self.known: dict[str, list[str]] = {}  # the page's texts cut already (learn)
+        self.page: dict[str, list[str]] = {}  # the page's texts split so far (page_cuts)
 
     def split(self, input: str) -> list[str]:
         """The words of *input*; a short text is cut once per build (the
         index feeds each text node alone: the pieces between card links,
         such as 「 or 」的效果, the names and the dates recur on every page)."""
         if len(input) > MEMO_CHARS:
-            words = self._ahead.get(input)
+            words = self.known.get(input)
             if words is None:
-                words = self._split(input)
+                words = self.cut(input)
         else:
-            words = self._cut.get(input)
+            words = self.short.get(input)
             if words is None:
-                words = self._ahead.get(input)
-                words = self._cut[input] = self._split(input) if words is None else words
-        self._page[input] = words
+                words = self.known.get(input)
+                words = self.short[input] = self.cut(input) if words is None else words
+        self.page[input] = words
         return list(words)
 
     def begin(self) -> None:
         """A page is about to be indexed: forget the last page's texts."""
-        self._ahead = {}
-        self._page = {}
+        self.known = {}
+        self.page = {}
 
     def learn(self, cuts: dict[str, list[str]]) -> None:
         """Split the page being indexed with *cuts* (text -> its words, as
-        :meth:`split` gives them: :class:`SavedCuts`, :class:`CutsAhead`)."""
-        if not self._ahead:
-            self._ahead = cuts
+        :meth:`split` gives them, cut by another build or process)."""
+        if not self.known:
+            self.known = cuts
         elif cuts:
-            self._ahead = {**self._ahead, **cuts}  # neither of them changed
+            self.known = {**self.known, **cuts}  # neither of them changed
 
     def page_cuts(self) -> dict[str, list[str]]:
         """The texts of the page being indexed split so far, with their words."""
-        return self._page
+        return self.page
 
-    def _split(self, input: str) -> list[str]:
-        tokenizer = self.tokenizer
-        if self._need is not None:
-            try:
-                self._need(input)
-            except (ValueError, EOFError, TypeError):  # a damaged file: the whole dictionary
-                tokenizer = self._lend()
-        kept, names = self._kept, self.names.keys
+    def cut(self, input: str) -> list[str]:
+        """jieba's words of *input* worth indexing, and the registry names in it."""
+        if self.cutter is None:
+            make = self.make_cutter or public_cutter
+            self.cutter = make(self.card_names, self.options)
+        kept, names = self.kept, self.names.keys
         words = []
-        for word in (*tokenizer.cut_for_search(input), *_LATIN.findall(input)):
+        for word in (*self.cutter.cut_for_search(input), *_LATIN.findall(input)):
             keep = kept.get(word)
             if keep is None:  # a registry name counts where the name finder finds it
                 keep = kept[word] = bool(_WORDLIKE.search(word)) and fold(word) not in names
@@ -300,6 +237,39 @@ class CardAwareChinese(SearchLanguage):
         return len(stemmed_word) > 1 or stemmed_word in self.names.keys
 
 
+def add_words(tokenizer: jieba.Tokenizer, names: Iterable[str], options: dict[str, str]) -> None:
+    """The card names (:func:`dictionary_words`) and the project's dictionary
+    (``html_search_options['dict']``) added to *tokenizer*'s words."""
+    for word in dictionary_words(names):
+        tokenizer.add_word(word)
+    if options.get('dict'):
+        tokenizer.load_userdict(options['dict'])
+
+
+def public_cutter(names: tuple[str, ...], options: dict[str, str]) -> jieba.Tokenizer:
+    """A jieba tokenizer of this build's own, on jieba's dictionary and
+    *names* (jieba's public API: its dictionary loaded from jieba's cache)."""
+    import jieba  # imported once a page is indexed: a build that indexes none does without
+
+    tokenizer = jieba.Tokenizer()
+    with quiet_jieba():
+        tokenizer.initialize()
+        add_words(tokenizer, names, options)
+    return tokenizer
+
+
+@contextmanager
+def quiet_jieba() -> Iterator[None]:
+    """jieba logs its dictionary loading to stderr at DEBUG level."""
+    logger = logging.getLogger('jieba')
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def indexes_in_chinese(app: Sphinx) -> bool:
     """Whether the build's builder indexes its pages with this search (an
     HTML builder with a search, in Chinese, as Sphinx picks the language)."""
@@ -309,322 +279,6 @@ def indexes_in_chinese(app: Sphinx) -> bool:
         and CardAwareChinese.lang in (language, language.partition('_')[0])
 
 
-class DictionaryAhead:
-    """jieba's dictionary loaded while a parallel read leaves the main process
-    waiting.  The first page the write indexes would load it (jieba's import
-    and cache: 0.2 s on the critical path of a ``-j auto`` write, the other
-    core idle).  With ``-j N``, Sphinx hands out chunks of pages to ``N``
-    reading processes, a new one as one ends and is merged; once the last
-    chunk is handed out (after every merge but the last ``N``), the main
-    process only waits, and loads the dictionary then."""
-
-    def __init__(self) -> None:
-        self.merges = 0  # the merges before the dictionary is loaded (0: not loaded ahead)
-
-    def count(self, app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-        """``env-before-read-docs`` (after the pages are reordered)."""
-        self.merges = 0
-        if app.parallel > 1 and indexes_in_chinese(app):
-            chunks = len(make_chunks(docnames, app.parallel))
-            if chunks > 1:
-                self.merges = max(chunks - app.parallel, 0) + 1
-
-    def merged(self, app: Sphinx, env: BuildEnvironment, docnames: Any,
-               other: BuildEnvironment) -> None:
-        """``env-merge-info``: a chunk's pages are merged."""
-        if self.merges:
-            self.merges -= 1
-            if not self.merges:
-                jieba_dictionary()
-
-
-class CutsAhead:
-    """Pages cut for the search by a process of its own, from their doctrees
-    as read, while a core would be idle; the process keeps each page's words
-    in the files of :class:`SavedCuts` (``<page>.ahead.marshal``), where the
-    main process finds them when it indexes the page, if they are there by
-    then (it never waits: it cuts what it has no words for).
-    :meth:`CardAwareChinese.split` is a function of the text, so the index is
-    the same (``test_builds`` compares ``-j 2`` with ``-j 1``, and two
-    clean builds).  What the doctree as read does not hold as such (a
-    reference's title, resolved later) is cut by the main process.
-
-    **A serial build** (``-j 1``) reads its pages one after the other and
-    leaves the other core idle: the process starts before the read (forked
-    from a main process that holds no page yet, so small), and cuts each page
-    once it is read (the main process tells it at the next page, and at the
-    end of the read).  It is done before the write starts; jieba's 1.3 s of
-    a clean ``-j 1`` build on the benchmark corpus are out of the main
-    process, which has no need of jieba's whole dictionary either (it reads
-    it by first character for the texts left to it, with the words the
-    process kept: :mod:`handbook.search.dictionary`).  Only where the pages
-    read weigh :data:`AHEAD_BYTES` or more, the machine has a core to spare
-    (:func:`handbook.core.writing_order.spare_core`), and jieba has its cache.
-
-    **A parallel build** keeps both cores busy reading; then the main process
-    computes the lists that need every page, and resolves and indexes every
-    page while the processes it forks write them, and the write waits on it.
-    The process starts once the pages are read (``env-updated``), at a lower
-    priority than the build's own, and cuts the heaviest pages, in the order
-    the write indexes them: those at least a quarter as heavy as the
-    heaviest (:data:`HEAVY`; on the benchmark corpus its two yearly FAQ
-    pages, cut while the main process computes the lists).  Then it cuts the
-    others from the lightest, the pages the write indexes last, only where a
-    core would otherwise be idle (:func:`~handbook.core.writing_order.when_idle`):
-    the write leaves one idle at moments, while the main process resolves
-    and indexes a chunk and no process writes.  Cut heaviest first at a
-    lower priority, they came too late and took CPU from the write (0.14 s
-    of it, four pairs); from the lightest on the idle core, the build is
-    about 0.2 s shorter (medians 11.8 against 12.1 s in twelve pairs, 11.7
-    against 11.9 s in eight more), for 1-1.5 s more CPU on that core."""
-
-    def __init__(self) -> None:
-        self.process: BaseProcess | None = None
-        self.docnames: list[str] = []  # the pages this build reads
-        self.telling: Connection | None = None  # a serial build's: the pages read, told
-        self.reading: str | None = None  # a serial build's: the page being read
-
-    def count(self, app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-        """``env-before-read-docs``: the pages to read; a serial build's process starts."""
-        self.stop(app, None)
-        self.docnames = list(docnames)
-        if app.parallel > 1 or not spare_core() or not self._worth(app) \
-                or sum(_size(Path(env.doc2path(docname))) for docname in docnames) < AHEAD_BYTES:
-            return
-        language = self._keyed(app, bound_language(app, env))  # bind_registry's comes later
-        if language is None:
-            return
-        receiving, self.telling = multiprocessing.get_context('fork').Pipe(duplex=False)
-        self._start(app, language, receiving, ((docname, doctree_file(env, docname))
-                                               for docname in iter(receiving.recv, None)))
-
-    def read(self, app: Sphinx, docname: str, source: list[str]) -> None:
-        """``source-read``: a serial build reads *docname*, so the page before is read."""
-        if self.telling is not None:
-            if self.reading is not None:
-                self._tell(self.reading)
-            self.reading = docname
-
-    def start(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
-        """``env-updated``, the pages read: a serial build's process is told
-        so; a parallel build's starts, if it read several pages (jieba's
-        dictionary, loaded ahead, is the process's as it forks)."""
-        if self.telling is not None:
-            if self.reading is not None:
-                self._tell(self.reading)
-            self._tell(None)  # the end
-            self._stop_telling()
-            return []
-        registered = sphinx.search.languages.get(CardAwareChinese.lang)  # bind_registry's
-        if not (app.parallel > 1 and self._worth(app) and isinstance(registered, type)
-                and issubclass(registered, CardAwareChinese)):
-            return []
-        language = self._keyed(app, registered)
-        if language is None:
-            return []
-        sizes = {doctree_file(env, docname): docname for docname in self.docnames}
-        sized = sorted(((_size(path), path) for path in sizes), reverse=True)  # as the write
-        heaviest = sized[0][0] if sized else 0
-        heavy = [(sizes[path], path) for size, path in sized if size * HEAVY >= heaviest]
-        light = [(sizes[path], path) for size, path in reversed(sized) if size * HEAVY < heaviest]
-        self._start(app, language, None, [*heavy, WHEN_IDLE, *light])
-        return []
-
-    def _worth(self, app: Sphinx) -> bool:
-        """Whether cutting pages ahead is worth it: the build reads several
-        pages and indexes them with this search."""
-        return len(self.docnames) > PAGES_AHEAD and indexes_in_chinese(app)
-
-    @staticmethod
-    def _keyed(app: Sphinx, language: type[CardAwareChinese]) -> type[CardAwareChinese] | None:
-        """*language* (this build's, :func:`bound_language`), where the words
-        it cuts can be kept (jieba has its cache: their key)."""
-        user_dictionary = (app.config.html_search_options or {}).get('dict')
-        return language if words_key(language.card_names, user_dictionary) is not None else None
-
-    def _start(self, app: Sphinx, language: type[CardAwareChinese], receiving: Connection | None,
-               doctrees: Iterable[tuple[str, Path]]) -> None:
-        """Fork the process, to cut the pages of *doctrees* (``(docname, doctree file)``)."""
-        context = multiprocessing.get_context('fork')
-        self.process = context.Process(
-            target=_cut_pages, daemon=True,
-            args=(language, dict(app.config.html_search_options or {}), doctrees, self.telling))
-        self.process.start()
-        if receiving is not None:
-            receiving.close()  # the process's end
-
-    def _tell(self, docname: str | None) -> None:
-        """Tell the process that page *docname* is read (None: all are)."""
-        if self.telling is None:
-            return
-        try:
-            self.telling.send(docname)
-        except OSError:  # the process ended: the main process cuts what it has no words for
-            self._stop_telling()
-
-    def _stop_telling(self) -> None:
-        if self.telling is not None:
-            self.telling.close()
-        self.telling = self.reading = None
-
-    def stop(self, app: Sphinx, exception: BaseException | None) -> None:
-        """``build-finished`` (and before a build's read): the process ended."""
-        self._stop_telling()
-        if self.process is not None:
-            self.process.terminate()
-            self.process.join()
-            self.process = None
-
-
-#: a build cuts pages ahead when it reads more than this many
-PAGES_AHEAD = 5
-#: a serial build cuts pages ahead when those it reads weigh this much (their sources)
-AHEAD_BYTES = 128 * 1024
-#: a parallel build cuts ahead the pages at least 1/HEAVY as heavy as the heaviest
-#: first, then the others where a core would be idle
-HEAVY = 4
-#: among the pages given to :func:`_cut_pages`: it cuts those after it only on
-#: what the build leaves of the cores (:func:`~handbook.core.writing_order.when_idle`)
-WHEN_IDLE = ('', Path())
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _cut_pages(language_class: type[CardAwareChinese], options: dict[str, str],
-               doctrees: Iterable[tuple[str, Path]], telling: Connection | None = None) -> None:
-    """The process of :class:`CutsAhead`: each page's texts and their words,
-    kept.  It stops at anything unexpected, quietly: the main process cuts
-    what it has no words for, and reports what goes wrong there.  It closes
-    its copy of *telling*, the main process's end of the pipe that tells it
-    the pages read: should the main process end without saying so, the pipe
-    ends, and so does this process."""
-    try:
-        if telling is not None:
-            telling.close()
-        os.nice(NICENESS)
-        language = language_class(options)
-        if language.cache is None or language.key is None:
-            return
-        for docname, path in doctrees:
-            if (docname, path) == WHEN_IDLE:  # the pages after it, on what the build leaves
-                when_idle()
-                continue
-            doctree = pickle.loads(path.read_bytes())
-            texts = {node.astext() for node in doctree.findall(nodes.Text)}
-            texts.update(node.astext() for node in doctree.findall(nodes.title))
-            language.begin()
-            write_cuts(ahead_file(language.cache, docname), language.key,
-                       {text: language.split(text) for text in texts})
-    except Exception:  # noqa: BLE001, S110 -- see the docstring
-        pass
-
-
-#: how much lower than the build's the priority of :class:`CutsAhead`'s process is
-NICENESS = 10
-
-
-class SavedCuts:
-    """Each page's texts and their words, kept in the build's folder from one
-    build to the next (:func:`cuts_file`): an edit indexes the edited page
-    again (and the indexes whose toctrees list it), and jieba cuts only the
-    texts the page did not have, on its dictionary read for those texts only
-    (:mod:`handbook.search.dictionary`): on the benchmark corpus, a quarter
-    of a second of the build after a one-line edit.  The words are kept
-    under a key of everything they depend on (:attr:`CardAwareChinese.key`):
-    another registry, another dictionary or another jieba, and the page is
-    cut anew.  A page indexed is split with what its file and the file of
-    :class:`CutsAhead` hold; its file keeps the words of the texts that
-    :class:`CutsAhead` did not cut (all of them, where it did not run), and
-    is written again when those are other texts: as the page is indexed, or,
-    in a parallel write, once the main process waits for the last writing
-    processes (:meth:`write_pending`)."""
-
-    def __init__(self) -> None:
-        # the page being indexed: its words kept by the last indexing, by CutsAhead
-        self.own: dict[str, list[str]] = {}
-        self.ahead: dict[str, list[str]] = {}
-        # a parallel write's pages to keep, written while the main process waits
-        self.pending: dict[Path, tuple[str, dict[str, list[str]]]] = {}
-
-    def indexing(self, app: Sphinx, pagename: str) -> None:
-        """``handbook-indexing``: the page's words kept, to the index's language."""
-        self.own, self.ahead = {}, {}
-        language = indexing_language(app)
-        if language is None:
-            return
-        language.begin()
-        if language.cache is not None and language.key is not None:
-            self.own = _read_cuts(cuts_file(language.cache, pagename), language.key)
-            self.ahead = _read_cuts(ahead_file(language.cache, pagename), language.key)
-            language.learn(self.ahead)
-            language.learn(self.own)
-
-    def indexed(self, app: Sphinx, pagename: str) -> None:
-        """``handbook-indexed``: keep the words of the page's texts that
-        :class:`CutsAhead` did not keep, if they are other texts than last time."""
-        language = indexing_language(app)
-        if language is None or language.cache is None or language.key is None:
-            return
-        own = {text: words for text, words in language.page_cuts().items()
-               if text not in self.ahead}
-        if own.keys() != self.own.keys():
-            path = cuts_file(language.cache, pagename)
-            if app.builder.parallel_ok:  # written while the main process waits (write_pending)
-                self.pending[path] = (language.key, own)
-            else:
-                write_cuts(path, language.key, own)
-        self.own, self.ahead = {}, {}
-
-    def write_pending(self, app: Sphinx, exception: BaseException | None = None) -> None:
-        """``handbook-waiting`` (and ``build-finished``): keep the words of a
-        parallel write's pages, while the main process waits for the last
-        writing processes (0.1 s of its critical path on the benchmark corpus)."""
-        pending, self.pending = self.pending, {}
-        for path, (key, cuts) in pending.items():
-            write_cuts(path, key, cuts)
-
-    @staticmethod
-    def forget(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
-               removed: set[str]) -> list[str]:
-        """``env-get-outdated``: the words of removed pages go."""
-        for docname in removed:
-            cuts_file(cache_folder(app), docname).unlink(missing_ok=True)
-            ahead_file(cache_folder(app), docname).unlink(missing_ok=True)
-        return []
-
-
-def cache_folder(app: Sphinx) -> Path:
-    """Where a build keeps its words and cuts for the next one."""
-    return Path(app.doctreedir, 'handbook-search')
-
-
-def cuts_file(folder: Path, pagename: str) -> Path:
-    """The words of page *pagename* as its last indexing split its texts."""
-    return folder / 'cuts' / f'{pagename}.marshal'
-
-
-def ahead_file(folder: Path, pagename: str) -> Path:
-    """The words of page *pagename* as :class:`CutsAhead` cut them."""
-    return folder / 'cuts' / f'{pagename}.ahead.marshal'
-
-
-def write_cuts(path: Path, key: str, cuts: dict[str, list[str]]) -> None:
-    try:
-        write_kept(path, key, cuts)
-    except OSError:  # kept for the next build only: it cuts the page again
-        pass
-
-
-def _read_cuts(path: Path, key: str) -> dict[str, list[str]]:
-    kept = read_kept(path, key)
-    return kept[0] if kept and len(kept) == 1 and isinstance(kept[0], dict) else {}
-
-
 def indexing_language(app: Sphinx) -> CardAwareChinese | None:
     """The search language of the build's index, if it is this one."""
     language = getattr(getattr(app.builder, 'indexer', None), 'lang', None)
@@ -632,45 +286,60 @@ def indexing_language(app: Sphinx) -> CardAwareChinese | None:
 
 
 def bound_language(app: Sphinx, env: BuildEnvironment) -> type[CardAwareChinese]:
-    """The search language for this build's registry."""
+    """The search language for this build's registry (its cutter: a
+    ``handbook-search-cutter`` listener's, else :func:`public_cutter`)."""
     names = tuple(registry_names(card_links.registry(env).cards()))
-    replaced = sphinx.search.languages.get(CardAwareChinese.lang)
+    replaced = registered_language()
+    options = dict(app.config.html_search_options or {})
+    make = app.events.emit_firstresult(CUTTER, names, options)
     return type('CardAwareChinese', (CardAwareChinese,),
-                {'card_names': names, 'replaced': replaced, 'cache': cache_folder(app)})
+                {'card_names': names, 'replaced': replaced,
+                 'make_cutter': staticmethod(make) if make is not None else None})
+
+
+def registered_language() -> type[SearchLanguage] | None:
+    """The language Sphinx's table holds for Chinese, as a class: a dotted
+    name (Sphinx's own, ``sphinx.search.zh.SearchChinese``) as a
+    :func:`deferred` class, so that jieba, which that module imports, is
+    not imported by a build that indexes nothing."""
+    found = sphinx.search.languages.get(CardAwareChinese.lang)
+    return deferred(found) if isinstance(found, str) else found
+
+
+@functools.cache
+def deferred(dotted: str) -> type[SearchLanguage]:
+    """A class standing for the search language *dotted* (``module.Class``),
+    imported when the class is first made an instance of, as Sphinx
+    imports a dotted name of its table."""
+    module, name = dotted.rsplit('.', 1)
+
+    def make(cls: type, options: dict[str, str]) -> SearchLanguage:
+        return getattr(importlib.import_module(module), name)(options)
+
+    return type(name, (SearchLanguage,), {'lang': CardAwareChinese.lang, '__new__': make,
+                                          '__module__': __name__, 'dotted': dotted})
 
 
 def bind_registry(app: Sphinx, env: BuildEnvironment) -> None:
     """Register the search language for this build's registry (before the
-    HTML builder makes its index, at each build)."""
+    HTML builder makes its index, at each build; Sphinx's public
+    :meth:`~sphinx.application.Sphinx.add_search_language`)."""
     app.add_search_language(bound_language(app, env))
 
 
 def unbind_registry(app: Sphinx, exception: BaseException | None) -> None:
-    """Give Sphinx's table of search languages (a global) back as it was."""
-    language = sphinx.search.languages.get(CardAwareChinese.lang)
-    if isinstance(language, type) and issubclass(language, CardAwareChinese):
-        sphinx.search.languages[CardAwareChinese.lang] = language.replaced
+    """Register again the language this build's stood in for: a later build
+    in the process without this extension gets Sphinx's Chinese search."""
+    language = registered_language()
+    if isinstance(language, type) and issubclass(language, CardAwareChinese) \
+            and language.replaced is not None:
+        app.add_search_language(language.replaced)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.cards.links')
-    app.setup_extension('handbook.core.writing_order')  # its handbook-indexing
+    app.add_event(CUTTER)
     app.connect('env-updated', bind_registry)
-    ahead = DictionaryAhead()
-    app.connect('env-before-read-docs', ahead.count, priority=950)  # after reading_order's
-    app.connect('env-merge-info', ahead.merged)
-    saved = SavedCuts()
-    app.connect(INDEXING, saved.indexing)
-    app.connect(INDEXED, saved.indexed)
-    app.connect('env-get-outdated', saved.forget)
-    app.connect(WAITING, saved.write_pending)
-    app.connect('build-finished', saved.write_pending)
-    cuts = CutsAhead()
-    # after the reading order's, and after what was alive is frozen (gc_policy)
-    app.connect('env-before-read-docs', cuts.count, priority=1000)
-    app.connect('source-read', cuts.read)
-    app.connect('env-updated', cuts.start, priority=600)  # after bind_registry
-    app.connect('build-finished', cuts.stop)
     app.connect('build-finished', unbind_registry)
-    return {'version': '1', 'env_version': 1,
+    return {'version': '2', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -81,7 +81,7 @@ from sphinx.util.nodes import extract_messages
 from sphinx.util.osutil import relative_uri
 
 from handbook.cards.links import registry
-from handbook.store import store
+from handbook.store import State, state
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -92,9 +92,17 @@ logger = logging.getLogger(__name__)
 
 #: the catalog of the texts the handbook's extensions generate
 CATALOG = 'handbook'
-#: the store's entries: {domain: (catalog, digest)} of the build; the domains that changed
-CATALOGS, CATALOGS_CHANGED = 'catalogs', 'catalogs_changed'
 _ = get_translation(CATALOG)
+
+
+class CatalogState(State):
+    """What the translations keep from build to build (:func:`handbook.store.state`):
+    each catalog of the build and its digest, ``{domain: (catalog, digest)}``;
+    the domains whose catalog changed in this build."""
+
+    def __init__(self) -> None:
+        self.catalogs: dict[str, tuple[str, str]] | None = None
+        self.changed: set[str] = set()
 
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 SWITCHER = 'handbook-languages.html'
@@ -183,16 +191,16 @@ def note_catalog_changes(app: Sphinx) -> None:
     fuzzy = b'fuzzy' if env.config.gettext_allow_fuzzy_translations else b''
     new = {domain: (str(po), hashlib.sha256(po.read_bytes() + fuzzy).hexdigest())
            for domain, po in catalog_files(app).items()}
-    data = store(env).data
-    old: dict[str, tuple[str, str]] | None = data.get(CATALOGS)
-    data[CATALOGS_CHANGED] = set() if old is None else \
+    kept = state(env, CatalogState)
+    old = kept.catalogs
+    kept.changed = set() if old is None else \
         {d for d in old.keys() | new.keys() if old.get(d) != new.get(d)}
-    data[CATALOGS] = new
+    kept.catalogs = new
 
 
 def pages_with_changed_catalogs(app: Sphinx, env: BuildEnvironment, added: Any,
                                 changed: Any, removed: Any) -> list[str]:
-    domains = store(env).data.get(CATALOGS_CHANGED, set())
+    domains = state(env, CatalogState).changed
     if not domains:
         return []
     if CATALOG in domains:  # generated texts can be on any page
@@ -318,7 +326,7 @@ class RememberReferences(SphinxTransform):
     default_priority = 19  # before sphinx.transforms.i18n.Locale (20)
 
     def apply(self, **kwargs: Any) -> None:
-        if not store(self.env).data.get(CATALOGS):
+        if not state(self.env, CatalogState).catalogs:
             return
         for node, _msg in extract_messages(self.document):
             if isinstance(node, nodes.TextElement):
@@ -345,7 +353,7 @@ class TranslatedMessages(SphinxTransform):
     default_priority = 21  # after sphinx.transforms.i18n.Locale (20)
 
     def apply(self, **kwargs: Any) -> None:
-        catalogs = store(self.env).data.get(CATALOGS)
+        catalogs = state(self.env, CatalogState).catalogs
         if not catalogs:  # nothing translated, nothing noted (RememberReferences)
             return
         domain = docname_to_domain(self.env.current_document.docname,

@@ -1,5 +1,5 @@
 # A handbook's shapes of toctrees, for the navigation every page shows
-# (handbook/core/toctree_cache.py); the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['handbook.core.toctree_cache']
+# (handbook/speed/toctree_cache.py); the project's _ext/ is on sys.path (tests/conftest.py)
+extensions = ['handbook.speed.toctree_cache']
 html_theme = 'furo'
 language = 'zh_CN'

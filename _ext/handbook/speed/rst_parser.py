@@ -4,10 +4,9 @@ docutils parses the lines of a line block after its first, the items of a
 bullet list and a run of explicit markup in a *nested* state machine, a new
 one for each block.  A new machine makes one object of each of docutils' 15
 states, and each of those objects makes its transitions (its patterns and
-their bound methods): about 0.3 ms a machine, while the block itself
-needs one or two of those states.  A handbook is mostly line blocks, one
-ruling a line: the benchmark corpus (``make bench``) makes 3,800 such
-machines, 1.3 s of a clean ``-j 1`` build, which plain Sphinx spends too.
+their bound methods), while the block itself needs one or two of those
+states.  A handbook is mostly line blocks, one ruling a line: thousands of
+such machines, which plain Sphinx makes too.
 
 Here a nested machine makes a state when the parse first asks for it
 (:class:`States`).  What is parsed does not change: the same states, made
@@ -26,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 from docutils.parsers.rst import states
 from docutils.statemachine import DuplicateStateError
 from sphinx.parsers import RSTParser
+
+from handbook.speed.session import enabled
 
 if TYPE_CHECKING:
     from docutils.statemachine import State
@@ -95,6 +96,12 @@ class Parser(RSTParser):
         self.state_classes = STATE_CLASSES
 
 
+def use_parser(app: Sphinx, config: Any) -> None:
+    """The parser for ``.rst``, where the part ``parser`` is on."""
+    if enabled(app, 'parser'):
+        app.add_source_parser(Parser, override=True)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_source_parser(Parser, override=True)
+    app.connect('config-inited', use_parser)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

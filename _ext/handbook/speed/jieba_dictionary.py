@@ -1,28 +1,35 @@
 """jieba's dictionary for the search: loaded whole once per process and lent
 to one build at a time, or read by first character for the few texts a
-build cuts.
+build cuts (part ``jieba`` of :mod:`handbook.speed`).
 
-jieba looks the words of a text up in its dictionary, 350,000 words and the
-prefixes it adds (500,000 entries), which it keeps marshalled in its cache
-file; loading it takes a fifth of a second (:func:`jieba_dictionary`).  A
-build that cuts few texts needs few of them: an edit indexes the edited page
-again, but the words of the page's other texts come from the last build
-(:class:`handbook.search.card_search.SavedCuts`), and jieba looks up nothing
-but pieces of the text it cuts, so only the entries whose first character is
-in that text.  Such a build reads those (:class:`PartialDictionary`), from:
+jieba looks the words of a text up in its dictionary (350,000 words and the
+prefixes it adds), which it keeps marshalled in its cache file.  A process
+that runs several builds (the tests, a preview) loads it once
+(:func:`jieba_dictionary`) and lends it to one build's tokenizer at a time
+(:class:`SharedDictionary`).  A build that cuts few texts needs few of its
+entries: an edit indexes the edited page again, but the words of the
+page's other texts come from the last build
+(:class:`handbook.speed.search.SavedCuts`), and jieba looks up nothing but
+pieces of the text it cuts, so only the entries whose first character is in
+that text.  Such a build reads those (:class:`PartialDictionary`), from:
 
 * **jieba's dictionary by first character** (:class:`Shards`), in one file
   beside jieba's cache, written when the whole dictionary is loaded and the
-  file is missing or was made from another jieba cache (0.3 s, once per
-  machine);
+  file is missing or was made from another jieba cache (once per machine);
 * **the build's own words** (:func:`save_words`): what the card names and
   the project's dictionary added to jieba's (the words, their prefixes, the
   new total), kept in the build's folder by the build that added them, under
   a key of everything a cut depends on (:func:`words_key`).
 
 Where either is missing or does not match, the build loads the whole
-dictionary, as before.  Either way the words are the same: the tests cut
-the same texts both ways.
+dictionary.  Either way the words are the same: the tests cut the same
+texts both ways.
+
+This module reads jieba's cache file itself and gives a tokenizer its
+dictionary by setting the tokenizer's ``FREQ``, ``total`` and
+``initialized``: jieba 0.42 has no public way to share one dictionary
+between tokenizers.  The speed package's allow-list names both, guarded by
+jieba's version (:data:`handbook.speed.ALLOWED`).
 """
 
 from __future__ import annotations
@@ -63,7 +70,7 @@ class SharedDictionary(dict):
     (the card names, ``html_search_options['dict']``) are noted as they are
     added, and taken out again before the dictionary is lent to the next
     build: a build costs the words it adds, not a copy of jieba's 350,000
-    (15 MB, and a fiftieth of a second).  Only additions go through Python:
+    (megabytes for each build).  Only additions go through Python:
     looking a word up is the dict's own."""
 
     def __init__(self, words: dict[str, int], total: int) -> None:
@@ -200,7 +207,7 @@ def _tokenizer(dictionary: dict[str, int], total: int) -> jieba.Tokenizer:
 @functools.cache
 def jieba_dictionary() -> SharedDictionary:
     """jieba's own dictionary, loaded once per process (from jieba's cache
-    file, a fifth of a second: :func:`_read_jieba_cache`) and shared by its
+    file: :func:`_read_jieba_cache`) and shared by its
     builds one after the other (one process makes several builds under
     sphinx.testing).  Its :class:`Shards` are written if they are not."""
     import jieba
@@ -228,8 +235,8 @@ def whole_dictionary_loaded() -> bool:
 def _read_jieba_cache(tokenizer: jieba.Tokenizer) -> tuple[dict[str, int], int] | None:
     """jieba's cache of its default dictionary (``jieba.cache`` in its
     ``tmp_dir``, else the temporary folder), read as jieba reads it but in
-    one piece: ``marshal.load`` from the file takes 0.55 s, ``marshal.loads``
-    of its 9 MB 0.18 s.  None where there is no such cache, or no readable
+    one piece (``marshal.loads`` of the bytes, three times as fast as
+    jieba's ``marshal.load`` from the file).  None where there is no such cache, or no readable
     one, or the tokenizer has another dictionary."""
     import jieba
 

@@ -2,9 +2,9 @@
 
 The theme (furo) asks every page it writes for the whole site's table of
 contents, for its navigation, and Sphinx copies and resolves the site's
-toctree for that page: 20 ms a page on a handbook of 60 pages, 0.25 s of
-the 3 s of an edit that writes ten pages without reading any (a registry
-row whose URL changed moves card links only).  What it gives depends on what the
+toctree for that page, a noticeable part of an edit that writes pages
+without reading them (a registry row whose URL changed moves card links
+only).  What it gives depends on what the
 pages read say (their titles, their toctrees), on the configuration, the
 tags and the builder, and on nothing else.
 
@@ -12,26 +12,32 @@ So each page's tables of contents -- the HTML of each call of the page
 context's ``toctree`` (``html-page-context``, before the theme's handler),
 by its arguments -- are kept in the doctree folder, a file per page
 (:data:`FOLDER`), with the digest of what they were made of
-(:func:`signature`: every page's sections, title and toctrees, 15 ms on
-such a handbook; the configuration, the tags, the builder).  A build
+(:func:`signature`: every page's sections, title and toctrees; the
+configuration, the tags, the builder).  A build
 whose digest is the same -- no page read, or pages read with the same
 title and sections (an edited ruling) -- takes them as they are; any other
 makes them anew.  A page's file is written as soon as the page is (by
-whichever process writes it).
+whichever process writes it).  Pages of the sources only: an extension's
+page (the 404 page) may make its navigation its own way.
+
+The argument handling of :meth:`navigation` is
+``StandaloneHTMLBuilder._get_local_toctree``'s, which Sphinx keeps private:
+the cache applies only where the builder's method is that one (an
+allowance of :data:`handbook.speed.ALLOWED`, guarded by Sphinx's version).
 
 **The navigation, made from the pages' titles.**  The theme's call asks for
 titles only (``titles_only``, not collapsed).  Sphinx copies every page's
 table of contents, all its sections, for every page that asks, and only
-then cuts each down to its title and the toctrees under it: 2,600 nodes
-copied for a navigation of 60 titles, 20 ms a page.  Where a page's table
+then cuts each down to its title and the toctrees under it: thousands of
+nodes copied for a navigation of a few dozen titles.  Where a page's table
 of contents could not come out otherwise (no ``only`` in it, no ``:tocdepth:``,
 each entry a title with at most one list under it), that cut is made once
 per build and process (:class:`TitlesOnlyTocs`), and Sphinx's own
 :func:`~sphinx.environment.adapters.toctree.global_toctree_for_doc` is given
 the cut tables instead of the whole ones (:class:`NavigationView`).  It
 resolves, marks and renders them as it would have: the same HTML (a test
-compares every page of a root with every shape of toctree), 1.1 s less in a
-clean ``-j 1`` build of the benchmark corpus.  Only for builders that take
+compares every page of a root with every shape of toctree).  Only for
+builders that take
 ``toctree``'s arguments as the HTML builder does (not singlehtml).
 """
 
@@ -49,6 +55,7 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment.adapters.toctree import global_toctree_for_doc
 
 from handbook.core.files import replacing
+from handbook.speed.session import enabled
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -75,7 +82,7 @@ class Toctrees:
         """What this build's tables of contents are made of (``write-started``)."""
         self.titles_tocs = None
         info = getattr(builder, 'build_info', None)
-        if builder.format != 'html' or info is None:
+        if builder.format != 'html' or info is None or not enabled(app, 'toctrees'):
             self.folder = None
             return
         self.folder = Path(app.doctreedir) / FOLDER
@@ -102,8 +109,8 @@ class Toctrees:
              doctree: object) -> None:
         """The page context's ``toctree``, kept (``html-page-context``, before the theme's)."""
         toctree = context.get('toctree')
-        if self.folder is None or not callable(toctree):
-            return
+        if self.folder is None or not callable(toctree) or pagename not in app.env.all_docs:
+            return  # not a page of the sources: an extension's (the 404 page) may make its own
         context['toctree'] = self._kept(app.builder, pagename, toctree)
 
     def _kept(self, builder: Builder, pagename: str,
