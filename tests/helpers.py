@@ -83,6 +83,13 @@ def links(app, docname: str = 'index') -> list[tuple[str, str, str]]:
 
 # -- builds of the real handbook, once per test run ------------------------------------------
 
+#: the address the suite's builds of the real handbook are given, as the GitHub
+#: Pages workflow gives its own (``make html BASEURL=…``): canonical links, og:url,
+#: the sitemap and the feed are made from it.  At the root of its host, as the
+#: browser tests serve the site (the 404 page's links are absolute paths); an
+#: address with a folder is test-publishing's
+PUBLISHED = 'https://ocg.example.org/'
+
 #: where tests/browser/conftest.py's screenshot folder is kept for pytest's summary
 SCREENSHOTS = pytest.StashKey[Path]()
 

@@ -16,7 +16,7 @@ from docutils import nodes
 
 from conftest import ROOT
 from handbook.store import store
-from helpers import assert_no_warnings, build_once, html, make_command, warnings
+from helpers import PUBLISHED, assert_no_warnings, build_once, html, make_command, warnings
 from handbook.rulings.lines import rulings
 
 #: the rulings of test-editions/index.rst, in page order; True: overturned
@@ -253,7 +253,7 @@ def handbook(handbook_build, tmp_path_factory):
     """The real handbook, both editions: the full one as the suite builds it
     once (conftest.py), the current one built once by make html TAGS=current."""
     current = build_once(tmp_path_factory, 'handbook-current', lambda out: make_command(
-        'html', 'TAGS=current', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
+        'html', 'TAGS=current', f'BUILDDIR={out}', f'BASEURL={PUBLISHED}', 'SPHINXOPTS=-q'))
     return handbook_build.html, current
 
 

@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote
 import pytest
 
 from handbook.core.names import fold
-from helpers import build_once, make_command, serve
+from helpers import PUBLISHED, build_once, make_command, serve
 
 #: the rulings a query returns, newest first
 PHRASE = ('伤害步骤', [  # jieba cuts it in two: 伤害 + 步骤
@@ -281,7 +281,7 @@ def zh_tw(site, tmp_path_factory):
         root = Path(os.environ['HANDBOOK_SITE_ZH_TW']).resolve()
     else:
         run = build_once(tmp_path_factory, 'handbook-zh_TW', lambda out: make_command(
-            'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', 'SPHINXOPTS=-q'))
+            'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', f'BASEURL={PUBLISHED}', 'SPHINXOPTS=-q'))
         assert run.returncode == 0, run.stderr
         root = run.html / 'zh_TW'
     with serve(root) as url:

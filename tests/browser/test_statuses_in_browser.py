@@ -23,8 +23,6 @@ from helpers import serve
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
 ROOT = Path(__file__).resolve().parents[2]
-#: test-statuses' html_baseurl: the permalinks the button copies start with it
-BASEURL = 'https://example.org/handbook/'
 STRUCK = 'ruling-2017-03-24-神之宣告'
 REPLACEMENT = 'ruling-2020-01-13'
 #: records what a copy event put on the clipboard (the fallback without navigator.clipboard)
@@ -116,7 +114,7 @@ def test_copy_link_puts_the_permalink_on_the_clipboard(browser, statuses_site, w
     press(page, width, button)
     page.wait_for_function('document.getElementById("ruling-copy-status")?.textContent')
     assert page.evaluate('navigator.clipboard.readText()') == \
-        f'{BASEURL}index.html#{REPLACEMENT}'
+        f'{statuses_site}index.html#{REPLACEMENT}'
     assert page.locator('#ruling-copy-status').text_content() == '已复制此裁定的链接'
     assert page.locator('#ruling-copy-status').get_attribute('role') == 'status'
     screenshot(page, 'copied')
@@ -127,7 +125,7 @@ def test_copy_link_puts_the_permalink_on_the_clipboard(browser, statuses_site, w
     page.wait_for_function(f'navigator.clipboard.readText().then((t) => t.endsWith('
                            f'"{quote(STRUCK)}"))')
     assert page.evaluate('navigator.clipboard.readText()') == \
-        f'{BASEURL}index.html#{quote(STRUCK)}'
+        f'{statuses_site}index.html#{quote(STRUCK)}'
     assert page.evaluate('getComputedStyle(document.activeElement).opacity') == '1'
     screenshot(page, 'keyboard')
     errors = page.errors
@@ -144,7 +142,7 @@ def test_copy_link_without_the_clipboard_api(browser, statuses_site, screenshot)
     # the live region speaks a moment later (so that a screen reader notices)
     page.wait_for_function('document.getElementById("ruling-copy-status")?.textContent')
     assert page.evaluate('window.copiedText') == \
-        f'{BASEURL}other.html#{quote("ruling-2020-02-02-旋风")}'
+        f'{statuses_site}other.html#{quote("ruling-2020-02-02-旋风")}'
     assert page.locator('#ruling-copy-status').text_content() == '已复制此裁定的链接'
     errors = page.errors
     context.close()

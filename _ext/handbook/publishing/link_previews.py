@@ -27,7 +27,9 @@ Configuration (``conf.py``)::
     handbook_description_width = 160   # about 80 Chinese characters
 
 The tags are written for every page that has a text (not for the search and
-index pages); ``og:description`` and ``description`` say the same.
+index pages); ``og:description`` and ``description`` say the same.  ``og:url``
+is the page's absolute address under ``html_baseurl``
+(:mod:`handbook.publishing.site_urls`); a build without one writes none.
 """
 
 from __future__ import annotations
@@ -166,6 +168,18 @@ def add_description(app: Sphinx, pagename: str, templatename: str,
                            + f'<meta name="description" content="{html.escape(text)}" />\n')
 
 
+#: sphinxext-opengraph's og:url tag, relative where ogp_site_url is empty
+_OG_URL = re.compile(r'<meta property="og:url" content="[^"]*" />\n?')
+
+
+def drop_relative_url(app: Sphinx, pagename: str, templatename: str,
+                      context: dict[str, Any], doctree: nodes.document | None) -> None:
+    """No ``og:url`` without the site's address: sphinxext-opengraph would
+    write the page's relative path, which a preview cannot open."""
+    if not app.config.html_baseurl and 'og:url' in context.get('metatags', ''):
+        context['metatags'] = _OG_URL.sub('', context['metatags'])
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     # sphinxext-opengraph prints a notice on import when matplotlib is missing;
     # it needs it only for generated preview images, which the handbook does not use
@@ -175,4 +189,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value('handbook_description_width', 160, 'html', types=frozenset({int}))
     # before sphinxext-opengraph (500), which reads the description from the meta fields
     app.connect('html-page-context', add_description, priority=400)
+    app.connect('html-page-context', drop_relative_url, priority=550)  # after it
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

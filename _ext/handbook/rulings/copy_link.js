@@ -1,7 +1,6 @@
 /* Copy a ruling's permalink (handbook.rulings.lines): each ruling's
- * <button class="ruling-copy"> copies the page's address (data-page-url of
- * this script's tag: html_baseurl + the page; else the page's own address)
- * with "#" and the ruling's id, percent-encoded.  navigator.clipboard where
+ * <button class="ruling-copy"> copies the address the reader is on, without
+ * its fragment, with "#" and the ruling's id, percent-encoded.  navigator.clipboard where
  * the browser has it, else a selected text copied with execCommand, else a
  * prompt showing the address.  A polite live region says it was copied. */
 (() => {
@@ -11,9 +10,7 @@
 
   function permalink(button) {
     const line = button.closest('.ruling-line');
-    const page = data('data-page-url') || window.location.href.split('#')[0];
-    return new URL(page, window.location.href).href.split('#')[0] +
-      '#' + encodeURIComponent(line.id);
+    return window.location.href.split('#')[0] + '#' + encodeURIComponent(line.id);
   }
 
   function announce(text) {

@@ -64,14 +64,12 @@ its replacement links (``← 原裁定``, ``→ 现裁定``) and its source badg
 (:mod:`handbook.rulings.statuses`), then the permalink ¶ and a copy-link
 button, ``<button type="button" class="ruling-copy" aria-label="复制此裁定的链接">``:
 clicking it (or Enter, Space, a tap) copies the ruling's permalink, the
-page's address from ``html_baseurl`` (the canonical one) with ``#`` and the
-anchor percent-encoded -- so that a chat app does not cut the link at its
+address the reader is on with ``#`` and the anchor percent-encoded -- so that a chat app does not cut the link at its
 first Chinese character -- e.g.
 ``https://example.org/negation.html#ruling-2019-04-17-%E6%AD%BB…``
 (``copy_link.js``, copied into ``_static/`` and loaded by the pages that have
 rulings; ``navigator.clipboard``, else a selected text copied with
-``execCommand``, else a prompt showing the address).  Without
-``html_baseurl`` the address is the page's own.  EPUB gets the badges and
+``execCommand``, else a prompt showing the address).  EPUB gets the badges and
 links but no button and no script; LaTeX neither.  As it writes a ruling
 line, the HTML translator leaves the HTML of the ruling (up to its badges)
 on the page's document (:func:`written_html`), for the pages that show the
@@ -439,7 +437,6 @@ def add_copy_script(app: Sphinx, pagename: str, templatename: str,
     if getattr(app.builder, 'embedded', False) or page is None or not page.rulings:
         return
     app.add_js_file(COPY_SCRIPT.name, priority=500, defer='defer', **{
-        'data-page-url': context.get('pageurl') or '',
         'data-copied': str(_('已复制此裁定的链接')),
         'data-failed': str(_('无法自动复制，请复制这个链接：')),
     })
