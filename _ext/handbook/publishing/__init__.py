@@ -1,5 +1,6 @@
-"""Publishing: editions, the site's address, link previews, page dates, linkcheck's policy,
-files of the site written only when they change."""
+"""Publishing: editions, the site's address, link previews, page dates, the readers'
+tools (permalinks, copy, card pages), linkcheck's policy, files of the site written
+only when they change."""
 
 from handbook import setup_concern
 
@@ -7,5 +8,6 @@ from handbook import setup_concern
 def setup(app):
     return setup_concern(app, 'handbook.publishing.editions', 'handbook.publishing.site_urls',
                          'handbook.publishing.link_previews', 'handbook.publishing.page_dates',
+                         'handbook.publishing.reader_tools', 'handbook.publishing.theme',
                          'handbook.publishing.linkcheck_policy',
                          'handbook.publishing.unchanged_files')
