@@ -35,7 +35,8 @@ def meta(page: str) -> dict[str, str]:
 
 
 def last_updated(page: str) -> str:
-    return re.search(r'<div class="last-updated">\s*Last updated on ([^<]*)</div>', page)[1]
+    return re.search(r'<div class="last-updated">\s*(?:最后更新于|Last updated on) ([^<]*)</div>',
+                     page)[1]
 
 
 # -- sitemap and robots.txt ---------------------------------------------------------------

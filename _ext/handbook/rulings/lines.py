@@ -413,7 +413,8 @@ def visit_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
     line = node.parent
     if (isinstance(line, nodes.line) and len(line) == 1 and len(node['ids']) == 1
             and self.body and self.body[-1] == _LINE_TAG):
-        self.body[-1] = f'<div class="line ruling-line" id="{self.attval(node["ids"][0])}">'
+        classes = ' '.join(['line', *node['classes']])
+        self.body[-1] = f'<div class="{classes}" id="{self.attval(node["ids"][0])}">'
         node[_MERGED] = True
     else:
         self.visit_inline(node)
