@@ -168,6 +168,27 @@ def test_every_text_is_escaped(app):
         card_targets(html(app, 'cards/黑洞'))
 
 
+@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+def test_a_card_page_can_be_shared(app):
+    """A link to a card page is previewed with the card's name, its count of
+    rulings and the newest of them, cut; and the page's address."""
+    from handbook.publishing.link_previews import width
+    app.build()
+    tags = dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)"',
+                           html(app, 'cards/旋风')))
+    assert tags['og:title'] == '旋风'
+    assert tags['og:url'] == 'https://example.org/handbook/cards/%E6%97%8B%E9%A3%8E.html'
+    assert tags['og:site_name'] and tags['og:type'] == 'website'
+    assert tags['og:description'] == tags['description']
+    assert tags['description'].startswith('「旋风」的 5 条裁定。最新（')
+    assert width(tags['description']) <= 160
+    assert dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)"',
+                           html(app, 'cards/星骑士')))['og:description'] == '没有裁定提到「星骑士」。'
+    # every text escaped: the card named &lt;b&gt;卡
+    assert '<meta property="og:title" content="&amp;lt;b&amp;gt;卡" />' in \
+        html(app, 'cards/lt-b-gt-卡')
+
+
 # -- where they are linked from -----------------------------------------------------------
 
 

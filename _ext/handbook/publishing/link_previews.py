@@ -27,7 +27,9 @@ Configuration (``conf.py``)::
     handbook_description_width = 160   # about 80 Chinese characters
 
 The tags are written for every page that has a text (not for the search and
-index pages); ``og:description`` and ``description`` say the same.  ``og:url``
+index pages); ``og:description`` and ``description`` say the same.  A page
+written without a doctree (a card page, :mod:`handbook.listings.card_pages`)
+gets the same tags from :func:`preview_tags`.  ``og:url``
 is the page's absolute address under ``html_baseurl``
 (:mod:`handbook.publishing.site_urls`); a build without one writes none.
 """
@@ -166,6 +168,39 @@ def add_description(app: Sphinx, pagename: str, templatename: str,
     context['meta'] = {**meta, 'og:description': html.escape(text)}
     context['metatags'] = (context.get('metatags', '')
                            + f'<meta name="description" content="{html.escape(text)}" />\n')
+
+
+def cut(text: str, limit: int) -> str:
+    """*text*, spaces normalised, cut to fit in *limit* columns (ending in …)."""
+    text = _SPACE.sub(' ', text).strip()
+    if width(text) <= limit:
+        return text
+    kept = ''
+    for char in text:
+        if width(kept + char) > limit - 1:
+            break
+        kept += char
+    return kept.rstrip() + '…'
+
+
+def preview_tags(app: Sphinx, pagename: str, title: str, description: str) -> str:
+    """The tags of a page written without a doctree (a card page), as
+    sphinxext-opengraph and :func:`add_description` write them for a page with
+    one: ``description``, ``og:title``, ``og:type``, ``og:url`` (with the site's
+    address only), ``og:site_name``, ``og:description`` and the configured
+    extra tags.  *title* and *description* are text: escaped here."""
+    config = app.config
+    tags = [('property', 'og:title', title), ('property', 'og:type', config.ogp_type)]
+    if config.html_baseurl:
+        tags.append(('property', 'og:url',
+                     config.html_baseurl + app.builder.get_target_uri(pagename)))
+    if config.ogp_site_name is not False:
+        tags.append(('property', 'og:site_name', config.ogp_site_name or config.project))
+    tags.append(('property', 'og:description', description))
+    out = [f'<meta name="description" content="{html.escape(description)}" />']
+    out += [f'<meta {kind}="{name}" content="{html.escape(value)}" />'
+            for kind, name, value in tags]
+    return '\n'.join([*out, *config.ogp_custom_meta_tags]) + '\n'
 
 
 #: sphinxext-opengraph's og:url tag, relative where ogp_site_url is empty
