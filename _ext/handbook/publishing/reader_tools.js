@@ -2,7 +2,8 @@
  * and copy-link button, and the way from a card name to its card page (§).
  * None of them is in the page: one small toolbar is made when a reader
  * points at, taps or tabs into a ruling (or a block of text that names
- * cards), put at the end of it, and moved to the next one.
+ * cards), put at the end of it, in the text (it covers nothing), and moved
+ * to the next one.
  *
  * - A ruling is an element `.ruling-line[id]`; its toolbar holds ¶ (a link to
  *   the ruling), a copy button and one § link per card the ruling names.
@@ -121,29 +122,6 @@
     return tools.childElementCount > 0;
   }
 
-  /* Where the toolbar goes: after the last line of *target*'s text, else below it. */
-  function place(target) {
-    tools.style.left = tools.style.top = '';
-    const parent = tools.offsetParent || document.body;
-    const frame = parent.getBoundingClientRect();
-    const range = document.createRange();
-    range.selectNodeContents(target);
-    range.setEndBefore(tools);
-    const rects = [...range.getClientRects()].filter((r) => r.width || r.height);
-    const last = rects.length ? rects[rects.length - 1] : target.getBoundingClientRect();
-    const bounds = main().getBoundingClientRect();
-    const width = tools.offsetWidth;
-    const height = tools.offsetHeight;
-    let left = last.right + 4;
-    let top = last.top + (last.height - height) / 2;
-    if (left + width > bounds.right) {  // no room on the line: below it, kept inside
-      left = Math.max(bounds.left, Math.min(last.right, bounds.right) - width);
-      top = last.bottom + 2;
-    }
-    tools.style.left = (left - frame.left - parent.clientLeft + parent.scrollLeft) + 'px';
-    tools.style.top = (top - frame.top - parent.clientTop + parent.scrollTop) + 'px';
-  }
-
   function show(target) {
     if (target === host || target === dismissed) {
       return;
@@ -159,7 +137,6 @@
     }
     host = target;
     target.appendChild(tools);
-    place(target);
   }
 
   function hide() {
@@ -239,7 +216,17 @@
 
   // -- events, on the document ---------------------------------------------------------
 
+  // where the pointer last moved: content moved under a pointer at rest (the
+  // page scrolled as the focus moves down it, or the toolbar itself moving the
+  // text after it) sends pointerover without a move: not a reader's
+  let resting = null;
+  document.addEventListener('pointermove', (event) => {
+    resting = [event.clientX, event.clientY];
+  }, {passive: true});
   document.addEventListener('pointerover', (event) => {
+    if (resting && event.clientX === resting[0] && event.clientY === resting[1]) {
+      return;
+    }
     const target = hostOf(event.target);
     if (target && target !== dismissed) {
       show(target);
@@ -278,5 +265,4 @@
       copy(button);
     }
   });
-  window.addEventListener('resize', () => { if (host) { place(host); } });
 })();
