@@ -34,8 +34,9 @@ TAGS        ?=
 # the editions make html-all builds beside the full one, each with its translations
 EDITIONS    ?= current
 LOCALEDIR   ?= locale
-# the published site's address (html_baseurl: canonical links, sitemap, 404 page);
-# empty: conf.py's.  A translated site's is BASEURL<lang>/, like its folder.
+# the published site's address (html_baseurl: canonical links, og:url, sitemap, feed,
+# 404 page); empty: conf.py's (Read the Docs' address, else none: those are left
+# out).  A translated site's is BASEURL<lang>/, like its folder.
 BASEURL     ?=
 # make preview's port; make bench's options (tools/bench.py --help)
 PORT        ?= 8000

@@ -134,11 +134,12 @@ html_show_sourcelink = False
 
 # -- Publishing (_ext/handbook/publishing/) -------------------------------------------
 # The published site's address: canonical links, sitemap.xml, robots.txt, link
-# previews and the 404 page's links derive from it.  `make html BASEURL=…` sets
-# it (the GitHub Pages workflow does); Read the Docs gives its own.  The default
-# is the local preview server: python3 -m http.server -d _build/html 8000
+# previews (og:url), the feed and the 404 page's links derive from it.
+# `make html BASEURL=…` sets it (the GitHub Pages workflow passes the Pages URL);
+# Read the Docs gives its own.  Without one they are left out: a local build
+# or preview knows no address to point to.
 
-html_baseurl = os.environ.get('READTHEDOCS_CANONICAL_URL', 'http://localhost:8000/')
+html_baseurl = os.environ.get('READTHEDOCS_CANONICAL_URL', '')
 
 
 # A service worker keeps the pages a reader opened and the search's parts

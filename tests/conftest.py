@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT / '_ext'))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from helpers import (  # noqa: E402  (the path above)
+    PUBLISHED,
     SCREENSHOTS,
     Build,
     build_once,
@@ -86,15 +87,15 @@ def pytest_collection_modifyitems(config, items):
 def handbook_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """The real handbook (``source/``), built once per test run as ``make html``
     builds it (-W --keep-going, -j auto), into ``.html`` with ``.doctrees``
-    beside it; conf.py's default address (``http://localhost:8000/``).  Every
+    beside it, for the address ``helpers.PUBLISHED`` (as ``make html BASEURL=…``).  Every
     test of the real handbook reads it, the browser tests' site included:
     never write into it.  That it builds without a warning is
     test_builds.py's test; this fails only where the build did not finish."""
     env = {k: v for k, v in os.environ.items() if k != 'READTHEDOCS_CANONICAL_URL'}
     build = build_once(tmp_path_factory, 'handbook', lambda out: [
         sys.executable, '-m', 'sphinx', '-b', 'html', '-W', '--keep-going', '-q', '-j', 'auto',
-        *speed_options(), '-c', str(ROOT), '-d', str(out / 'doctrees'), str(ROOT / 'source'),
-        str(out / 'html')],
+        *speed_options(), '-c', str(ROOT), '-D', f'html_baseurl={PUBLISHED}',
+        '-d', str(out / 'doctrees'), str(ROOT / 'source'), str(out / 'html')],
         env=env)
     if build.returncode not in (0, 1) or not (build.html / 'index.html').is_file():
         pytest.fail(f'the handbook does not build:\n{build.stderr}', pytrace=False)
@@ -104,11 +105,11 @@ def handbook_build(tmp_path_factory: pytest.TempPathFactory) -> Build:
 @pytest.fixture(scope='session')
 def handbook_zh_tw(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """The real handbook's zh_TW edition, built once per test run by ``make
-    html LANGUAGE=zh_TW``: the site in ``.html / 'zh_TW'``, its doctrees in
+    html LANGUAGE=zh_TW BASEURL=…``: the site in ``.html / 'zh_TW'``, its doctrees in
     ``.out / 'doctrees-zh_TW'``.  That it builds without a warning is
     test_translations.py's test."""
     return build_once(tmp_path_factory, 'handbook-zh_TW', lambda out: make_command(
-        'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', sphinxopts()))
+        'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', f'BASEURL={PUBLISHED}', sphinxopts()))
 
 
 # -- the browser tests' screenshots, named in pytest's summary ----------------------------------

@@ -6,9 +6,11 @@ import contextlib
 import dataclasses
 import fcntl
 import functools
+import html as html_module
 import http.server
 import json
 import os
+import posixpath
 import re
 import socketserver
 import subprocess
@@ -104,6 +106,32 @@ def written_by(make_app, srcdir, **kwargs) -> tuple[Any, set[str]]:
     return app, set(written())
 
 
+def card_targets(page: str) -> list[tuple[str, str, str]]:
+    """``(name as written, target, label)`` of every card link of the HTML
+    *page*, the target and label of its § as the readers' tools
+    (``publishing/reader_tools.js``) make them: the script's ``data-card-page``
+    and ``data-card-label``, the link's ``data-card`` or the id derived from its
+    name; the target relative to the page, not quoted ('', '' where it has none)."""
+    from handbook.listings.card_index import derived_id
+
+    script = re.search(r'<script ([^>]*)src="[^"]*reader_tools\.js', page)
+    attributes = dict(re.findall(r'(data-[\w-]+)="([^"]*)"', script[1])) if script else {}
+    template = html_module.unescape(attributes.get('data-card-page', ''))
+    label = html_module.unescape(attributes.get('data-card-label', ''))
+    root = re.search(r'data-content_root="([^"]*)"', page)[1]
+    found = []
+    for link in re.finditer(r'<a class="card-link[^"]*"([^>]*)>(.*?)</a>', page, re.S):
+        name = html_module.unescape(re.sub(r'<[^>]+>', '', link[2]))
+        given = re.search(r' data-card="([^"]*)"', link[1])
+        ident = html_module.unescape(given[1]) if given else derived_id(name)
+        if not template or not ident:
+            found.append((name, '', ''))
+            continue
+        found.append((name, posixpath.normpath(root + template.replace('{}', ident)),
+                      label.replace('{}', name)))
+    return found
+
+
 def links(app, docname: str = 'index') -> list[tuple[str, str, str]]:
     """``(kind, href, text)`` of every card link (class ``card-link``), where
     kind is ``card`` or ``series``."""
@@ -113,6 +141,13 @@ def links(app, docname: str = 'index') -> list[tuple[str, str, str]]:
 
 
 # -- builds of the real handbook, once per test run ------------------------------------------
+
+#: the address the suite's builds of the real handbook are given, as the GitHub
+#: Pages workflow gives its own (``make html BASEURL=…``): canonical links, og:url,
+#: the sitemap and the feed are made from it.  At the root of its host, as the
+#: browser tests serve the site (the 404 page's links are absolute paths); an
+#: address with a folder is test-publishing's
+PUBLISHED = 'https://ocg.example.org/'
 
 #: where tests/browser/conftest.py's screenshot folder is kept for pytest's summary
 SCREENSHOTS = pytest.StashKey[Path]()

@@ -19,7 +19,7 @@ from docutils.parsers.rst import Parser
 from handbook.cards import registry as card_registry
 from handbook.cards.registry import Card
 from handbook.listings import card_index
-from helpers import assert_no_warnings, html, warnings, written_by
+from helpers import assert_no_warnings, card_targets, html, warnings, written_by
 
 #: (group id, title, [(entry id, kind, name, [(href, text, [(ruling href, date)])])])
 #: of test-card-index
@@ -94,9 +94,11 @@ def index_of(app, docname: str = 'card-index') -> list:
         for entry in re.finditer(r'<dt class="card-index-(\w+)" id="([^"]+)">(.*?)</dt>'
                                  r'<dd>(.*?)</dd>', group[0], re.S):
             kind, ident, term, places = entry.groups()
-            name = re.search(r'<span class="card-name">(.*?)</span>', term)[1]
+            name = re.search(r'<a class="card-link[^>]*>(.*?)</a>|<span class="card-name">(.*?)'
+                             r'</span>', term)
+            name = name[1] if name[1] is not None else name[2]
             listed = []
-            for item in re.findall(r'<li><p>(.*?)</p></li>', places, re.S):
+            for item in re.findall(r'<li>(.*?)</li>', places, re.S):
                 link = re.match(r'<a class="reference internal" href="([^"]*)"><span>(.*?)</span>'
                                 r'</a>', item)
                 rulings = re.findall(r'<a class="reference internal" href="([^"]*)">'
@@ -115,24 +117,18 @@ def related_of(app, docname: str) -> dict[str, list[tuple[str, str, str]]]:
         block = re.search(r'<details class="related-sections no-search"><summary>相关章节（(\d+)）'
                           r'</summary>(.*?)</details>', chunk.split('<section', 1)[0], re.S)
         if block:
-            items = re.findall(r'<li><p><a class="reference internal" href="([^"]*)">(.*?)</a> · '
-                               r'<span class="related-cards">(.*?)</span></p></li>', block[2])
+            items = re.findall(r'<li><a class="reference internal" href="([^"]*)">(.*?)</a> · '
+                               r'<span class="related-cards">(.*?)</span></li>', block[2])
             assert int(block[1]) == len(items)
             found[section] = items
     return found
 
 
 def markers(app, docname: str) -> list[tuple[str, str, str]]:
-    """``(card name, marker href, marker title)`` of every card link; the
-    marker is right after the link, or ('', '') where there is none."""
-    page = html(app, docname)
-    out = []
-    for m in re.finditer(r'<a class="card-link [^>]*>(.*?)</a>(<a class="card-index-marker" '
-                         r'href="([^"]*)" title="([^"]*)" aria-label="([^"]*)"></a>)?', page):
-        if m[2]:
-            assert m[4] == m[5]  # the title is the accessible name
-        out.append((strip(m[1]), m[3] or '', m[4] or ''))
-    return out
+    """``(card name as written, § target, § label)`` of every card link, as
+    the readers' tools make its § (``helpers.card_targets``); ('', '') where
+    it has none."""
+    return card_targets(html(app, docname))
 
 
 # -- structure --------------------------------------------------------------------------
@@ -163,11 +159,15 @@ def test_every_card_link_has_a_marker_to_its_entry(app):
     for name, href, title in found:
         registry_name = 'DDD 反骨王 列奥尼达' if name == 'DDD反骨王列奥尼达' else name
         assert href == f'card-index.html#{entry_ids[registry_name]}'
-        assert title == f'卡片索引：{registry_name}'
-    # the index's own card links open the card database, with no marker
-    assert {href for _, href, _ in markers(app, 'card-index')} == {''}
-    # the marker adds no text: the page's text is as written
+        assert title == f'卡片索引：{name}'
+    # a spelling the browser cannot fold to the entry's id says its entry
+    assert 'data-card="ddd反骨王列奥尼达"' not in html(app, 'other')  # it can
+    # the index's own card links lead to their own entries
+    assert {(name, href) for name, href, _ in markers(app, 'card-index')} == \
+        {(name, f'card-index.html#{ident}') for name, ident in entry_ids.items()}
+    # the § is no text of the page: the page's text is as written, one link a card
     assert '卡片索引' not in strip(html(app, 'other'))
+    assert 'card-index-marker' not in html(app, 'other')
 
 
 @pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
@@ -189,7 +189,9 @@ def test_related_sections(app, monkeypatch):
 @pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
 def test_related_sections_are_written_as_the_translator_writes_their_nodes(app):
     # the blocks' lists are HTML made at once (render/html_parts.py): the
-    # same bytes as the translator writes for the list as nodes
+    # same bytes as the translator writes for the list as nodes, but for the
+    # paragraph in each item and the line breaks between them (elements of the
+    # page, hundreds on a chapter page)
     from handbook.cards.links import registry as registry_of
     from handbook.listings import related_sections as rs
     from handbook.render.anchors import page_title
@@ -221,7 +223,8 @@ def test_related_sections_are_written_as_the_translator_writes_their_nodes(app):
             document += listing
             with Writer(env, docname, document) as write:
                 expected = write(listing)
-            assert expected.startswith('<ul class="simple">') and expected in page, section
+            expected = re.sub(r'</?p>|\n', '', expected) + '\n'
+            assert expected.startswith('<ul class="simple"><li>') and expected in page, section
 
 
 @pytest.mark.sphinx('html', testroot='card-index', freshenv=True,
@@ -245,7 +248,7 @@ def test_names_in_the_language_of_the_build_ids_in_every_language(app):
     app.build()
     entry = next(e for _, _, es in index_of(app) for e in es if e[0] == 'card-王宫的铁壁')
     assert entry[2] == '王宮的鐵壁'
-    assert ('王宫的铁壁', 'card-index.html#card-王宫的铁壁', '卡片索引：王宮的鐵壁') in \
+    assert ('王宫的铁壁', 'card-index.html#card-王宫的铁壁', '卡片索引：王宫的铁壁') in \
         markers(app, 'other')
 
 
@@ -500,10 +503,10 @@ def entries_of(page: str) -> dict[str, tuple[str, list[tuple[str, str, list[str]
     """``{entry id: (name, [(href, text, [ruling hrefs])])}`` of the index page."""
     out = {}
     for ident, name, places in re.findall(
-            r'<dt class="card-index-\w+" id="([^"]+)">.*?<span class="card-name">(.*?)</span>.*?'
+            r'<dt class="card-index-\w+" id="([^"]+)"><a class="card-link[^>]*>(.*?)</a>.*?'
             r'</dt><dd>(.*?)</dd>', page, re.S):
         listed = []
-        for item in re.findall(r'<li><p>(.*?)</p></li>', places, re.S):
+        for item in re.findall(r'<li>(.*?)</li>', places, re.S):
             link = re.match(r'<a class="reference internal" href="([^"]*)"><span>(.*?)</span>', item)
             listed.append((link[1], html_module.unescape(link[2]),
                            re.findall(r'href="([^"]*)"><span class="ruling">', item)))
@@ -585,12 +588,10 @@ def test_handbook_markers_lead_to_the_page_of_their_card(handbook, registry):
     count = 0
     for page in sorted(SOURCE.glob('*.rst')):
         text = (handbook / f'{page.stem}.html').read_text(encoding='utf-8')
-        links = re.findall(r'<a class="card-link [^>]*>(.*?)</a>(<a class="card-index-marker" '
-                           r'href="cards/([^"#]*)\.html")?', text)
-        for link, marker, ident in links:  # the card index's entries too
-            name = html_module.unescape(strip(link))
-            assert marker, f'{page.stem}: no marker after {name}'
-            ident = unquote(html_module.unescape(ident))
+        for name, target, label in card_targets(text):  # the card index's entries too
+            assert target.startswith('cards/'), f'{page.stem}: no § for {name}'
+            assert label == f'卡片页面：{name}'
+            ident = target.removeprefix('cards/').removesuffix('.html')
             assert registry.lookup(names[f'card-{ident}']) is registry.lookup(name)
             assert (handbook / 'cards' / f'{ident}.html').is_file(), ident
             count += 1

@@ -12,7 +12,7 @@ from urllib.parse import unquote
 import pytest
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.listings import card_pages
-from helpers import assert_no_warnings, html
+from helpers import assert_no_warnings, card_targets, html
 
 #: the card pages of test-card-pages (大宇宙 is linked by no page)
 PAGES = ['cards/ddd反骨王列奥尼达', 'cards/lt-b-gt-卡', 'cards/旋风', 'cards/星骑士',
@@ -102,8 +102,8 @@ def test_the_rulings_naming_the_card_newest_first(app):
     assert re.findall(r'<a class="card-link [^"]*" href="([^"]*)"', first) == [
         'https://ygocdb.com/card/name/%E6%97%8B%E9%A3%8E', 'https://ygocdb.com/card/12345',
         'https://ygocdb.com/card/name/%E7%8E%8B%E5%AE%AB%E7%9A%84%E9%93%81%E5%A3%81']
-    assert [unquote(h) for h in re.findall(r'<a class="card-index-marker" href="([^"]*)"',
-                                            first)] == ['旋风.html', '黑洞.html', '王宫的铁壁.html']
+    assert [target for _name, target, _label in card_targets(html(app, 'cards/旋风'))][:4] == [
+        '', '../cards/旋风.html', '../cards/黑洞.html', '../cards/王宫的铁壁.html']  # '': the database
     # the sections that link it
     places = re.search(r'<section class="card-page-places".*?</section>', page, re.S)[0]
     assert [(unquote(h), t) for h, t in re.findall(r'<a href="([^"]*)">([^<]*)</a>', places)] == [
@@ -130,7 +130,8 @@ def test_database_link_aliases_spellings_series(app):
     app.build()
     black_hole = content(app, 'cards/黑洞')
     assert ('<p class="card-page-database"><a class="card-link card-card" '
-            'href="https://ygocdb.com/card/12345">在卡片数据库中查看「黑洞」</a></p>') in black_hole
+            'href="https://ygocdb.com/card/12345" data-card="">在卡片数据库中查看「黑洞」</a></p>') \
+        in black_hole  # data-card="": no § to the page itself
     ddd = content(app, 'cards/ddd反骨王列奥尼达')
     assert re.findall(r'<span class="card-page-alias">([^<]*)</span>', ddd) == ['DDD反骨王列奥尼达']
     assert [r[2] for r in standing(app, 'cards/ddd反骨王列奥尼达')] == [
@@ -160,7 +161,30 @@ def test_every_text_is_escaped(app):
     assert '<h1><span class="card-page-name">&amp;lt;b&amp;gt;卡</span></h1>' in page
     assert '<span class="card-page-alias">&lt;b&gt;粗体&lt;/b&gt;</span>' in page
     assert '<b>' not in page
-    assert '「&amp;lt;b&amp;gt;卡」' in content(app, 'cards/黑洞')
+    assert '>&amp;lt;b&amp;gt;卡</a>」' in content(app, 'cards/黑洞')
+    assert ('&lt;b&gt;卡', '../cards/lt-b-gt-卡.html', '卡片页面：&lt;b&gt;卡') in \
+        card_targets(html(app, 'cards/黑洞'))
+
+
+@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+def test_a_card_page_can_be_shared(app):
+    """A link to a card page is previewed with the card's name, its count of
+    rulings and the newest of them, cut; and the page's address."""
+    from handbook.publishing.link_previews import width
+    app.build()
+    tags = dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)"',
+                           html(app, 'cards/旋风')))
+    assert tags['og:title'] == '旋风'
+    assert tags['og:url'] == 'https://example.org/handbook/cards/%E6%97%8B%E9%A3%8E.html'
+    assert tags['og:site_name'] and tags['og:type'] == 'website'
+    assert tags['og:description'] == tags['description']
+    assert tags['description'].startswith('「旋风」的 5 条裁定。最新（')
+    assert width(tags['description']) <= 160
+    assert dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)"',
+                           html(app, 'cards/星骑士')))['og:description'] == '没有裁定提到「星骑士」。'
+    # every text escaped: the card named &lt;b&gt;卡
+    assert '<meta property="og:title" content="&amp;lt;b&amp;gt;卡" />' in \
+        html(app, 'cards/lt-b-gt-卡')
 
 
 # -- where they are linked from -----------------------------------------------------------
@@ -169,17 +193,15 @@ def test_every_text_is_escaped(app):
 @pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
 def test_markers_and_index_entries_lead_to_the_card_pages(app):
     app.build()
-    found = re.findall(r'<span class="card-name">([^<]*)</span></a><a class="card-index-marker" '
-                       r'href="([^"]*)" title="([^"]*)" aria-label="\3"></a>', html(app, 'other'))
-    assert [(n, unquote(h), t) for n, h, t in found] == [
+    assert card_targets(html(app, 'other')) == [
         ('旋风', 'cards/旋风.html', '卡片页面：旋风'), ('黑洞', 'cards/黑洞.html', '卡片页面：黑洞'),
         ('王宫的铁壁', 'cards/王宫的铁壁.html', '卡片页面：王宫的铁壁'),
         ('DDD 反骨王 列奥尼达', 'cards/ddd反骨王列奥尼达.html', '卡片页面：DDD 反骨王 列奥尼达')]
     index = html(app, 'card-index')
-    entries = re.findall(r'<dt class="card-index-\w+" id="card-([^"]*)">.*?'
-                         r'<a class="card-index-marker" href="([^"]*)"', index)
-    assert sorted(f'cards/{ident}' for ident, _ in entries) == PAGES
-    assert all(unquote(href) == f'cards/{ident}.html' for ident, href in entries)
+    entries = re.findall(r'<dt class="card-index-\w+" id="card-([^"]*)">', index)
+    assert sorted(f'cards/{ident}' for ident in entries) == PAGES
+    assert sorted(target for _name, target, _label in card_targets(index)) == \
+        sorted(f'{page}.html' for page in PAGES)
 
 
 @pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-off', freshenv=True,
@@ -187,9 +209,10 @@ def test_markers_and_index_entries_lead_to_the_card_pages(app):
 def test_switched_off_the_markers_lead_to_the_index(app):
     app.build()
     assert not Path(app.outdir, 'cards').exists()
-    assert unquote(re.search(r'<a class="card-index-marker" href="([^"]*)"',
-                             html(app, 'other'))[1]) == 'card-index.html#card-旋风'
-    assert 'card-index-marker' not in html(app, 'card-index')
+    assert card_targets(html(app, 'other'))[0] == ('旋风', 'card-index.html#card-旋风',
+                                                   '卡片索引：旋风')
+    assert ('旋风', 'card-index.html#card-旋风', '卡片索引：旋风') in \
+        card_targets(html(app, 'card-index'))
 
 
 @pytest.mark.sphinx('epub', testroot='card-pages', freshenv=True)

@@ -47,8 +47,7 @@ def reports(app, *pages: str) -> list[str]:
 
 def card_link(name: str) -> str:
     """The HTML of a resolved link to the card *name* (a legacy row: its URL)."""
-    return (f'<a class="card-link card-card reference external" href="{CARD_URL}{name}" '
-            f'title="在卡片数据库中查看「{name}」"><span class="card-name">{name}</span></a>')
+    return f'<a class="card-link card-card reference external" href="{CARD_URL}{name}">{name}</a>'
 
 
 # -- item 3: whole rulings struck through, card names included ------------------------

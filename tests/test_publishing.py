@@ -3,7 +3,7 @@
 The test root ``publishing`` has four pages (one in ``sub/``) and two
 redirects; the checks that concern the published site as a whole read the
 real handbook as the suite builds it once (``handbook_build``, conftest.py),
-at conf.py's default address.
+for the address ``helpers.PUBLISHED``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from urllib.parse import quote, urljoin, urlsplit
 import pytest
 
 from conftest import ROOT
-from helpers import assert_no_warnings, html, warnings
+from helpers import PUBLISHED, assert_no_warnings, html, warnings
 
 BASE = 'https://example.org/handbook/'
 PAGES = ['english', 'index', 'renamed', 'sub/deep']
@@ -35,7 +35,8 @@ def meta(page: str) -> dict[str, str]:
 
 
 def last_updated(page: str) -> str:
-    return re.search(r'<div class="last-updated">\s*Last updated on ([^<]*)</div>', page)[1]
+    return re.search(r'<div class="last-updated">\s*(?:最后更新于|Last updated on) ([^<]*)</div>',
+                     page)[1]
 
 
 # -- sitemap and robots.txt ---------------------------------------------------------------
@@ -78,6 +79,50 @@ def test_relative_baseurl_is_an_error(make_app, app_params):
     with pytest.raises(ConfigError, match=r"html_baseurl 'docs/' is not the address of the "
                                           r'published site; set an absolute http\(s\) URL'):
         make_app(*args, **kwargs)
+
+
+# -- without the site's address ---------------------------------------------------------
+
+def test_conf_py_names_no_address_of_its_own(monkeypatch):
+    """conf.py's address is Read the Docs' where it builds, else none: never a
+    default host such as localhost."""
+    import runpy
+    monkeypatch.delenv('READTHEDOCS_CANONICAL_URL', raising=False)
+    assert runpy.run_path(str(ROOT / 'conf.py'))['html_baseurl'] == ''
+    monkeypatch.setenv('READTHEDOCS_CANONICAL_URL', 'https://ocg.readthedocs.io/zh/latest/')
+    assert runpy.run_path(str(ROOT / 'conf.py'))['html_baseurl'] == \
+        'https://ocg.readthedocs.io/zh/latest/'
+
+
+@pytest.mark.sphinx('html', testroot='publishing', srcdir='publishing-no-address',
+                    confoverrides={'html_baseurl': ''})
+def test_without_an_address_no_url_pretends_to_know_it(app, make_app):
+    app.build()
+    assert_no_warnings(app)
+    for page in PAGES:
+        text = html(app, page)
+        assert 'rel="canonical"' not in text
+        assert 'og:url' not in meta(text)
+        assert meta(text)['og:title'] == TITLES[page]  # the rest of the preview stays
+    assert not (app.outdir / 'sitemap.xml').exists()
+    assert not (app.outdir / 'robots.txt').exists()
+    # the 404 page's links start at the root of the host
+    assert '<a href="/card-index.html">卡片索引</a>' in html(app, '404')
+    found = [p.name for p in app.outdir.rglob('*') if p.is_file() and p.suffix in (
+        '.html', '.xml', '.txt', '.js', '.json') and b'example.org' in p.read_bytes()]
+    assert found == []
+
+
+@pytest.mark.sphinx('html', testroot='publishing', srcdir='publishing-address-dropped')
+def test_a_build_without_the_address_removes_the_files_that_named_it(app, make_app, app_params):
+    app.build()
+    assert (app.outdir / 'sitemap.xml').is_file() and (app.outdir / 'robots.txt').is_file()
+    args, kwargs = app_params
+    again = make_app(*args, **{**kwargs, 'confoverrides': {'html_baseurl': ''}})
+    again.build()
+    assert not (app.outdir / 'sitemap.xml').exists()
+    assert not (app.outdir / 'robots.txt').exists()
+    assert 'rel="canonical"' not in html(again, 'index')
 
 
 # -- link previews -----------------------------------------------------------------------
@@ -365,9 +410,9 @@ def test_test_root_loads_nothing_from_other_hosts(app):
     assert external_loads(app.outdir) == []
 
 
-#: conf.py's html_baseurl, the address ``handbook_build`` is built for (an
-#: address with a folder, as on GitHub Pages, is the test root's ``BASE``)
-HANDBOOK_BASE = 'http://localhost:8000/'
+#: the address ``handbook_build`` is built for (an address with a folder, as
+#: on GitHub Pages, is the test root's ``BASE``)
+HANDBOOK_BASE = PUBLISHED
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from helpers import PagesWritten, assert_no_warnings, warnings
+from helpers import PUBLISHED, PagesWritten, assert_no_warnings, warnings
 
 TEST_ROOT = Path(__file__).resolve().parent / 'roots' / 'test-recent'
 A = '{http://www.w3.org/2005/Atom}'
@@ -416,7 +416,7 @@ def check_site(site: Path, base: str) -> list[ET.Element]:
 
 
 def test_the_handbook(handbook_build):
-    check_site(handbook_build.html, 'http://localhost:8000/')
+    check_site(handbook_build.html, PUBLISHED)
 
 
 @pytest.fixture(scope='module')
@@ -427,7 +427,7 @@ def zh_tw_site(handbook_zh_tw):
 
 
 def test_the_zh_tw_edition(zh_tw_site, handbook_build):
-    found = check_site(zh_tw_site, 'http://localhost:8000/zh_TW/')
+    found = check_site(zh_tw_site, f'{PUBLISHED}zh_TW/')
     root = feed(zh_tw_site)
     assert root.get('{http://www.w3.org/XML/1998/namespace}lang') == 'zh-TW'
     assert root.find(A + 'title').text == '遊戲王 OCG 裁定手冊 · 最近更新'
@@ -441,15 +441,15 @@ def test_the_zh_tw_edition(zh_tw_site, handbook_build):
 
     # dated as the original: by the lines of the page's source, not of the catalog
     zh_cn = feed(handbook_build.html).findall(A + 'entry')
-    assert [(e.find(A + 'id').text.split('#')[0].removeprefix('http://localhost:8000/zh_TW/'),
+    assert [(e.find(A + 'id').text.split('#')[0].removeprefix(f'{PUBLISHED}zh_TW/'),
              e.find(A + 'updated').text) for e in found] == \
-        [(e.find(A + 'id').text.split('#')[0].removeprefix('http://localhost:8000/'),
+        [(e.find(A + 'id').text.split('#')[0].removeprefix(PUBLISHED),
           e.find(A + 'updated').text) for e in zh_cn]
     translated = rulings(zh_tw_site)
     original = {ruling['text'] for ruling in rulings(handbook_build.html).values()}
     differ = 0
     for entry in found:
-        ruling = translated[entry.find(A + 'id').text.removeprefix('http://localhost:8000/zh_TW/')]
+        ruling = translated[entry.find(A + 'id').text.removeprefix(f'{PUBLISHED}zh_TW/')]
         flag = '【裁定已變更】' if ruling['changed'] else ''
         assert entry.find(A + 'content').text.startswith(f'{flag}{ruling["text"]}（')
         differ += ruling['text'] not in original

@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 from docutils import nodes
+from handbook.core.names import SEPARATOR_CLASS
 from handbook.listings.open_questions import answers
 from handbook.nodes import ruling_line, strike
 from handbook.rulings import statuses
@@ -62,9 +63,6 @@ INDEX = [
 OPEN = [('index', ['ruling-2019-06-01-黑洞', 'ruling-2019-02-04-神之宣告-e34c57',
                    'ruling-2019-01-02']),
         ('other', ['ruling-2020-02-02-旋风'])]
-#: the copy-link button after each ruling's ¶
-BUTTON = ('<button type="button" class="ruling-copy" aria-label="复制此裁定的链接" '
-          'title="复制此裁定的链接"></button>')
 
 
 def summary(app, docname: str = 'index') -> list[tuple]:
@@ -99,22 +97,19 @@ def test_statuses_replacements_and_sources(app):
 
 
 @pytest.mark.sphinx('html', testroot='statuses', freshenv=True)
-def test_badges_links_and_button_in_html(app):
+def test_badges_links_and_readers_tools_in_html(app):
     app.build()
     page = html(app)
-    # an overturned ruling: its badge and the link to the ruling that replaced it, then ¶ and
-    # the button; the ruling that replaced it: its badge and the link back
+    # an overturned ruling: its badge and the link to the ruling that replaced it; the
+    # ruling that replaced it: its badge and the link back; then the ruling ends
     assert ('<span class="ruling">17/3/24</span>'
             '<span class="ruling-badge ruling-badge-overturned">已推翻</span>'
-            '<a class="ruling-replaced-by" href="#ruling-2020-01-13">→ 现裁定</a>'
-            '<a class="headerlink" href="#ruling-2017-03-24-神之宣告" title="链接到此裁定">¶</a>'
-            f'{BUTTON}</span>') in page
+            '<a class="ruling-replaced-by" href="#ruling-2020-01-13">→ 现裁定</a></span>') in page
     assert ('<span class="ruling-line" id="ruling-2020-01-13"> 裁定变更：可以发动。'
             '<span class="ruling">20/1/13</span>'
             '<span class="ruling-badge ruling-badge-changed">裁定变更</span>'
             '<a class="ruling-replaces" href="#ruling-2017-03-24-神之宣告">← 原裁定</a>'
-            '<a class="headerlink" href="#ruling-2020-01-13" title="链接到此裁定">¶</a>'
-            f'{BUTTON}</span>') in page
+            '</span>') in page
     assert ('<a class="ruling-replaces" href="#ruling-2015-01-01-旋风">← 原裁定</a>'
             '<a class="ruling-replaces" href="#ruling-2016-01-01-旋风">← 原裁定</a>') in page
     # the source badges
@@ -125,27 +120,30 @@ def test_badges_links_and_button_in_html(app):
             ('ruling-2016-04-01', ['other">邮件/其他']),
             ('ruling-2017-03-24-2018-01-13-faq19691-faq8000',
              ['faq">数据库 #19691', 'faq">数据库 #8000'])]:
-        line = re.search(f'<span class="ruling-line" id="{anchor}">(.*?)<a class="headerlink"',
-                         page)[1]
+        line = re.search(f'id="{anchor}">(.*?)(?:</div>|<span class="ruling-line")', page)[1]
         assert re.findall(r'<span class="ruling-source ruling-source-(\w+">[^<]+)</span>',
                           line) == badges
     for code, label in [('open', '调整中'), ('confirmed', '调整中确认')]:
         assert f'<span class="ruling-badge ruling-badge-{code}">{label}</span>' in page
-    # a ruling with no status, no link: the ¶ and the button only
+    # a ruling with no status, no link: its date ends it
     assert re.search(r'id="ruling-2014-02-03-黑洞">.*?<span class="ruling">14/2/3</span>'
-                     r'<a class="headerlink"[^>]*>¶</a><button', page)
-    # one button per ruling; the script once, with the page's address
-    assert page.count('<button type="button" class="ruling-copy"') == len(INDEX)
-    assert page.count('copy_link.js') == 1
-    assert re.search('<script data-copied="已复制此裁定的链接" data-failed="无法自动复制，请复制这个链接：" '
-                     'data-page-url="https://example.org/handbook/index.html" defer="defer" '
-                     r'src="_static/copy_link.js\?v=[0-9a-f]{8}"></script>', page)
-    assert (app.outdir / '_static' / 'copy_link.js').read_bytes() == \
-        (ROOT / '_ext/handbook/rulings/copy_link.js').read_bytes()
-    # pages without rulings of their own: no button, no script
+                     r'</(span|div)>', page)
+    # no ¶ and no button per ruling: the readers' tools make them; their script
+    # once, with its texts
+    assert 'ruling-copy' not in page and 'title="链接到此裁定"' not in page
+    assert page.count('reader_tools.js') == 1
+    script = re.search(r'<script ([^>]*)src="_static/reader_tools\.js\?v=[0-9a-f]{8}"></script>',
+                       page)[1]
+    assert dict(re.findall(r'(data-[\w-]+)="([^"]*)"', script)) == {
+        'data-card-page': '', 'data-card-label': '',  # no card index, no card pages: no §
+        'data-copied': '已复制此裁定的链接', 'data-copy': '复制此裁定的链接',
+        'data-failed': '无法自动复制，请复制这个链接：', 'data-permalink': '链接到此裁定',
+        'data-separators': SEPARATOR_CLASS}
+    assert (app.outdir / '_static' / 'reader_tools.js').read_bytes() == \
+        (ROOT / '_ext/handbook/publishing/reader_tools.js').read_bytes()
+    # every page loads it: the lists show rulings and card names too
     for docname in ('open', 'timeline'):
-        assert 'ruling-copy' not in html(app, docname)
-        assert 'copy_link.js' not in html(app, docname)
+        assert 'reader_tools.js' in html(app, docname)
 
 
 @pytest.mark.sphinx('html', testroot='statuses', freshenv=True)
@@ -171,7 +169,7 @@ def test_open_questions(app):
     # each entry: the ruling as on its page, its section, its permalink
     assert ('<li class="ruling-entry open-question"><p class="ruling-entry-text">'
             '「<a class="card-link card-card reference external" href="https://ygocdb.com/card/name/%E9%BB%91%E6%B4%9E"'
-            ' title="在卡片数据库中查看「黑洞」"><span class="card-name">黑洞</span></a>」破坏的场合，'
+            '>黑洞</a>」破坏的场合，'
             '调整中。<span class="ruling">19/6/1</span></p>\n'
             '<p class="ruling-entry-source"><a class="reference internal" href="index.html#待确认">'
             '待确认</a> · <a class="reference internal" href="index.html#ruling-2019-06-01-黑洞">'
@@ -234,8 +232,8 @@ def test_epub_has_badges_but_no_button(app):
     page = (app.outdir / 'index.xhtml').read_text(encoding='utf-8')
     assert '<span class="ruling-badge ruling-badge-overturned">已推翻</span>' in page
     assert 'ruling-copy' not in page
-    assert 'copy_link.js' not in page
-    assert not (app.outdir / '_static' / 'copy_link.js').exists()
+    assert 'reader_tools.js' not in page
+    assert not (app.outdir / '_static' / 'reader_tools.js').exists()
 
 
 @pytest.mark.sphinx('latex', testroot='statuses', freshenv=True)
@@ -367,9 +365,9 @@ def test_the_handbook_shows_its_statuses(handbook_build):
             if r['status'] or r['replaces'] or r['replaced_by']} == {
         'face-down-banish#ruling-2019-04-17-死者苏生': ['open']}
     page = (handbook_build.html / 'face-down-banish.html').read_text(encoding='utf-8')
-    assert ('的效果影响，调整中。<span class="ruling">19/4/17</span>'
-            '<span class="ruling-badge ruling-badge-open">调整中</span>'
-            '<a class="headerlink" href="#ruling-2019-04-17-死者苏生"') in page
+    assert re.search('的效果影响，调整中。<span class="ruling">19/4/17</span>'
+                     '<span class="ruling-badge ruling-badge-open">调整中</span></(span|div)>',
+                     page)
     assert page.count('<span class="ruling-badge ') == 1
     listing = (handbook_build.html / 'open-questions.html').read_text(encoding='utf-8')
     assert re.findall(r'href="([\w-]+\.html#ruling-[^"]+)"><span class="ruling-entry-permalink"',

@@ -63,8 +63,8 @@ def test_translated_messages_keep_card_links_and_rulings(app):
     page = html(app)
     assert '的順序，見「<a class="reference internal" href="#同时处理">同時處理</a>」' in page
     # the ruling keeps its FAQ link and its permalink (the same id as in zh_CN)
-    assert ('<span class="ruling-line" id="ruling-2017-03-24-faq19691-旋风">「'
-            in page)
+    assert re.search('<(span|div) class="(line )?ruling-line" id="ruling-2017-03-24-faq19691-旋风">「',
+                     page)
     assert ('<a class="ruling reference external" href="https://www.db.yugioh-card.com/'
             'yugiohdb/faq_search.action?ope=5&amp;fid=19691&amp;request_locale=ja">17/3/24</a>'
             in page)
@@ -76,7 +76,7 @@ def test_translated_messages_keep_card_links_and_rulings(app):
     assert '按<a class="reference internal" href="#多步效果的适用">多步效果的適用</a>來決定。' in page
     # texts the extensions generate, from the handbook catalog; the planned
     # section's label by its title
-    assert 'title="在卡片資料庫中查看「旋風」"' in page
+    assert 'data-permalink="連結到此裁定"' in page  # the readers' tools' text
     assert ('<span class="planned"><span class="xref std std-ref">調整中</span>'
             '<span class="planned-label">（待編寫）</span></span>') in page
     # an escaped list marker: the line is translated
@@ -204,11 +204,11 @@ print(json.dumps(sorted(read)))
     assert not any('神之宣吿' in w for w in warned)
 
     handbook = po / 'handbook.po'  # generated texts can be on any page
-    handbook.write_text(handbook.read_text(encoding='utf-8').replace('資料庫', '數據庫'),
+    handbook.write_text(handbook.read_text(encoding='utf-8').replace('連結到此', '鏈結到此'),
                         encoding='utf-8')
     read, _warned = rebuild()
     assert read == ['errors', 'index', 'sub/nested']
-    assert 'title="在卡片數據庫中查看「旋風」"' in html(app)
+    assert 'data-permalink="鏈結到此裁定"' in html(app)  # the readers' tools' text
 
     errors.unlink()  # its compiled catalog must not translate any more
     read, _warned = rebuild()

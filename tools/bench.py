@@ -108,6 +108,15 @@ line variables):
 * card pages (issue 13): in each run, our clean ``-j 1`` build with them,
   then without them (``handbook_card_pages = False``); the median of the
   runs' shares, each pair timed together;
+* page weight (issue 33): each content page of the corpus (every page of
+  ``source/`` but the card index and the timeline) as our ``make html`` and
+  the baseline write it: its bytes gzipped (``gzip -6``) and its DOM nodes
+  (elements and text nodes, as :class:`DomCount` parses them), ours over the
+  baseline's; the table gives the largest ratio of each, and the notes the
+  median and the heaviest page.  And the largest page our build generates
+  (timeline, card index, card pages and every other page that is not a page
+  of ``source/``), in bytes of HTML.  Each HTML folder is the one a measure
+  before built, else built once here (untimed);
 * one did-you-mean: ``Registry.suggest(name)`` (``did_you_mean`` where the
   registry calls it so) of ``handbook.cards.registry``, over ``links.rst``
   read with its ``load``, for 50 unknown names: 25 one-character typos of
@@ -141,6 +150,7 @@ import ast
 import bisect
 import calendar
 import contextlib
+import gzip
 import http.client
 import json
 import os
@@ -158,6 +168,7 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -854,9 +865,12 @@ TARGETS = {  # key: (target as the issue writes it, relative to, limit)
     'card-pages': ('add ≤ 15 % to our clean build', 'share', 0.15),
     'search': ('first ruling ≤ 300 ms median, ≤ 600 ms worst; ≤ 150 KiB per cold query; '
                'blocking ≤ 200 ms; warm keystroke ≤ 50 ms', 'search', None),
+    'weight-gzip': ('≤ 1.3 × the baseline, every content page', 'weight', 1.3),
+    'weight-dom': ('≤ 1.3 × the baseline, every content page', 'weight', 1.3),
+    'weight-generated': ('≤ 1 MB of HTML', 'weight', 1_000_000),
 }
 MEASURES = ['clean', 'no-change', 'ruling', 'faq-edit', 'registry', 'check', 'preview',
-            'faq-preview', 'suggest', 'card-pages', 'search', 'parts']
+            'faq-preview', 'suggest', 'card-pages', 'search', 'weight', 'parts']
 #: the speed package's parts (_ext/handbook/speed/__init__.py), measured by --only parts
 SPEED_PARTS = ['gc', 'write', 'toctrees', 'parser', 'jieba', 'search-ahead', 'pinyin-ahead',
                'card-pages-aside']
@@ -1144,6 +1158,9 @@ class Bench:
         if wanted('search'):
             self.say('search (issue 33): cold queries and keystrokes, CPU 4× slower')
             self.search()
+        if wanted('weight'):
+            self.say('page weight (issue 33): our pages against the baseline\'s')
+            self.weight()
         if 'parts' in self.only:  # only when asked: about an hour on 2 cores
             self.say('the speed package, part by part: with every part, then without one')
             self.parts()
@@ -1244,6 +1261,91 @@ class Bench:
             extra={'met': found['met']})
 
 
+    def weight(self) -> None:
+        """Page weight: every content page gzipped and in DOM nodes, ours over
+        the baseline's; the largest page our build generates."""
+        base = self.work / 'baseline' / 'html'
+        if 'baseline' not in self.results:  # not built by this run: built now
+            self.baseline_run(self.corpus.baseline_conf, 'baseline', BASELINE_NAME, 0)
+        ours = self.work / 'clean-1' / 'html'
+        if 'clean-1' not in self.results:
+            ours = self.work / 'weight' / 'html'
+            shutil.rmtree(ours.parent, ignore_errors=True)
+            run(make('html', self.corpus, self.work / 'weight', 'JOBS=auto'), self.log('weight-build'))
+        source = {p.relative_to(self.corpus.source).with_suffix('').as_posix()
+                  for p in self.corpus.source.rglob('*.rst')}
+        content = sorted(source - set(GENERATED_PAGES))
+        rows = []
+        for doc in content:
+            mine, theirs = ours / f'{doc}.html', base / f'{doc}.html'
+            if mine.is_file() and theirs.is_file():
+                rows.append((doc, page_weight(mine), page_weight(theirs)))
+        if not rows:
+            self.say('  page weight: no page to compare (see logs/weight-build.log)')
+            return
+        gz = [(o[0] / b[0], doc) for doc, o, b in rows]
+        dom = [(o[1] / b[1], doc) for doc, o, b in rows]
+        generated = [(path.stat().st_size, path.relative_to(ours).as_posix())
+                     for path in ours.rglob('*.html')
+                     if path.relative_to(ours).with_suffix('').as_posix() not in content]
+        largest = max(generated, default=(0, ''))
+        heaviest = max(rows, key=lambda r: r[1][0])
+        for (ratio, doc), what in ((max(gz), 'gzipped'), (max(dom), 'DOM nodes')):
+            self.say(f'  {what}: at most {ratio:.2f} × ({doc}), median '
+                     f'{statistics.median(r for r, _ in (gz if what == "gzipped" else dom)):.2f} ×')
+        self.say(f'  largest generated page: {largest[1]}, {largest[0]:,} bytes')
+        self.results['weight-gzip'] = Result(
+            'weight-gzip', 'content pages, gzipped, × the baseline\'s (largest ratio)',
+            note=(f'{max(gz)[1]}; median {statistics.median(r for r, _ in gz):.2f} ×, '
+                  f'{len(rows)} pages; the heaviest, {heaviest[0]}: '
+                  f'{heaviest[1][0]:,} against {heaviest[2][0]:,} bytes'),
+            extra={'x': max(gz)[0]})
+        self.results['weight-dom'] = Result(
+            'weight-dom', 'content pages, DOM nodes, × the baseline\'s (largest ratio)',
+            note=(f'{max(dom)[1]}; median {statistics.median(r for r, _ in dom):.2f} ×; the '
+                  f'heaviest: {heaviest[1][1]:,} against {heaviest[2][1]:,} nodes'),
+            extra={'x': max(dom)[0]})
+        self.results['weight-generated'] = Result(
+            'weight-generated', 'largest generated page, bytes of HTML',
+            note=f'{largest[1]}, {largest[0]:,} bytes, {self.corpus.dated:,} rulings; '
+                 f'{len(generated)} generated pages',
+            extra={'x': largest[0]})
+
+
+class DomCount(HTMLParser):
+    """The nodes of the DOM an HTML page makes: its elements, and its text
+    nodes (a run of text between two tags, whitespace included, as the
+    browser keeps it in the body)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.nodes = 0
+        self.text = False
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.nodes += 1 + self.text
+        self.text = False
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        self.nodes += self.text
+        self.text = False
+
+    def handle_data(self, data: str) -> None:
+        self.text = True
+
+
+def page_weight(path: Path) -> tuple[int, int]:
+    """A page's bytes gzipped (level 6, as web servers send them) and its DOM nodes."""
+    data = path.read_bytes()
+    count = DomCount()
+    count.feed(data.decode('utf-8', 'replace'))
+    count.close()
+    return len(gzip.compress(data, 6)), count.nodes + count.text
+
+
 def stop(server: subprocess.Popen) -> None:
     """Stop the server we started: its process group, Ctrl+C first."""
     for sig, wait in ((signal.SIGINT, 10), (signal.SIGTERM, 10), (signal.SIGKILL, 10)):
@@ -1275,7 +1377,8 @@ def table(bench: Bench) -> str:
         rows.append([base.name, fmt(base.run.seconds, 1), '1.00', fmt(base.run.peak_mb, 0), '1.00',
                      '', '', f'{bench.runs} run(s)'])
     order = ['clean-1', 'clean-auto', 'memory', 'no-change', 'ruling', 'faq-edit', 'registry',
-             'check', 'preview', 'faq-preview', 'suggest', 'card-pages', 'search']
+             'check', 'preview', 'faq-preview', 'suggest', 'card-pages', 'search', 'weight-gzip',
+             'weight-dom', 'weight-generated']
     if 'clean-1' in res and base:
         peak = max(res[k].run.peak_mb for k in ('clean-1', 'clean-auto') if k in res)
         res['memory'] = Result('memory', 'peak memory (largest process, our clean builds)',
@@ -1303,6 +1406,12 @@ def table(bench: Bench) -> str:
         elif relative == 'share':  # the share of our clean build the card pages take
             x = r.extra.get('share')
             shown = f'+{x:.0%} of ours' if x is not None else ''
+        elif relative == 'weight':
+            x = r.extra['x']
+            met = x <= limit
+            shown = f'{x:,} bytes' if key == 'weight-generated' else f'{x:.2f} ×'
+            rows.append([r.name, '', shown, '', '', target, 'met' if met else '**missed**', r.note])
+            continue
         elif relative == 'search':
             met = r.extra.get('met')
             rows.append([r.name, '', '', '', '', target,

@@ -102,26 +102,42 @@ def test_the_two_card_filter_shows_exactly_the_rulings_naming_both(request, site
 
 @pytest.mark.parametrize('width', ['desktop', 'phone'])
 def test_the_marker_after_a_card_link_leads_to_its_page(request, site, screenshot, width):
+    """A reader points at (desktop) or taps (phone) a ruling: its toolbar has a
+    § link to the page of each card it names, a target of 24 x 24 px or more."""
     page = request.getfixturevalue(width)
     page.goto(site.url('negation.html'))
     link = page.locator('a.card-link').filter(has_text=re.compile('^王宫的铁壁$')).first
     assert link.get_attribute('href').startswith('https://ygocdb.com/')  # still the database
-    marker = link.locator('xpath=following-sibling::a[1]')
-    assert marker.get_attribute('class') == 'card-index-marker'
+    ruling = link.locator('xpath=ancestor::*[contains(@class, "ruling-line")][1]')
+    date = ruling.locator('span.ruling').first  # text of the ruling, no link
+    date.scroll_into_view_if_needed()
+    if width == 'phone':
+        date.tap()
+    else:
+        date.hover()
+    marker = page.locator('.reader-tools a.reader-card', has_text=re.compile('^王宫的铁壁$'))
     assert marker.get_attribute('aria-label') == '卡片页面：王宫的铁壁'
-    marker.scroll_into_view_if_needed()
+    box = marker.bounding_box()
+    assert box['width'] >= 24 and box['height'] >= 24
     screenshot(page, f'{width}-marker')
-    marker.click()
+    if width == 'phone':
+        marker.tap()
+    else:
+        marker.click()
     page.wait_for_url(lambda url: unquote(url).endswith('/cards/王宫的铁壁.html'))
     assert page.locator('h1 .card-page-name').inner_text() == '王宫的铁壁'
     screenshot(page, f'{width}-page')
 
 
 def test_the_card_index_entries_lead_to_the_card_pages(desktop, site):
+    """From the keyboard: the entry's name, then (Tab) its § to the card's page."""
     page = desktop
     page.goto(site.url('card-index.html#card-旋风'))
     entry = page.locator('dt#card-旋风')
-    entry.locator('a.card-index-marker').click()
+    entry.locator('a.card-link').focus()
+    page.keyboard.press('Tab')
+    assert page.evaluate('document.activeElement.getAttribute("aria-label")') == '卡片页面：旋风'
+    page.keyboard.press('Enter')
     page.wait_for_url(lambda url: unquote(url).endswith('/cards/旋风.html'))
     assert page.locator('h1 .card-page-name').inner_text() == '旋风'
 

@@ -55,14 +55,15 @@ def test_marker_leads_to_the_entry_and_on_to_the_sections(desktop, site, screens
     page = desktop
     page.goto(site.url(path))
     link = page.locator('a.card-link').filter(has_text=re.compile(f'^{re.escape(name)}$')).first
-    # the card link still opens the card database; the marker right after it
+    # the card link still opens the card database, and nothing follows it in the page
     assert link.get_attribute('href').startswith('https://ygocdb.com/')
-    marker = link.locator('xpath=following-sibling::a[1]')
-    assert marker.get_attribute('class') == 'card-index-marker'
-    assert marker.text_content() == ''  # drawn by CSS: no text in the page
-    assert marker.evaluate('(a) => getComputedStyle(a, "::after").content') == '"§"'
-    assert page.get_by_role('link', name=f'卡片页面：{name}').count() > 0  # accessible name
-    marker.scroll_into_view_if_needed()
+    assert link.evaluate('(a) => a.nextElementSibling?.matches("a") ?? false') is False
+    # pointing at its ruling makes the readers' tools: a § link to its card's page
+    link.scroll_into_view_if_needed()
+    link.hover()
+    marker = page.locator('.reader-tools a.reader-card', has_text=name)
+    assert marker.get_attribute('aria-label') == f'卡片页面：{name}'
+    assert marker.evaluate('(a) => getComputedStyle(a, "::before").content') == '"§"'
     screenshot(page, 'marker')
 
     # the marker leads to the card's page (tests/browser/test_card_pages_in_browser.py);
@@ -73,7 +74,7 @@ def test_marker_leads_to_the_entry_and_on_to_the_sections(desktop, site, screens
     page.goto(site.url(f'card-index.html#card-{name}'))
     entry = page.locator('dt:target')
     assert entry.get_attribute('id') == f'card-{name}'
-    assert entry.locator('.card-name').inner_text() == name
+    assert entry.locator('a.card-link').inner_text() == name
     assert target_shown(page)
     screenshot(page, 'entry')
 
@@ -110,7 +111,7 @@ def test_jump_bar_on_a_phone(phone, site, screenshot):
     page.wait_for_url(re.compile(r'#initial-x$'))
     group = page.locator('section#initial-x:target')
     assert target_shown(page)
-    first = group.locator('dt .card-name').first.inner_text()
+    first = group.locator('dt a.card-link').first.inner_text()
     assert first.startswith('X')  # Latin names first in their letter
     screenshot(page, 'x')
 

@@ -11,6 +11,7 @@ from urllib.parse import unquote, urljoin
 
 import pytest
 
+from helpers import PUBLISHED
 from test_cross_links import target_shown
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
@@ -55,8 +56,7 @@ def test_page_lists_the_feeds_rulings_by_date(request, site, screenshot, device)
     entries = root.findall(A + 'entry')
     assert len(entries) == 50
     # the feed's entries, as relative to the site; the page's links resolved by the browser
-    published = 'http://localhost:8000/'  # conf.py's address: the feed's absolute links
-    links = [site.url(unquote(e.find(A + 'id').text).removeprefix(published)) for e in entries]
+    links = [site.url(unquote(e.find(A + 'id').text).removeprefix(PUBLISHED)) for e in entries]
     dates = [datetime.fromisoformat(e.find(A + 'updated').text) for e in entries]
     days = page.evaluate(_DAYS)
     # the same rulings in the same order, grouped by their date, newest first
@@ -91,4 +91,4 @@ def test_every_head_links_the_feed(desktop, site, path):
     desktop.goto(site.url(path))
     feeds = desktop.evaluate(_FEEDS)
     assert feeds == [site.url('feed.xml')]
-    assert fetch_feed(desktop, feeds[0]).find(A + 'id').text == 'http://localhost:8000/feed.xml'
+    assert fetch_feed(desktop, feeds[0]).find(A + 'id').text == f'{PUBLISHED}feed.xml'

@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote
 import pytest
 
 from handbook.core.names import fold
-from helpers import build_once, make_command, serve, sphinxopts
+from helpers import PUBLISHED, build_once, make_command, serve, sphinxopts
 
 #: the rulings a query returns, newest first; a ruling in several places (the
 #: same text and cards) once, where it is first (handbook/rulings/same.py)
@@ -297,7 +297,7 @@ def zh_tw(site, tmp_path_factory):
         root = Path(os.environ['HANDBOOK_SITE_ZH_TW']).resolve()
     else:
         run = build_once(tmp_path_factory, 'handbook-zh_TW', lambda out: make_command(
-            'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', sphinxopts()))
+            'html', 'LANGUAGE=zh_TW', f'BUILDDIR={out}', f'BASEURL={PUBLISHED}', sphinxopts()))
         assert run.returncode == 0, run.stderr
         root = run.html / 'zh_TW'
     with serve(root) as url:

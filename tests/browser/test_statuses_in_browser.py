@@ -1,6 +1,7 @@
 """Ruling statuses in a real browser, at desktop and phone widths: the badges
 and the forward/backward links between an overturned ruling and the one that
-replaced it, the copy-link button (the clipboard holds the permalink), and
+replaced it, the copy-link button the readers' tools make (the clipboard holds the
+permalink), and
 the open-questions page.
 
 The badges and links are read on a site built from tests/roots/test-statuses
@@ -23,8 +24,6 @@ from helpers import serve
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
 ROOT = Path(__file__).resolve().parents[2]
-#: test-statuses' html_baseurl: the permalinks the button copies start with it
-BASEURL = 'https://example.org/handbook/'
 STRUCK = 'ruling-2017-03-24-神之宣告'
 REPLACEMENT = 'ruling-2020-01-13'
 #: records what a copy event put on the clipboard (the fallback without navigator.clipboard)
@@ -104,32 +103,53 @@ def test_badges_and_replacement_links(browser, statuses_site, width, screenshot)
     assert errors == []
 
 
+def copy_button(page, width: str, ruling):
+    """The copy button the readers' tools make for *ruling*, once a reader
+    points at it (desktop) or taps its text (phone)."""
+    press(page, width, ruling.locator('span.ruling').first)  # its date: text, no link
+    return page.locator('.reader-tools button.reader-copy')
+
+
 def test_copy_link_puts_the_permalink_on_the_clipboard(browser, statuses_site, width,
                                                        screenshot):
     context, page = open_page(browser, width)
     page.goto(statuses_site + 'index.html')
-    button = page.locator(f'#{REPLACEMENT} > button.ruling-copy')
-    # a real button, named for screen readers
-    assert button.evaluate('b => [b.tagName, b.type, b.getAttribute("aria-label")]') == \
-        ['BUTTON', 'button', '复制此裁定的链接']
-    assert page.get_by_role('button', name='复制此裁定的链接').count() == 31
+    # no button in the page: the readers' tools make one for the ruling a reader is at
+    assert page.get_by_role('button', name='复制此裁定的链接').count() == 0
+    button = copy_button(page, width, page.locator(f'#{REPLACEMENT}'))
+    # a real button, named for screen readers, at the end of the ruling, 24 x 24 px or more
+    assert button.evaluate('b => [b.tagName, b.type, b.getAttribute("aria-label"), '
+                           'b.closest(".ruling-line").id]') == \
+        ['BUTTON', 'button', '复制此裁定的链接', REPLACEMENT]
+    assert page.get_by_role('button', name='复制此裁定的链接').count() == 1
+    box = button.bounding_box()
+    assert box['width'] >= 24 and box['height'] >= 24
     press(page, width, button)
-    page.wait_for_function('document.getElementById("ruling-copy-status")?.textContent')
+    page.wait_for_function('document.getElementById("reader-tools-status")?.textContent')
+    # the address the reader is on
     assert page.evaluate('navigator.clipboard.readText()') == \
-        f'{BASEURL}index.html#{REPLACEMENT}'
-    assert page.locator('#ruling-copy-status').text_content() == '已复制此裁定的链接'
-    assert page.locator('#ruling-copy-status').get_attribute('role') == 'status'
+        f'{statuses_site}index.html#{REPLACEMENT}'
+    assert page.locator('#reader-tools-status').text_content() == '已复制此裁定的链接'
+    assert page.locator('#reader-tools-status').get_attribute('role') == 'status'
     screenshot(page, 'copied')
-    # from the keyboard: a Chinese anchor is percent-encoded
-    other = page.locator(f'#{STRUCK} > button.ruling-copy')
-    other.focus()
+    # from the keyboard: into the ruling, through its links, to its button; a
+    # Chinese anchor is percent-encoded
+    page.locator(f'#{STRUCK} a').first.focus()
+    for _ in range(6):
+        if page.evaluate('document.activeElement.matches("button.reader-copy")'):
+            break
+        page.keyboard.press('Tab')
+    assert page.evaluate('document.activeElement.closest(".ruling-line").id') == STRUCK
     page.keyboard.press('Enter')
     page.wait_for_function(f'navigator.clipboard.readText().then((t) => t.endsWith('
                            f'"{quote(STRUCK)}"))')
     assert page.evaluate('navigator.clipboard.readText()') == \
-        f'{BASEURL}index.html#{quote(STRUCK)}'
-    assert page.evaluate('getComputedStyle(document.activeElement).opacity') == '1'
+        f'{statuses_site}index.html#{quote(STRUCK)}'
     screenshot(page, 'keyboard')
+    # Escape closes the toolbar, the focus back on the ruling
+    page.keyboard.press('Escape')
+    assert page.locator('.reader-tools').count() == 0
+    assert page.evaluate('document.activeElement.closest(".ruling-line").id') == STRUCK
     errors = page.errors
     context.close()
     assert errors == []
@@ -139,13 +159,15 @@ def test_copy_link_without_the_clipboard_api(browser, statuses_site, screenshot)
     """Where the browser has no navigator.clipboard: a selected text is copied."""
     context, page = open_page(browser, 'desktop', clipboard=False, init=RECORD_COPY)
     page.goto(statuses_site + 'other.html')
-    press(page, 'desktop', page.locator('#ruling-2020-02-02-旋风 > button.ruling-copy'))
+    ruling = page.locator('#ruling-2020-02-02-旋风')
+    ruling.hover(position={'x': 2, 'y': 2})
+    press(page, 'desktop', page.locator('.reader-tools button.reader-copy'))
     page.wait_for_function('window.copiedText !== undefined')
     # the live region speaks a moment later (so that a screen reader notices)
-    page.wait_for_function('document.getElementById("ruling-copy-status")?.textContent')
+    page.wait_for_function('document.getElementById("reader-tools-status")?.textContent')
     assert page.evaluate('window.copiedText') == \
-        f'{BASEURL}other.html#{quote("ruling-2020-02-02-旋风")}'
-    assert page.locator('#ruling-copy-status').text_content() == '已复制此裁定的链接'
+        f'{statuses_site}other.html#{quote("ruling-2020-02-02-旋风")}'
+    assert page.locator('#reader-tools-status').text_content() == '已复制此裁定的链接'
     errors = page.errors
     context.close()
     assert errors == []

@@ -141,13 +141,16 @@ class CardReferences(SphinxTransform):
             ref.replace_self(link)
 
 
-#: what an inline of class ``card-name`` is in HTML (HTML5Translator.visit_inline)
-NAME_HTML = ('<span class="card-name">', '</span>')
-#: the store's derived value: the HTML of each card link's <a>, by its URL, title, classes
+#: the store's derived value: the HTML of each card link's <a>, by its URL, classes and
+#: the attributes the card index adds (:mod:`handbook.listings.card_index`)
 LINK_TAGS = 'card_link_tags'
 
 
-def visit_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
+def visit_card_reference_html(self: HTML5Translator, node: card_reference,
+                              attributes: str = '') -> None:
+    """The card link's ``<a>``: the name's nodes go straight into it (no
+    wrapper: one node a link fewer on the page, which holds thousands), no
+    title; *attributes* (`` data-card="…"``) are added to the tag."""
     env = self.builder.env
     relink(env, node)
     # the <a> of visit_reference, made once per link and build: a yearly FAQ
@@ -155,19 +158,20 @@ def visit_card_reference_html(self: HTML5Translator, node: card_reference) -> No
     if node['ids'] or node.get('internal') or not isinstance(node.parent, nodes.TextElement) \
             or any(name in node for name in ('target', 'rel', 'secnumber')):
         self.visit_reference(node)  # not a link card_link makes: Sphinx's own way
+        if attributes:
+            self.body[-1] = self.body[-1][:-1] + attributes + '>'
+        return
+    tags = store(env).derived(LINK_TAGS, dict)
+    made = (node['refuri'], tuple(node['classes']), attributes)
+    if made not in tags:
+        self.visit_reference(node)
+        tags[made] = self.body[-1][:-1] + attributes + '>'
+        self.body[-1] = tags[made]
     else:
-        tags = store(env).derived(LINK_TAGS, dict)
-        made = (node['refuri'], node.get('reftitle'), tuple(node['classes']))
-        if made not in tags:
-            self.visit_reference(node)
-            tags[made] = self.body[-1]
-        else:
-            self.body.append(tags[made])
-    self.body.append(NAME_HTML[0])
+        self.body.append(tags[made])
 
 
 def depart_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
-    self.body.append(NAME_HTML[1])
     self.depart_reference(node)
 
 
@@ -276,8 +280,8 @@ def card_link(env: BuildEnvironment, key: str, children: Iterable[nodes.Node],
     target = link_target(env, key)
     if target is None:
         return None
-    uri, title, classes, card_key = target
-    return card_reference('', '', *children, internal=False, refuri=uri, reftitle=title,
+    uri, _title, classes, card_key = target
+    return card_reference('', '', *children, internal=False, refuri=uri,
                           classes=list(classes), card_key=card_key, cardname=name)
 
 
@@ -471,7 +475,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('env-get-outdated', pages_using_changed_cards)
     app.connect('env-get-updated', pages_relinked)
     app.connect('warn-missing-reference', warn_unknown_card)
-    return {'version': '1', 'env_version': 1,
+    return {'version': '1', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}
 
 

@@ -47,18 +47,18 @@ same id, each of them gets a short hash of its key appended.  Other pages
 may link to ``card-index.html#card-旋风``.
 
 **From every card link to its entry.**  In HTML and EPUB, every resolved card
-link outside the index is followed by a small marker (``<a
-class="card-index-marker">``, its symbol drawn by ``_static/handbook.css``,
-so that it adds no text to the page, its search index or a copied passage)
-linking to the card's entry, ``§``, titled (and ``aria-label``) 卡片索引：卡名;
-the card link itself still opens the card database.  Where the build writes
-card pages (:mod:`handbook.listings.card_pages`, HTML), the marker leads to
-the card's page instead, titled 卡片页面：卡名, and each entry of the index
-gets the same marker after its name.  The marker is written with the link
-(the HTML translator's handler of :class:`handbook.nodes.card_reference`),
-so the doctrees keep the pages' text as written.  The
-target is the first page (by name) that holds the directive; without one,
-no marker.  LaTeX gets no markers (the PDF has the index as a chapter).
+link carries what the readers' tools need to lead to the card's page
+(:mod:`handbook.publishing.reader_tools`, which draws a § for it when a
+reader points at, taps or tabs into the text): the card's page where the
+build writes card pages (:mod:`handbook.listings.card_pages`), else its
+entry here; the card link itself still opens the card database.  Its id there
+is the name as written, folded and made an id as the browser does it
+(:func:`derived_id`); where that is not the card's (a spelling variant, an
+alias, an id with a hash), the link says it: ``data-card="…"``.  Nothing is
+written after the link: no second link, no second Tab stop, no node.
+The target is the first page (by name) that holds the directive; without
+one, and without card pages, no §.  LaTeX gets nothing (the PDF has the
+index as a chapter).
 
 **Never stale.**  The index page is rewritten when a page read again or
 removed contributes something else to it (the store's records before and
@@ -81,13 +81,13 @@ from collections.abc import Collection, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx.errors import NoUri
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import clean_astext
 
 from handbook.cards import links as card_links
 from handbook.cards.registry import Card
+from handbook.core.names import fold
 from handbook.core.records import frozen_record
 from handbook.nodes import card_of, card_reference
 from handbook.render.anchors import link, page_title
@@ -129,8 +129,6 @@ INDEX = 'card-index'
 SEPARATOR = '\x00'
 #: the event that asks for the pinyin order of registry keys (:func:`learn_pinyin`)
 PINYIN_EVENT = 'handbook-pinyin'
-#: the HTML translator's attribute: the § after each card's links on its page
-PAGE_MARKERS = 'handbook_card_markers'
 
 
 class CardIndexState(State):
@@ -160,10 +158,6 @@ def card_page(env: BuildEnvironment, key: str) -> str | None:
 
 class card_index(nodes.General, nodes.Element):
     """Placeholder for the card index, filled at write time."""
-
-
-class card_index_marker(nodes.Inline, nodes.Element):
-    """The link from a card link to the card's index entry (HTML only)."""
 
 
 class CardIndexDirective(PlaceholderDirective):
@@ -556,10 +550,6 @@ class FillCompactCardIndex(FillCardIndex):
         term = nodes.term('', '', ids=[entry.id], classes=[f'card-index-{card.kind}'])
         term += card_links.card_link(self.env, card.key, [nodes.Text(name)], name) or \
             nodes.inline('', name, classes=['card-name'])
-        page = card_page(self.env, card.key)
-        if page is not None:
-            term += card_index_marker(docname=page, anchor='',
-                                      title=_('卡片页面：{name}').format(name=name))
         if card.kind == 'series':
             term += nodes.Text(' ')
             term += nodes.inline('', _('系列'), classes=['card-index-kind'])
@@ -617,24 +607,18 @@ class HtmlEntries:
         name = card.name_in(self.env.config.language)
         term = [f'<dt class="card-index-{card.kind}" id="{escape(entry.id)}">']
         target = card_links.link_target(self.env, card.key)
-        name_html = f'<span class="card-name">{escape(name)}</span>'
         if target is None:
-            term.append(name_html)
+            term.append(f'<span class="card-name">{escape(name)}</span>')
         else:
-            uri, title, classes, _key = target
+            uri, _title, classes, _key = target
             term.append(f'<a class="{" ".join(classes)} reference external" '
-                        f'href="{escape(uri)}" title="{escape(title)}">{name_html}</a>')
-        page = card_page(self.env, card.key)
-        href = self.links.page_uri(page) if page is not None else None
-        if href is not None:
-            title = escape(_('卡片页面：{name}').format(name=name))
-            term.append(f'<a class="card-index-marker" href="{escape(href)}" '
-                        f'title="{title}" aria-label="{title}"></a>')
+                        f'href="{escape(uri)}"{card_attributes(self.env, card.key, name)}>'
+                        f'{escape(name)}</a>')
         if card.kind == 'series':
             term.append(f' <span class="card-index-kind">{escape(_("系列"))}</span>')
-        places = ''.join(f'<li><p>{self.place(place)}</p></li>\n' for place in entry.places)
-        return (f'{"".join(term)}</dt><dd><ul class="card-index-places simple">\n'
-                f'{places}</ul>\n</dd>\n')
+        places = ''.join(f'<li>{self.place(place)}</li>' for place in entry.places)
+        return (f'{"".join(term)}</dt><dd><ul class="card-index-places simple">'
+                f'{places}</ul></dd>\n')
 
     def place(self, place: Place) -> str:
         text = place.page_title if not place.section_title else \
@@ -674,67 +658,57 @@ def marker_target(env: BuildEnvironment, key: str) -> tuple[str, str, str] | Non
     return made[key]
 
 
-def depart_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
-    """A card link, then its § (none on a page that holds the index)."""
-    card_links.depart_card_reference_html(self, node)
-    # made once per card and page (the translator writes one page)
-    markers = self.__dict__.setdefault(PAGE_MARKERS, {})
-    key = node['card_key']
-    if key not in markers:
-        markers[key] = _marker_after(self, key)
-    self.body.append(markers[key])
+def derived_id(name: str) -> str:
+    """The id the browser makes of a card name as written: folded
+    (:func:`handbook.core.names.fold`), then made an id as a section's is
+    (:func:`handbook.sections.ids.slug`).  ``publishing/reader_tools.js``
+    does the same."""
+    return slug(fold(name))
 
 
-def _marker_after(self: HTML5Translator, key: str) -> str:
-    """The § after a link to the card *key* on the page being written, or ''."""
-    env = self.builder.env
-    record = store(env).record(self.builder.current_docname)
-    if record is not None and INDEX in record.holds:
-        return ''
+def target_id(env: BuildEnvironment, key: str) -> str | None:
+    """The id of the card *key*'s target in the readers' tools: its card
+    page's name in ``cards/``, else its entry's id without ``card-``; None
+    where it has neither (:func:`marker_target`)."""
     target = marker_target(env, key)
     if target is None:
-        return ''
-    docname, anchor, title = target
-    return marker_html(self, docname, anchor, title)
+        return None
+    docname, anchor, _title = target
+    return docname.partition('/')[2] if not anchor else anchor.removeprefix('card-')
 
 
-def visit_marker_html(self: HTML5Translator, node: card_index_marker) -> None:
-    self.body.append(marker_html(self, node['docname'], node['anchor'], node['title']))
-    raise nodes.SkipNode
+def card_attributes(env: BuildEnvironment, key: str, name: str) -> str:
+    """The attributes a link to the card *key*, written *name*, adds to its
+    ``<a>``: `` data-card="…"`` where the browser would not find its target
+    from the name (:func:`derived_id`); made once per card, spelling and build."""
+    made = store(env).derived('card_attributes', dict)
+    if (key, name) not in made:
+        ident = target_id(env, key)
+        if ident is None:
+            made[key, name] = ' data-card=""'  # no page, no entry: no §
+        else:
+            made[key, name] = '' if ident == derived_id(name) else \
+                f' data-card="{escape(ident)}"'
+    return made[key, name]
 
 
-def marker_html(self: HTML5Translator, docname: str, anchor: str, title: str) -> str:
-    """The § leading to *anchor* ('' for the top) of page *docname*."""
-    builder = self.builder
-    try:
-        uri = builder.get_relative_uri(builder.current_docname, docname)
-    except NoUri:
-        return ''
-    if not anchor:  # a page
-        href = uri
-    else:
-        href = f'#{anchor}' if uri.startswith('#') else f'{uri}#{anchor}'
-    title = self.attval(title)
-    return (f'<a class="card-index-marker" href="{self.attval(href)}" '
-            f'title="{title}" aria-label="{title}"></a>')
-
-
-def skip(self: Any, node: nodes.Node) -> None:
-    raise nodes.SkipNode
+def visit_card_reference_html(self: HTML5Translator, node: card_reference) -> None:
+    """A card link, with what the readers' tools need to lead to its page."""
+    card_links.visit_card_reference_html(
+        self, node, card_attributes(self.builder.env, node['card_key'], node.astext()))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.cards.links')
     app.setup_extension('handbook.rulings.lines')
     app.setup_extension('handbook.render.anchors')  # links to docname#id
+    app.setup_extension('handbook.publishing.reader_tools')  # permalink, copy, §
     app.add_node(card_index)
-    app.add_node(card_index_marker, html=(visit_marker_html, None),
-                 latex=(skip, None), text=(skip, None), man=(skip, None), texinfo=(skip, None))
     add_placeholder(app, 'card-index', CardIndexDirective)
     app.add_post_transform(FillCardIndex)
     app.add_post_transform(FillCompactCardIndex)
     app.add_node(card_reference, override=True,  # (LaTeX: as handbook.cards.links draws it)
-                 html=(card_links.visit_card_reference_html, depart_card_reference_html))
+                 html=(visit_card_reference_html, card_links.depart_card_reference_html))
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_sections)
     app.connect('env-get-updated', pages_to_rewrite)

@@ -102,6 +102,7 @@ from handbook.core.records import frozen_record
 from handbook.listings import card_index
 from handbook.listings.card_index import Entry
 from handbook.publishing.editions import edition
+from handbook.publishing.link_previews import cut, preview_tags
 from handbook.render.anchors import page_title
 from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
@@ -122,6 +123,7 @@ TEMPLATE = 'handbook-card.html'
 #: what stands for a page's address, title and content in the frame (:func:`writer`)
 PAGE_TOKEN = 'handbook-card-page-9f3e1c'
 TITLE_TOKEN = 'handbook-card-title-9f3e1c'
+DESCRIPTION_TOKEN = 'handbook-card-description-9f3e1c'
 BODY_TOKEN = '<!-- handbook-card-body-9f3e1c -->'
 TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 #: the filter's script, and its name in the site's _static/
@@ -435,6 +437,7 @@ def writer(app: Sphinx, pages: list[CardPage]) -> Callable[[list[CardPage]], Non
             body = template.render(context(page))
             ident = page.name.removeprefix(f'{FOLDER}/')
             text = (frame.replace(TITLE_TOKEN, html.escape(card.name_in(env.config.language)))
+                    .replace(DESCRIPTION_TOKEN, html.escape(context.description(page)))
                     .replace(PAGE_TOKEN, quote(ident))
                     .replace(BODY_TOKEN, body))  # last: nothing in the content is replaced
             (outdir / f'{page.name}.html').write_text(text, encoding='utf-8')
@@ -517,6 +520,19 @@ class Contexts:
             also.append({'text': where, 'url': other['url']})
         return {**first, 'also': also}
 
+    def description(self, page: CardPage) -> str:
+        """What a link to the page says (its preview, ``og:description``): the
+        card's name, its count of rulings and the newest of them, cut to
+        ``handbook_description_width`` columns."""
+        name = page.entry.card.name_in(self.language)
+        if not page.rulings:
+            return str(_('没有裁定提到「{name}」。').format(name=name))
+        newest = page.rulings[0]
+        dates = newest.dated_by.text if newest.dated_by else ''
+        return cut(str(_('「{name}」的 {count} 条裁定。最新（{date}）：{text}').format(
+            name=name, count=len(page.rulings), date=dates, text=newest.text)),
+            self.env.config.handbook_description_width)
+
     def partner(self, key: str) -> dict[str, str]:
         """A suggestion of the filter: a card, its folded names."""
         if key not in self.partners:
@@ -569,9 +585,13 @@ class Contexts:
 
 def prepare_frame(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
                   doctree: Any) -> None:
-    """The card pages' frame gets the filter's script (``html-page-context``)."""
+    """The card pages' frame gets the filter's script, and the tags of a
+    link's preview, each page's title and description a token (``html-page-context``)."""
     if context.get('handbook_card_frame'):
         app.add_js_file(STATIC_SCRIPT)
+        if app.builder.name != 'epub':
+            context['metatags'] = context.get('metatags', '') + preview_tags(
+                app, pagename, TITLE_TOKEN, DESCRIPTION_TOKEN)
 
 
 def add_templates(app: Sphinx, config: Any) -> None:
@@ -583,6 +603,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.render.ruling_html')  # rulings rendered once
     app.setup_extension('handbook.listings.card_index')
     app.setup_extension('handbook.publishing.editions')
+    app.setup_extension('handbook.publishing.link_previews')  # a page's preview tags
     app.add_config_value('handbook_card_pages', True, 'html', types=frozenset({bool}),
                          description='a page per card and series, cards/<id>.html')
     app.connect('config-inited', add_templates)

@@ -95,7 +95,7 @@ from handbook.listings.timeline import FillTimeline
 from handbook.nodes import references_in
 from handbook.publishing.editions import doctree_edition
 from handbook.publishing.page_dates import git_state
-from handbook.publishing.site_urls import SITE_BUILDERS
+from handbook.publishing.site_urls import SITE_BUILDERS, remove_stale
 from handbook.render.anchors import page_title
 from handbook.render.placeholders import (
     PlaceholderDirective,
@@ -125,6 +125,9 @@ UNCOMMITTED = b'0' * 40
 #: characters XML 1.0 cannot hold
 NOT_XML = re.compile('[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]')
 ATOM = 'http://www.w3.org/2005/Atom'
+#: how the feed begins: a build without the site's address removes one an
+#: earlier build left (:func:`handbook.publishing.site_urls.remove_stale`)
+FEED_START = '<?xml version="1.0" encoding="utf-8"?>\n<feed '
 TITLE_WIDTH = 50
 
 
@@ -376,7 +379,7 @@ def feed(app: Sphinx, name: str) -> str:
                       default=0)
     language = (config.language or 'en').replace('_', '-')
     title = _('{project} · 最近更新').format(project=config.project)
-    out = ['<?xml version="1.0" encoding="utf-8"?>',
+    out = [FEED_START.removesuffix('\n<feed '),
            f'<feed xmlns="{ATOM}" xml:lang={attribute(language)}>',
            f'  <id>{clean(base + name)}</id>',
            f'  <title type="text">{clean(title)}</title>',
@@ -417,8 +420,13 @@ def depart_feed_link_html(self: HTML5Translator, node: feed_link) -> None:
 
 
 def write_feed(app: Sphinx, exception: Exception | None) -> None:
-    name = feed_name(app.config, app.builder.name) if exception is None else None
-    if not name:
+    if exception is not None:
+        return
+    name = feed_name(app.config, app.builder.name)
+    if not name:  # no address: an earlier build's feed names one this build was not given
+        old = app.config.handbook_recent_feed
+        if old and app.builder.name in SITE_BUILDERS:
+            remove_stale(Path(app.outdir, old), FEED_START)
         return
     text = feed(app, name)
     path = Path(app.outdir, name)

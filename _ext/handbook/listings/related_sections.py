@@ -154,9 +154,11 @@ class RelatedSections(SphinxPostTransform):
                 if len(keys) > SHOWN_NAMES:
                     names += '……'
                 shared = _('{count} 个共同的卡名：{names}').format(count=len(keys), names=names)
-                items.append(f'<li><p>{self.link(links, other)} · '
-                             f'<span class="related-cards">{escape(shared)}</span></p></li>\n')
-            block += nodes.raw('', f'<ul class="simple">\n{"".join(items)}</ul>\n',
+                items.append(f'<li>{self.link(links, other)} · '
+                             f'<span class="related-cards">{escape(shared)}</span></li>')
+            # no paragraph in an item, no line break between items: each an
+            # element of the page, on a chapter page with hundreds of them
+            block += nodes.raw('', f'<ul class="simple">{"".join(items)}</ul>\n',
                                format='html')
             at = next((i for i, child in enumerate(node.children)
                        if isinstance(child, nodes.section)), len(node.children))

@@ -1,5 +1,6 @@
-"""Publishing: editions, the site's address, link previews, page dates, linkcheck's policy,
-the published site (built aside, swept in: published.py), reading offline."""
+"""Publishing: editions, the site's address, link previews, page dates, the readers'
+tools (permalinks, copy, card pages), linkcheck's policy, the published site (built
+aside, swept in: published.py), reading offline."""
 
 from handbook import setup_concern
 
@@ -7,6 +8,7 @@ from handbook import setup_concern
 def setup(app):
     return setup_concern(app, 'handbook.publishing.editions', 'handbook.publishing.site_urls',
                          'handbook.publishing.link_previews', 'handbook.publishing.page_dates',
+                         'handbook.publishing.reader_tools', 'handbook.publishing.theme',
                          'handbook.publishing.linkcheck_policy',
                          'handbook.publishing.published', 'handbook.core.kept_search_index',
                          'handbook.publishing.offline')

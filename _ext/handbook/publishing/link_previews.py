@@ -27,7 +27,11 @@ Configuration (``conf.py``)::
     handbook_description_width = 160   # about 80 Chinese characters
 
 The tags are written for every page that has a text (not for the search and
-index pages); ``og:description`` and ``description`` say the same.
+index pages); ``og:description`` and ``description`` say the same.  A page
+written without a doctree (a card page, :mod:`handbook.listings.card_pages`)
+gets the same tags from :func:`preview_tags`.  ``og:url``
+is the page's absolute address under ``html_baseurl``
+(:mod:`handbook.publishing.site_urls`); a build without one writes none.
 """
 
 from __future__ import annotations
@@ -166,6 +170,51 @@ def add_description(app: Sphinx, pagename: str, templatename: str,
                            + f'<meta name="description" content="{html.escape(text)}" />\n')
 
 
+def cut(text: str, limit: int) -> str:
+    """*text*, spaces normalised, cut to fit in *limit* columns (ending in …)."""
+    text = _SPACE.sub(' ', text).strip()
+    if width(text) <= limit:
+        return text
+    kept = ''
+    for char in text:
+        if width(kept + char) > limit - 1:
+            break
+        kept += char
+    return kept.rstrip() + '…'
+
+
+def preview_tags(app: Sphinx, pagename: str, title: str, description: str) -> str:
+    """The tags of a page written without a doctree (a card page), as
+    sphinxext-opengraph and :func:`add_description` write them for a page with
+    one: ``description``, ``og:title``, ``og:type``, ``og:url`` (with the site's
+    address only), ``og:site_name``, ``og:description`` and the configured
+    extra tags.  *title* and *description* are text: escaped here."""
+    config = app.config
+    tags = [('property', 'og:title', title), ('property', 'og:type', config.ogp_type)]
+    if config.html_baseurl:
+        tags.append(('property', 'og:url',
+                     config.html_baseurl + app.builder.get_target_uri(pagename)))
+    if config.ogp_site_name is not False:
+        tags.append(('property', 'og:site_name', config.ogp_site_name or config.project))
+    tags.append(('property', 'og:description', description))
+    out = [f'<meta name="description" content="{html.escape(description)}" />']
+    out += [f'<meta {kind}="{name}" content="{html.escape(value)}" />'
+            for kind, name, value in tags]
+    return '\n'.join([*out, *config.ogp_custom_meta_tags]) + '\n'
+
+
+#: sphinxext-opengraph's og:url tag, relative where ogp_site_url is empty
+_OG_URL = re.compile(r'<meta property="og:url" content="[^"]*" />\n?')
+
+
+def drop_relative_url(app: Sphinx, pagename: str, templatename: str,
+                      context: dict[str, Any], doctree: nodes.document | None) -> None:
+    """No ``og:url`` without the site's address: sphinxext-opengraph would
+    write the page's relative path, which a preview cannot open."""
+    if not app.config.html_baseurl and 'og:url' in context.get('metatags', ''):
+        context['metatags'] = _OG_URL.sub('', context['metatags'])
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     # sphinxext-opengraph prints a notice on import when matplotlib is missing;
     # it needs it only for generated preview images, which the handbook does not use
@@ -175,4 +224,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value('handbook_description_width', 160, 'html', types=frozenset({int}))
     # before sphinxext-opengraph (500), which reads the description from the meta fields
     app.connect('html-page-context', add_description, priority=400)
+    app.connect('html-page-context', drop_relative_url, priority=550)  # after it
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -1,7 +1,9 @@
 """The site's public address, and every URL derived from it.
 
-The handbook is published at one address, ``html_baseurl`` (``make html
-BASEURL=https://…/``; on Read the Docs its canonical URL).  From it come:
+The handbook is published at one address, ``html_baseurl``: ``make html
+BASEURL=https://…/`` (the GitHub Pages workflow passes the Pages URL), on
+Read the Docs its canonical URL (``READTHEDOCS_CANONICAL_URL``, which
+``conf.py`` reads).  From it come:
 
 * ``<link rel="canonical">`` on every page (Sphinx itself);
 * ``sitemap.xml``, listing every page of the handbook (every document and
@@ -11,7 +13,8 @@ BASEURL=https://…/``; on Read the Docs its canonical URL).  From it come:
   extension for the html and dirhtml builders (not beside an EPUB), and
   only when their content changed (:func:`handbook.core.files.write_if_changed`);
 * the absolute ``og:url`` of the link previews (sphinxext-opengraph's
-  ``ogp_site_url`` is set to ``html_baseurl``);
+  ``ogp_site_url`` is set to ``html_baseurl``; :mod:`handbook.publishing.link_previews`);
+* the Atom feed's ids and links (:mod:`handbook.listings.recent`);
 * the links of the 404 page (sphinx-notfound-page): the host serves that
   page for a missing URL at any depth, so its links are absolute paths,
   ``notfound_urls_prefix``, which is set to the path of ``html_baseurl``.
@@ -19,9 +22,14 @@ BASEURL=https://…/``; on Read the Docs its canonical URL).  From it come:
   (``notfound_template = 'handbook-404.html'``): a search box, the card
   index and the contents; the folder is added to ``templates_path``.
 
-``html_baseurl`` must be an absolute http(s) URL; a missing final ``/`` is
+``html_baseurl`` is an absolute http(s) URL; a missing final ``/`` is
 added.  Anything else stops the build with a configuration error that says
-what to set.
+what to set.  Without one (``conf.py``'s default outside Read the Docs: a
+site built to be read where it is served, or previewed), nothing pretends to
+know the address: no canonical link, no ``og:url``, no sitemap, no
+``robots.txt``, no feed; the 404 page's links start at ``/``.  No page holds
+an absolute URL of the handbook itself: the copy-link buttons copy the
+address the reader is on (``rulings/copy_link.js``).
 
 The sitemap is written here rather than by sphinx-sitemap, which lists only
 the pages written by the current build (its issue #13): an incremental build
@@ -72,18 +80,25 @@ TEMPLATES = Path(__file__).resolve().parents[1] / 'templates'
 def derive_urls(app: Sphinx, config: Config) -> None:
     """Check ``html_baseurl`` and set the values that follow from it."""
     base = config.html_baseurl
-    # the feed's, the sitemap's and the canonical addresses start with it
-    if url_policy.absolute_problem(base) is not None:
-        raise ConfigError(
-            f'html_baseurl {base!r} is not the address of the published site; set an '
-            f'absolute http(s) URL: make html BASEURL=https://example.org/handbook/ '
-            f'(or html_baseurl in conf.py)')
-    if not base.endswith('/'):
-        base = config.html_baseurl = base + '/'
+    # the feed's, the sitemap's and the canonical addresses start with it (none: left out)
+    if base:
+        if url_policy.absolute_problem(base) is not None:
+            raise ConfigError(
+                f'html_baseurl {base!r} is not the address of the published site; set an '
+                f'absolute http(s) URL: make html BASEURL=https://example.org/handbook/ '
+                f'(or html_baseurl in conf.py), or none')
+        if not base.endswith('/'):
+            base = config.html_baseurl = base + '/'
     config.ogp_site_url = base
-    config.notfound_urls_prefix = urlsplit(base).path
+    config.notfound_urls_prefix = urlsplit(base).path if base else '/'
     if str(TEMPLATES) not in config.templates_path:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
+
+
+def published(config: Config) -> str:
+    """The site's address, ``html_baseurl`` (ends in ``/``), or '' where the
+    build was given none."""
+    return config.html_baseurl or ''
 
 
 def _entry_line(conf_py: Path, old: str) -> str | None:
@@ -129,11 +144,32 @@ def check_redirects(app: Sphinx, env: BuildEnvironment) -> None:
                            location=location, type='handbook', subtype='redirect')
 
 
+#: how the files this module writes begin: a build without the site's
+#: address removes those an earlier build with one left (:func:`remove_stale`)
+SITEMAP_START = '<?xml version="1.0" encoding="utf-8"?>\n<urlset '
+ROBOTS_START = 'User-agent: *\nAllow: /\n\nSitemap: '
+
+
+def remove_stale(path: Path, start: str) -> None:
+    """Remove *path* if an earlier build of this module wrote it (it begins
+    with *start*): it names an address this build was not given."""
+    try:
+        with path.open(encoding='utf-8') as file:
+            ours = file.read(len(start)) == start
+    except (OSError, UnicodeDecodeError):
+        return
+    if ours:
+        path.unlink(missing_ok=True)
+
+
 def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
     """``sitemap.xml``: the URL of every page of the handbook."""
     if exception or app.builder.name not in SITE_BUILDERS:
         return
-    base = app.config.html_baseurl
+    base = published(app.config)
+    if not base:
+        remove_stale(Path(app.outdir, SITEMAP), SITEMAP_START)
+        return
     pages = [*app.env.found_docs, *generated_pages(app.env)]
     urls = sorted(base + app.builder.get_target_uri(page) for page in pages)  # quoted
     lines = ['<?xml version="1.0" encoding="utf-8"?>',
@@ -152,11 +188,14 @@ def generated_pages(env: BuildEnvironment) -> list[str]:
 
 
 def write_robots_txt(app: Sphinx, exception: Exception | None) -> None:
+    """``robots.txt``: where the sitemap is (none without the site's address)."""
     if exception or app.builder.name not in SITE_BUILDERS:
         return
-    sitemap = app.config.html_baseurl + SITEMAP
-    write_if_changed(Path(app.outdir, 'robots.txt'),
-                     f'User-agent: *\nAllow: /\n\nSitemap: {sitemap}\n')
+    base = published(app.config)
+    if not base:
+        remove_stale(Path(app.outdir, 'robots.txt'), ROBOTS_START)
+        return
+    write_if_changed(Path(app.outdir, 'robots.txt'), f'{ROBOTS_START}{base}{SITEMAP}\n')
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

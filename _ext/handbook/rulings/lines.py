@@ -72,20 +72,15 @@ removed or changed in this build -- a page read again with the same rulings
 does not count, unless a registry edit changed one of their card links --
 (the timeline uses it).
 
-**In HTML** a ruling line ends, after its dates, with its status badges,
-its replacement links (``← 原裁定``, ``→ 现裁定``) and its source badges
-(:mod:`handbook.rulings.statuses`), then the permalink ¶ and a copy-link
-button, ``<button type="button" class="ruling-copy" aria-label="复制此裁定的链接">``:
-clicking it (or Enter, Space, a tap) copies the ruling's permalink, the
-page's address from ``html_baseurl`` (the canonical one) with ``#`` and the
-anchor percent-encoded -- so that a chat app does not cut the link at its
-first Chinese character -- e.g.
-``https://example.org/negation.html#ruling-2019-04-17-%E6%AD%BB…``
-(``copy_link.js``, copied into ``_static/`` and loaded by the pages that have
-rulings; ``navigator.clipboard``, else a selected text copied with
-``execCommand``, else a prompt showing the address).  Without
-``html_baseurl`` the address is the page's own.  EPUB gets the badges and
-links but no button and no script; LaTeX neither.  As it writes a ruling
+**In HTML** a ruling is ``<span class="ruling-line" id="…">``, or, where
+it is a line of a line block on its own (most are), that line itself:
+``<div class="line ruling-line" id="…">``.  After its dates come its status
+badges, its replacement links (``← 原裁定``, ``→ 现裁定``) and its source
+badges (:mod:`handbook.rulings.statuses`), and nothing else: its permalink ¶
+and its copy-link button are made by the browser, once, when a reader points
+at, taps or tabs into the ruling (:mod:`handbook.publishing.reader_tools`),
+so that a page of thousands of rulings carries no button or second link per
+ruling.  EPUB and LaTeX get the badges and links.  As it writes a ruling
 line, the HTML translator leaves the HTML of the ruling (up to its badges)
 on the page's document (:func:`written_html`), for the pages that show the
 ruling elsewhere (:mod:`handbook.render.ruling_html`).
@@ -105,14 +100,11 @@ import hashlib
 import pickle
 import re
 from collections import Counter
-from html import escape
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import NoUri
-from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 from sphinx.util.nodes import clean_astext
 
@@ -136,9 +128,6 @@ if TYPE_CHECKING:
     from sphinx.writers.html5 import HTML5Translator
     from sphinx.writers.latex import LaTeXTranslator
 
-_ = get_translation('handbook')
-#: the copy-link script, copied into the HTML's _static/
-COPY_SCRIPT = Path(__file__).with_name('copy_link.js')
 #: the cross-references whose text depends on nothing but the registry and the
 #: ruling's own page; a ruling with another one (a :ref:) keeps its nodes in the store
 LASTING_XREFS = ('card', 'anchor')
@@ -483,12 +472,33 @@ def changed_pages(env: BuildEnvironment) -> frozenset[str]:
     return changes(env).rulings
 
 
+#: what HTML5Translator.visit_line writes for a line of a line block
+_LINE_TAG = '<div class="line">'
+#: the attribute of a ruling line written as its line's own element
+_MERGED = 'handbook_merged'
+
+
 def visit_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
-    self.visit_inline(node)
+    """A ruling that is a line of a line block on its own is that line's
+    ``<div class="line ruling-line" id="…">``: no ``<span>`` inside it, one
+    element a ruling fewer on a page of thousands; else a ``<span
+    class="ruling-line" id="…">``."""
+    line = node.parent
+    if (isinstance(line, nodes.line) and len(line) == 1 and len(node['ids']) == 1
+            and self.body and self.body[-1] == _LINE_TAG):
+        classes = ' '.join(['line', *node['classes']])
+        self.body[-1] = f'<div class="{classes}" id="{self.attval(node["ids"][0])}">'
+        node[_MERGED] = True
+    else:
+        self.visit_inline(node)
     node[_WRITTEN_FROM] = len(self.body)
 
 
 def depart_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
+    """After the ruling: its status, replacement and source badges.  Its
+    permalink and copy button are the readers' tools, made by the browser
+    when a reader points at, taps or tabs into the ruling
+    (:mod:`handbook.publishing.reader_tools`)."""
     start = node.attributes.pop(_WRITTEN_FROM, None)
     if start is not None and node['ids']:  # the ruling's HTML, for the pages that show it
         self.document.setdefault(WRITTEN_HTML, {})[node['ids'][0]] = ''.join(self.body[start:])
@@ -498,13 +508,8 @@ def depart_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
         href = section_href(self.builder, self.builder.current_docname, superseded_by) \
             if superseded_by else None
         self.body.append(statuses.marks_html(*shown, superseded_href=href))
-    if hasattr(self, 'add_permalink_ref'):
-        self.add_permalink_ref(node, _('链接到此裁定'))
-    if node['ids'] and not getattr(self.builder, 'embedded', False):  # EPUB: no script
-        name = escape(str(_('复制此裁定的链接')))
-        self.body.append(f'<button type="button" class="ruling-copy" aria-label="{name}" '
-                         f'title="{name}"></button>')
-    self.depart_inline(node)
+    if not node.attributes.pop(_MERGED, False):
+        self.depart_inline(node)
 
 
 def section_href(builder: Any, fromdocname: str, label: str) -> str | None:
@@ -520,33 +525,6 @@ def section_href(builder: Any, fromdocname: str, label: str) -> str | None:
     except NoUri:
         return None
     return f'{uri}#{labelid}' if labelid else uri
-
-
-def add_copy_script(app: Sphinx, pagename: str, templatename: str,
-                    context: dict[str, Any], doctree: nodes.document | None) -> None:
-    """The pages that have rulings load the copy-link script, with the page's
-    address and the texts it shows (``html-page-context``)."""
-    page = store(app.env).record(pagename)
-    if getattr(app.builder, 'embedded', False) or page is None or not page.rulings:
-        return
-    app.add_js_file(COPY_SCRIPT.name, priority=500, defer='defer', **{
-        'data-page-url': context.get('pageurl') or '',
-        'data-copied': str(_('已复制此裁定的链接')),
-        'data-failed': str(_('无法自动复制，请复制这个链接：')),
-    })
-
-
-def copy_script(app: Sphinx) -> None:
-    """Copy the copy-link script into ``_static/`` when it differs (``builder-inited``:
-    before the pages are written, so that each names it with its checksum)."""
-    builder = app.builder
-    if builder.format != 'html' or getattr(builder, 'embedded', False):
-        return
-    target = Path(builder.outdir) / '_static' / COPY_SCRIPT.name
-    text = COPY_SCRIPT.read_bytes()
-    if not target.is_file() or target.read_bytes() != text:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text)
 
 
 def written_html(doctree: nodes.document) -> dict[str, str]:
@@ -568,6 +546,7 @@ def depart_ruling_line_latex(self: LaTeXTranslator, node: ruling_line) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.rulings.dates')
     app.setup_extension('handbook.sections.ids')
+    app.setup_extension('handbook.publishing.reader_tools')  # permalink, copy, §
     app.add_config_value('handbook_changed_markers', ['裁定变更', '调整中确认'], 'env',
                          types=frozenset({list, tuple}),
                          description='words that mark a ruling as changed')
@@ -579,7 +558,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
-    app.connect('html-page-context', add_copy_script)
-    app.connect('builder-inited', copy_script)
     return {'version': '3', 'env_version': 3,
             'parallel_read_safe': True, 'parallel_write_safe': True}

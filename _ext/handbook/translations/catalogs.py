@@ -203,10 +203,11 @@ def pages_with_changed_catalogs(app: Sphinx, env: BuildEnvironment, added: Any,
     domains = state(env, CatalogState).changed
     if not domains:
         return []
-    if CATALOG in domains:  # generated texts can be on any page
-        return sorted(env.found_docs)
     compact = env.config.gettext_compact
-    return sorted(doc for doc in env.found_docs if docname_to_domain(doc, compact) in domains)
+    pages = {docname_to_domain(doc, compact): doc for doc in env.found_docs}
+    if domains - pages.keys():  # generated texts (handbook), the theme's: on any page
+        return sorted(env.found_docs)
+    return sorted(pages[domain] for domain in domains)
 
 
 # -- where a message is in its .po file -------------------------------------------

@@ -1,0 +1,113 @@
+"""Readers' tools: a ruling's permalink and copy button, a card's page -- made when a reader needs them.
+
+A page of the handbook is mostly rulings and card names: a yearly FAQ page
+holds thousands of each.  What a reader does with one of them -- link to a
+ruling, copy its address, open a card's page -- is not written into the page
+once per ruling and per card name (a second link after every card name, a
+¶ and a button after every ruling: twice the markup of the page's text, and
+two Tab stops per card name).  The page holds the rulings' ids and the card
+links only; ``reader_tools.js`` (served as ``_static/reader_tools.js``)
+makes one small toolbar when a reader points at, taps or tabs into a ruling,
+and puts it at the end of that ruling:
+
+* ¶, a link to the ruling (``#ruling-…``: its permalink, see
+  :mod:`handbook.rulings.lines`);
+* a copy button (``aria-label`` 复制此裁定的链接): it copies the address
+  the reader is on, with ``#`` and the ruling's id percent-encoded, so that a
+  chat app keeps the link whole (``navigator.clipboard``, else a selected
+  text copied with ``execCommand``, else a prompt showing the address), and
+  a polite live region says 已复制此裁定的链接;
+* a § link to the card page of each card the ruling names, labelled with the
+  card's name as written (``aria-label`` 卡片页面：卡名; 卡片索引：卡名 where
+  it leads to the card index).
+
+Outside rulings, a block of text that names cards (a paragraph, a list item,
+a line, a heading, an entry of the card index) gets the § links of its
+cards the same way.  A card name costs one Tab stop, its link to the card
+database; the toolbar follows the focus into a ruling and comes after its
+links in the Tab order; Escape closes it.  Every item of the toolbar is a
+target of at least 24 × 24 px (``_static/handbook.css``).
+
+Where a card's page is: ``cards/<id>.html`` where the build writes card
+pages (:mod:`handbook.listings.card_pages`), else the card's entry of the
+card index; none without either.  The script's tag says which
+(``data-card-page``, relative to the site's root); a card link says its id
+where the browser cannot find it from the name as written
+(``data-card``, :func:`handbook.listings.card_index.card_attributes`).
+
+Every HTML page loads the script (deferred; the EPUB gets none); its texts
+are messages of the ``handbook`` catalog.  The rulings and the card index
+load this extension.  The script builds its elements
+with ``textContent`` and ``setAttribute``: no text becomes HTML.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sphinx.locale import get_translation
+
+from handbook.core.names import SEPARATOR_CLASS
+from handbook.listings import card_index, card_pages
+from handbook.store import store
+
+if TYPE_CHECKING:
+    from docutils import nodes
+    from sphinx.application import Sphinx
+
+_ = get_translation('handbook')
+#: the script, copied into the HTML's _static/ under its own name
+SCRIPT = Path(__file__).with_suffix('.js')
+
+
+def card_page_template(app: Sphinx) -> tuple[str, str]:
+    """Where a card's page is, relative to the site's root, ``{}`` standing
+    for the card's id, and the § link's label, ``{}`` standing for the name:
+    its card page (卡片页面：卡名), else its entry of the card index
+    (卡片索引：卡名), else nowhere ('', '': no §).  Computed once per build."""
+    def compute() -> tuple[str, str]:
+        if 'handbook_card_pages' in app.config and card_pages.enabled(app):
+            return f'{card_pages.FOLDER}/{{}}.html', str(_('卡片页面：{name}'))
+        index = card_index.index_page(app.env)
+        if index is None:
+            return '', ''
+        return f'{app.builder.get_target_uri(index)}#card-{{}}', str(_('卡片索引：{name}'))
+
+    return store(app.env).derived('reader_tools_card_page', compute)
+
+
+def add_script(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+               doctree: nodes.document | None) -> None:
+    """Every HTML page loads the script, with its texts (``html-page-context``)."""
+    if app.builder.format != 'html' or getattr(app.builder, 'embedded', False):
+        return
+    card_page, card_label = card_page_template(app)
+    app.add_js_file(SCRIPT.name, priority=500, defer='defer', **{
+        'data-card-page': card_page,
+        'data-card-label': card_label.replace('{name}', '{}'),
+        'data-separators': SEPARATOR_CLASS,
+        'data-permalink': str(_('链接到此裁定')),
+        'data-copy': str(_('复制此裁定的链接')),
+        'data-copied': str(_('已复制此裁定的链接')),
+        'data-failed': str(_('无法自动复制，请复制这个链接：')),
+    })
+
+
+def copy_script(app: Sphinx) -> None:
+    """Copy the script into ``_static/`` when it differs (``builder-inited``:
+    before the pages are written, so that each names it with its checksum)."""
+    builder = app.builder
+    if builder.format != 'html' or getattr(builder, 'embedded', False):
+        return
+    target = Path(builder.outdir) / '_static' / SCRIPT.name
+    text = SCRIPT.read_bytes()
+    if not target.is_file() or target.read_bytes() != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect('builder-inited', copy_script)
+    app.connect('html-page-context', add_script)
+    return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
