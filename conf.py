@@ -26,7 +26,7 @@ extensions = [
     'handbook.rulings',       # :ruling:`17/3/24`, one ruling per date with its permalink, :strike:
     'handbook.sections',      # readable section ids, labels defined twice, planned sections
     'handbook.listings',      # the timeline, the card index, related sections, rulings.json
-    'handbook.search',        # Chinese search with whole card names as words
+    'handbook.search',        # the search: rulings, sections, every spelling of a card
     'handbook.publishing',    # editions, canonical/sitemap/404/redirects, link previews, page dates
     'handbook.translations',  # translated builds: catalogs, card names in any language, switcher
     'handbook.speed',         # faster HTML builds (_ext/handbook/speed/); the site is the same without
@@ -161,12 +161,10 @@ git_last_updated_timezone = 'Asia/Shanghai'
 #   redirects = {'negate': 'negation.html'}
 redirects: dict[str, str] = {}
 
-# -- Search (_ext/handbook/search/card_search.py) --------------------------------------
-# Sphinx's Chinese search (jieba), with every registry name as one word.
-
-html_search_language = 'zh'
-# no result fetches its page to show a summary: the search page shows the
-# snippets its index holds (_ext/handbook/search/rulings_index.py)
+# -- Search (_ext/handbook/search/) ------------------------------------------------------
+# The search page and every page's search box answer from the rulings' index,
+# cut in shards (rulings_index.py); Sphinx's own index holds no words.
+# No result fetches its page to show a summary: the snippets are in the index.
 html_show_search_summary = False
 
 # -- EPUB and PDF (make epub, make pdf) ------------------------------------------------

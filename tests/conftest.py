@@ -5,6 +5,7 @@ real handbook built once for every test that reads it (``handbook_build``).
 each build of the real handbook is made once per run, by the first worker that
 needs it, and read by all (``helpers.once``)."""
 
+from collections.abc import Iterator
 import os
 import runpy
 import sys
@@ -67,6 +68,17 @@ def pytest_configure(config: pytest.Config) -> None:
     for module in ('sphinx_sitemap', 'notfound.extension'):
         config.addinivalue_line(
             'filterwarnings', f'ignore::sphinx.deprecation.RemovedInSphinx11Warning:{module}')
+
+
+@pytest.fixture(scope='session', autouse=True)
+def plain_output() -> Iterator[None]:
+    """The tests read what ``make`` and ``sphinx-build`` print as plain text.
+    A CI that forces colours (``FORCE_COLOR``, set by many runners) would
+    colour it, so every process the tests start is told not to
+    (``NO_COLOR`` wins over ``FORCE_COLOR`` in Sphinx and in pytest)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv('NO_COLOR', '1')
+        yield
 
 
 @pytest.fixture(scope='session')

@@ -253,3 +253,24 @@ def serve(root: Path) -> Iterator[str]:
     server = _QuietServer(('127.0.0.1', 0), functools.partial(_QuietHandler, directory=str(root)))
     with running(server):
         yield f'http://127.0.0.1:{server.server_address[1]}/'
+
+
+_SEARCH_PART = re.compile(r'RulingSearch\.addPart\("(\w+)","(\w+)",(.*)\);\n', re.S)
+
+
+def search_manifest(app) -> dict:
+    """The search index's manifest (``_static/rulings-index.js``)."""
+    text = (app.outdir / '_static' / 'rulings-index.js').read_text(encoding='utf-8')
+    assert text.startswith('RulingSearch.setIndex(') and text.endswith(');\n')
+    return json.loads(text[len('RulingSearch.setIndex('):-len(');\n')])
+
+
+def search_parts(app) -> dict[str, object]:
+    """Every part of the search index, by name; each is of the manifest's epoch."""
+    epoch = search_manifest(app)['epoch']
+    found = {}
+    for path in (app.outdir / '_static' / 'search').iterdir():
+        name, of, data = _SEARCH_PART.fullmatch(path.read_text(encoding='utf-8')).groups()
+        assert f'{name}.js' == path.name and of == epoch
+        found[name] = json.loads(data)
+    return found

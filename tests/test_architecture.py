@@ -117,10 +117,8 @@ def test_rulings_do_not_import_publishing_or_listings():
 
 
 def test_no_feature_imports_the_speed_package():
-    # the speed package is opt-in: every feature works without it.  The one
-    # exception, until issue 34 replaces publishing/unchanged_files.py: the
-    # base of that module's builder is the speed package's builder
+    # the speed package is opt-in: every feature works without it
     graph = graph_of(PACKAGE)
     importers = {name for name, targets in graph.items() if not name.startswith('handbook.speed')
                  and any(t == 'handbook.speed' or t.startswith('handbook.speed.') for t in targets)}
-    assert importers <= {'handbook.core.writing_order'}
+    assert importers == set()

@@ -18,6 +18,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -152,9 +153,7 @@ def test_a_build_that_fails_on_a_warning_keeps_the_site_and_its_staging(tmp_path
     clean = tmp_path / 'clean'
     assert build(Path(shutil.copytree(srcdir, tmp_path / 'again')), clean,
                  'SPHINXOPTS=-q').returncode == 0
-    # Sphinx's incremental search index keeps the word of the failed build's
-    # date ("30"), with no page: as after any edit that removes a word
-    assert differing(files(out / 'html'), files(clean / 'html')) == ['searchindex.js']
+    assert differing(files(out / 'html'), files(clean / 'html')) == []
 
 
 # -- faults -------------------------------------------------------------------------------
@@ -291,6 +290,10 @@ def test_a_killed_build_is_followed_by_a_clean_one(tmp_path):
     assert build(srcdir, clean, 'SPHINXOPTS=-q').returncode == 0
     edited = Path(shutil.copytree(srcdir, tmp_path / 'edited'))
     edit(edited / 'p3.rst')
+    # dated after every build of the test: Sphinx reads a page again when its
+    # file is newer than the build that last read it, and the copies keep the date
+    later = time.time_ns() + 3_600 * 10**9
+    os.utime(edited / 'p3.rst', ns=(later, later))
     clean_edited = tmp_path / 'clean-edited'
     assert build(edited, clean_edited, 'SPHINXOPTS=-q').returncode == 0
     reference = {'clean': files(clean / 'html'), 'incremental': files(clean_edited / 'html')}

@@ -304,24 +304,26 @@ def test_rulings_rendered_are_as_their_pages_wrote_them(app, make_app, tmp_path,
     assert html(rendered, 'timeline') == written
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
-def test_the_timeline_is_left_out_of_the_page_search(app):
+@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True, confoverrides={
+    'extensions': ['handbook.cards.links', 'handbook.listings.timeline', 'handbook.rulings.strike',
+                   'handbook.search.rulings_index']})
+def test_the_timeline_is_left_out_of_the_section_search(app):
     """A page that holds a generated list repeats the other pages' words: no
-    word of the page search leads to it (render/placeholders.py)."""
-    import json
+    section result leads to it (render/placeholders.py), and Sphinx's own
+    index, which nothing reads, holds no words at all."""
+    from helpers import search_manifest, search_parts
 
     app.build()
-    text = (app.outdir / 'searchindex.js').read_text(encoding='utf-8')
-    index = json.loads(text[text.index('(') + 1:text.rindex(')')])
-    timeline_page = index['docnames'].index('timeline')
-    other_page = index['docnames'].index('other')
-
-    def pages(found) -> set[int]:
-        return {found} if isinstance(found, int) else set(found)
-
-    found = [pages(docs) for docs in index['terms'].values()]
-    assert not any(timeline_page in docs for docs in found)
-    assert any(other_page in docs for docs in found)  # the other pages are indexed
+    index = search_manifest(app)
+    searchable = {uri: flag for uri, _title, flag in index['pages']}
+    assert 'timeline.html' not in searchable and searchable['other.html'] == 1
+    page_of = {number: index['pages'][page][0] for number, (page, *_rest)
+               in enumerate(index['sections'])}
+    texts = [entry for name, part in search_parts(app).items() if name.startswith('b')
+             for entry in part]
+    assert {page_of[section] for section, _text in texts} == {'index.html', 'other.html'}
+    sphinx = (app.outdir / 'searchindex.js').read_text(encoding='utf-8')
+    assert '"terms":{}' in sphinx and '"titleterms":{}' in sphinx
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)

@@ -24,29 +24,11 @@ from handbook.search.rulings_index import (
     names_text,
     script_text,
 )
-from helpers import assert_no_warnings
+from helpers import assert_no_warnings, search_manifest as manifest, search_parts as parts
 
 INTL_EXTENSIONS = ['handbook.cards.links', 'handbook.sections.planned', 'handbook.rulings.lines',
                    'handbook.rulings.dates', 'handbook.translations.catalogs',
                    'handbook.search.rulings_index']
-_PART = re.compile(r'RulingSearch\.addPart\("(\w+)","(\w+)",(.*)\);\n', re.S)
-
-
-def manifest(app) -> dict:
-    text = (app.outdir / '_static' / 'rulings-index.js').read_text(encoding='utf-8')
-    assert text.startswith('RulingSearch.setIndex(') and text.endswith(');\n')
-    return json.loads(text[len('RulingSearch.setIndex('):-len(');\n')])
-
-
-def parts(app) -> dict[str, object]:
-    """Every part of the index, by name; each is of the manifest's epoch."""
-    epoch = manifest(app)['epoch']
-    found = {}
-    for path in (app.outdir / '_static' / 'search').iterdir():
-        name, of, data = _PART.fullmatch(path.read_text(encoding='utf-8')).groups()
-        assert f'{name}.js' == path.name and of == epoch
-        found[name] = json.loads(data)
-    return found
 
 
 def rulings(app) -> list[list]:

@@ -872,8 +872,7 @@ TARGETS = {  # key: (target as the issue writes it, relative to, limit)
 MEASURES = ['clean', 'no-change', 'ruling', 'faq-edit', 'registry', 'check', 'preview',
             'faq-preview', 'suggest', 'card-pages', 'search', 'weight', 'parts']
 #: the speed package's parts (_ext/handbook/speed/__init__.py), measured by --only parts
-SPEED_PARTS = ['gc', 'write', 'toctrees', 'parser', 'jieba', 'search-ahead', 'pinyin-ahead',
-               'card-pages-aside']
+SPEED_PARTS = ['gc', 'write', 'toctrees', 'parser', 'pinyin-ahead', 'card-pages-aside']
 
 
 class Bench:

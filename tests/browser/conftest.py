@@ -85,11 +85,12 @@ class Site:
 
     @functools.cached_property
     def pages(self) -> list[str]:
-        """The docnames of the pages the search covers (a ``:nosearch:`` page
-        is in the index with no title and no words)."""
-        text = (self.root / 'searchindex.js').read_text(encoding='utf-8')
-        index = json.loads(text[len('Search.setIndex('):-1])
-        return [doc for doc, title in zip(index['docnames'], index['titles']) if title]
+        """The docnames of the pages the search's section results cover (a
+        ``:nosearch:`` page is in the index, if it has rulings, marked 0)."""
+        text = (self.root / '_static' / 'rulings-index.js').read_text(encoding='utf-8')
+        index = json.loads(text[len('RulingSearch.setIndex('):-len(');\n')])
+        return [uri.removesuffix('.html') for uri, _title, searchable in index['pages']
+                if searchable]
 
     def html(self, docname: str) -> str:
         return (self.root / f'{docname}.html').read_text(encoding='utf-8')

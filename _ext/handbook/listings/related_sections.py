@@ -14,9 +14,10 @@ cards first, then by page name and position in the page; at most
 ``handbook_related_sections`` of them (0: no blocks).  Each links to the
 section (the page, for its top section) and names up to three of the shared
 cards, in the order the section names them.  The block is a
-``<details class="related-sections no-search">``: Sphinx's search index and
-the section search (``card_search.js``) skip it, so a page is never found
-for a title of another page.  LaTeX gets no blocks: the PDF has the card
+``<details class="related-sections no-search">``, added as the page is
+written: the search's section texts, kept as the page is read
+(:mod:`handbook.search.section_texts`), never hold it, so a page is never
+found for a title of another page.  LaTeX gets no blocks: the PDF has the card
 index.
 
 Never stale, and no page written for nothing: once the pages are read

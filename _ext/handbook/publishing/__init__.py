@@ -10,5 +10,5 @@ def setup(app):
                          'handbook.publishing.link_previews', 'handbook.publishing.page_dates',
                          'handbook.publishing.reader_tools', 'handbook.publishing.theme',
                          'handbook.publishing.linkcheck_policy',
-                         'handbook.publishing.published', 'handbook.core.kept_search_index',
+                         'handbook.publishing.published',
                          'handbook.publishing.offline')

@@ -6,11 +6,11 @@ records which pages hold which list (``PageRecord.holds``).  A list adds
 sections, so its directive must be the last content of its section: anywhere
 else is a warning ``handbook.<subtype>`` at the directive's line.
 
-A page that holds a list is left out of Sphinx's page search (its metadata
-gets ``nosearch``, as a ``:nosearch:`` field would): the list repeats the
-rulings and names of the other pages, so it would be a result of nearly any
-query.  The handbook's own search finds the rulings and the cards
-(:mod:`handbook.search`).
+A page that holds a list is left out of the search's section results (its
+metadata gets ``nosearch``, as a ``:nosearch:`` field would): the list
+repeats the rulings and names of the other pages, so it would be a result
+of nearly any query.  The search finds the rulings and the cards
+themselves (:mod:`handbook.search`).
 """
 
 from __future__ import annotations

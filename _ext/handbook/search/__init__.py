@@ -4,5 +4,4 @@ from handbook import setup_concern
 
 
 def setup(app):
-    return setup_concern(app, 'handbook.search.card_search',
-                         'handbook.search.rulings_index', 'handbook.search.search_box')
+    return setup_concern(app, 'handbook.search.rulings_index', 'handbook.search.search_box')

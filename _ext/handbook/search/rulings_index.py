@@ -19,6 +19,15 @@ the search page does not load Sphinx's ``searchindex.js`` nor its scripts
 (``templates/search.html``), and ``html_show_search_summary`` is off.
 Pressing Enter reloads the page with the query.
 
+**Sphinx's own index holds nothing.**  Nothing reads it, and filling it
+costs a Chinese build most of its writing time (jieba cuts every text of
+every page written).  So every page is ``nosearch`` to Sphinx, the public
+way to leave a page out of its index (Sphinx then writes a
+``searchindex.js`` with the pages' names and no words).  A page's own
+``:nosearch:`` (or ``:no-search:``) still leaves it out of this index: it
+is noted as the page is read, under the page's metadata key
+``handbook-nosearch``, before the page is marked for Sphinx.
+
 Every page's sidebar search box answers as the reader types too: see
 :mod:`handbook.search.search_box`.
 
@@ -89,7 +98,8 @@ written only when its content changed, and a part the index no longer has
 is removed.  The current edition (``-t current``) leaves overturned rulings
 out, as it does everywhere.
 
-Configuration: none.
+Configuration: none.  It sets ``html_search_options['dict']`` to ``''``
+where ``conf.py`` does not set it (see :func:`configure`).
 """
 
 from __future__ import annotations
@@ -127,6 +137,14 @@ _ = get_translation('handbook')
 
 #: bump when the shape of the index changes
 FORMAT = 2
+#: the environment's version: a new index format, or a change in what a
+#: page's reading leaves for the index, reads every page again, so that the
+#: index is made anew (bump the last digits for the latter)
+ENV_VERSION = FORMAT * 100 + 1
+#: Sphinx's page metadata keys that leave a page out of its search index
+NOSEARCH = ('nosearch', 'no-search')
+#: the metadata key that says the page itself asked to be left out
+OWN_NOSEARCH = 'handbook-nosearch'
 #: the files the search page loads, in the HTML folder's _static/
 INDEX = 'rulings-index.js'
 PARTS = 'search'
@@ -204,7 +222,7 @@ class Index:
         for position, docname in enumerate(order):
             found = [r for r in by_page.get(docname, ()) if shown(app, r)]
             kept = page_texts(env, docname)
-            searchable = 'nosearch' not in env.metadata.get(docname, {})
+            searchable = OWN_NOSEARCH not in env.metadata.get(docname, {})
             if not found and (kept is None or not kept.texts or not searchable):
                 continue
             page = self.page(docname, builder, searchable)
@@ -371,6 +389,16 @@ def write_text(path: Path, text: str) -> bool:
     return write_if_changed(path, text)
 
 
+def leave_out_of_sphinx_index(app: Sphinx, doctree: Any) -> None:
+    """Note whether the page asked to be left out of the search, then leave
+    it out of Sphinx's index (``doctree-read``, after Sphinx's metadata
+    collector and every directive: see the module docstring)."""
+    metadata = app.env.metadata[app.env.docname]
+    if any(key in metadata for key in NOSEARCH):
+        metadata[OWN_NOSEARCH] = ''
+    metadata['nosearch'] = ''
+
+
 def write_script(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The search script, into ``_static/`` when it differs (``env-updated``:
     in the build, so that a write fault is the build's, and before the pages
@@ -411,21 +439,27 @@ def add_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str
         app.add_js_file(INDEX, priority=601, defer='defer')
 
 
-def add_templates(app: Sphinx, config: Any) -> None:
-    """The search page's template (``templates/search.html``)."""
+def configure(app: Sphinx, config: Any) -> None:
+    """The search page's template (``templates/search.html``); and no
+    dictionary for Sphinx's Chinese search, where the project gives none:
+    its index holds no words (see the module docstring), and Sphinx would
+    load jieba's whole dictionary, 350,000 words, at every build."""
     if str(TEMPLATES) not in config.templates_path:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
+    options = config.html_search_options or {}
+    if 'dict' not in options:
+        config.html_search_options = {**options, 'dict': ''}
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.connect('config-inited', add_templates)
+    app.connect('config-inited', configure)
     app.setup_extension('handbook.rulings.lines')
     app.setup_extension('handbook.render.anchors')  # page titles
     app.setup_extension('handbook.listings.card_index')  # card pages' addresses
     app.setup_extension('handbook.search.section_texts')
+    app.connect('doctree-read', leave_out_of_sphinx_index, priority=900)
     app.connect('env-updated', write_script)
     app.connect('html-page-context', add_scripts)
     app.connect('html-collect-pages', write_index)
-    # a new index format reads every page again, so that the index is made anew
-    return {'version': '2', 'env_version': FORMAT,
+    return {'version': '2', 'env_version': ENV_VERSION,
             'parallel_read_safe': True, 'parallel_write_safe': True}

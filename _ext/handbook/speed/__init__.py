@@ -2,7 +2,7 @@
 
 Enabled by one line of ``conf.py`` (``'handbook.speed'``, after the
 concerns in ``extensions``).  Without it every feature works on Sphinx's,
-docutils', furo's and jieba's public APIs, and the site is the same, byte
+docutils' and furo's public APIs, and the site is the same, byte
 for byte (``tests/test_speed.py``); with it, HTML builds are faster.  It
 holds everything that replaces, re-implements or tunes the libraries'
 machinery, each part behind its name in ``handbook_speed_parts`` (all by
@@ -18,10 +18,6 @@ default; ``-D handbook_speed_parts=gc,write`` keeps two):
                        build (:mod:`handbook.speed.toctree_cache`)
 ``parser``             nested parses make only the states they use
                        (:mod:`handbook.speed.rst_parser`)
-``jieba``              jieba's dictionary shared, read in shards, each
-                       page's words kept (:mod:`handbook.speed.search`)
-``search-ahead``       a serial build's pages cut for the search by a
-                       process of its own (:mod:`handbook.speed.search`)
 ``pinyin-ahead``       the names' pinyin found while the pages are read
                        (:mod:`handbook.speed.pinyin_ahead`)
 ``card-pages-aside``   card pages written by a process of their own
@@ -30,8 +26,10 @@ default; ``-D handbook_speed_parts=gc,write`` keeps two):
 
 Each part is kept because ``make bench`` shows it earns at least 5 % of a
 clean or an edit build (``docs/bench-records.md``); what earned less was
-dropped (the templates' bytecode kept, a parallel read's order, jieba's
-dictionary loaded and pages cut ahead during a parallel build).
+dropped (the templates' bytecode kept, a parallel read's order); what
+served a feature that is gone went with it (jieba's dictionary shared and
+each page's words kept, for Sphinx's own search index, which the handbook
+no longer fills: :mod:`handbook.search.rulings_index`).
 
 **Nothing outlives the build.**  The parts act during an HTML build, in
 the session of the builder (:mod:`handbook.speed.session`): whichever way
@@ -72,14 +70,11 @@ PARTS = {
     'write': 'handbook.speed.writing',
     'toctrees': 'handbook.speed.toctree_cache',
     'parser': 'handbook.speed.rst_parser',
-    'jieba': 'handbook.speed.search',
-    'search-ahead': 'handbook.speed.search',
     'pinyin-ahead': 'handbook.speed.pinyin_ahead',
     'card-pages-aside': 'handbook.speed.card_pages',
 }
 #: the parts that accelerate a concern: loaded only where the concern is
 CONCERNS = {
-    'handbook.speed.search': 'handbook.search.card_search',
     'handbook.speed.pinyin_ahead': 'handbook.listings.card_index',
     'handbook.speed.card_pages': 'handbook.listings.card_pages',
 }
@@ -92,22 +87,12 @@ class Allowance:
 
     module: str  # the module of handbook.speed that uses it
     name: str  # the private name, or the attribute written
-    library: str  # the distribution: 'sphinx', 'docutils', 'jieba', 'furo'
+    library: str  # the distribution: 'sphinx', 'docutils', 'furo'
     versions: str  # e.g. '0.42.*'
     reason: str
 
 
 ALLOWED = (
-    Allowance('handbook.speed.jieba_dictionary', 'FREQ', 'jieba', '0.42.*',
-              'a tokenizer gets the shared dictionary by its FREQ, total and initialized: '
-              'jieba has no public way to share a dictionary between tokenizers'),
-    Allowance('handbook.speed.jieba_dictionary', 'total', 'jieba', '0.42.*',
-              'as FREQ'),
-    Allowance('handbook.speed.jieba_dictionary', 'initialized', 'jieba', '0.42.*',
-              'as FREQ'),
-    Allowance('handbook.speed.jieba_dictionary', 'jieba.cache', 'jieba', '0.42.*',
-              "jieba's cache file is read in one piece, in jieba's format (marshal of "
-              '(FREQ, total))'),
     Allowance('handbook.speed.rst_parser', 'NestedStateMachine', 'docutils', '0.22*',
               "each of docutils' states is subclassed so that its nested parses make "
               'their states when used; the machine initialises a state made later as '

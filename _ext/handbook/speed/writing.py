@@ -5,7 +5,7 @@ show other pages' rulings written last, large parts written after their page.
 It is Sphinx's ``html`` builder (:class:`SpeedHTMLBuilder`, registered in its
 place), changed only through its public, overridable methods: ``build``
 (the session of :mod:`handbook.speed.session` around it), ``write_documents``,
-``write_doc``, ``index_page`` and ``handle_page``.  It copies none of
+``write_doc`` and ``handle_page``.  It copies none of
 Sphinx's code: a page is written by Sphinx's own ``get_and_resolve_doctree``,
 ``write_doc_serialized`` and ``write_doc``, in another order.  Each change
 is part ``write`` (``handbook_speed_parts``); without it, ``write_documents``
@@ -20,7 +20,7 @@ The chunks are about as many as Sphinx's but of about the same weight
 page) is a chunk of its own.  The lightest page is written first, alone (it
 compiles the templates), then the others heaviest first, so the chunks
 written last, while the main process has nothing left to do, are light.
-A chunk is indexed for the search once its process has started.  The order
+The order
 changes nothing that is written: ``-j 2`` writes what ``-j 1`` writes.
 
 **Pages written last.**  Writing a page leaves the HTML of its rulings for
@@ -80,10 +80,6 @@ if TYPE_CHECKING:
 
 #: the pages written first are written (main process): ``(app, docnames)``
 WRITTEN = 'handbook-speed-written'
-#: a page is about to be indexed for the search (main process): ``(app, pagename)``
-INDEXING = 'handbook-speed-indexing'
-#: a page is indexed for the search (main process): ``(app, pagename)``
-INDEXED = 'handbook-speed-indexed'
 #: a parallel write's main process has handed out its last chunk and waits
 #: for the processes writing them (``(app)``)
 WAITING = 'handbook-speed-waiting'
@@ -139,9 +135,6 @@ class SpeedHTMLBuilder(StandaloneHTMLBuilder):
         parts = getattr(app.config, PARTS_SETTING, None)
         loaded = 'handbook.speed' in app.extensions
         self.speed_session = Session(set(parts or ()) if loaded else set())
-        #: the pages resolved for the next writing process, indexed once it has
-        #: started: ``[(pagename, doctree, title)]``; None: index at once
-        self.index_later: list[tuple[str, nodes.document, str]] | None = None
         self.paused = gc_policy.Paused()
         self.aside: Task | None = None  # the process writing the last pages
         self.aside_pages: list[str] = []
@@ -257,20 +250,13 @@ class SpeedHTMLBuilder(StandaloneHTMLBuilder):
                 while len(processes.running()) >= self.jobs:
                     processes.wait_any()
                     next(progress, None)
-                self.index_later = []
-                try:
-                    chunk = self.resolve(docs)
-                    later, self.index_later = self.index_later, None
-                    task = processes.start(f'writing {", ".join(docs)}', self.write_chunk,
-                                           chunk, location=docs[0], in_child=self.paused.in_child)
-                finally:
-                    self.index_later = None
+                chunk = self.resolve(docs)
+                task = processes.start(f'writing {", ".join(docs)}', self.write_chunk,
+                                       chunk, location=docs[0], in_child=self.paused.in_child)
                 if task is None:  # no process: here
                     self.write_chunk(chunk)
                 else:
                     started.append((task, docs))
-                for pagename, doctree, title in later:  # while they are written
-                    self.index_page(pagename, doctree, title)
                 for _, doctree in chunk:  # the process has its own copy
                     gc_policy.release(doctree)
             self.events.emit(WAITING)  # while the last chunks are written
@@ -312,17 +298,6 @@ class SpeedHTMLBuilder(StandaloneHTMLBuilder):
         if self.ordered:
             gc_policy.release(doctree)  # written: freed now
 
-    def index_page(self, pagename: str, doctree: nodes.document, title: str) -> None:
-        if self.index_later is not None:
-            self.index_later.append((pagename, doctree, title))
-            return
-        if not self.speed_session.parts:  # handbook.speed not loaded (publishing's builder)
-            super().index_page(pagename, doctree, title)
-            return
-        self.events.emit(INDEXING, pagename)
-        super().index_page(pagename, doctree, title)
-        self.events.emit(INDEXED, pagename)
-
     def handle_page(self, pagename: str, addctx: dict[str, Any],
                     templatename: str = 'page.html', *, outfilename: Path | None = None,
                     event_arg: Any = None) -> None:
@@ -361,11 +336,7 @@ def weighed_chunks(docnames: Sequence[str], count: int,
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_event(WRITTEN)
-    app.add_event(INDEXING)
-    app.add_event(INDEXED)
     app.add_event(WAITING)
     app.connect(WRITTEN, ruling_html.reload, priority=500)  # the rulings' HTML they left
-    registered = app.registry.builders.get('html')
-    if not (isinstance(registered, type) and issubclass(registered, SpeedHTMLBuilder)):
-        app.add_builder(SpeedHTMLBuilder, override=True)  # else one of it already
+    app.add_builder(SpeedHTMLBuilder, override=True)
     return {'version': '2', 'parallel_read_safe': True, 'parallel_write_safe': True}
