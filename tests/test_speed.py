@@ -187,6 +187,34 @@ def test_a_failing_writing_process_is_reported_and_its_pages_written(
     assert multiprocessing.active_children() == []
 
 
+def test_a_failing_index_process_is_reported_and_the_index_made(
+        make_app, rootdir, tmp_path, clean_state, monkeypatch):
+    from handbook.search import rulings_index
+
+    srcdir = handbook_root(rootdir, tmp_path)
+    reference = build(make_app, srcdir, tmp_path / 'reference', False)
+    reference.build()
+    reference.cleanup()
+    app = build(make_app, srcdir, tmp_path / 'out', True)
+    main = os.getpid()
+    parts = rulings_index.Index.parts
+
+    def fail_aside(self, app):
+        if os.getpid() != main:
+            raise ValueError('no way')
+        return parts(self, app)
+
+    monkeypatch.setattr(rulings_index.Index, 'parts', fail_aside)
+    app.build()
+    [found] = warnings(app)
+    where = f'{__file__}:{fail_aside.__code__.co_firstlineno + 2}'  # the raise
+    assert found == (f'{where}: WARNING: making the search index failed in a process of its '
+                     f'own: ValueError: no way at {where}; the build makes it in the main '
+                     'process (sphinx-build -vv shows the traceback) [handbook.speed]')
+    assert differing(reference.outdir / '_static', app.outdir / '_static') == []
+    assert multiprocessing.active_children() == []
+
+
 def test_another_library_version_fails_loudly():
     import importlib.metadata
 

@@ -872,7 +872,8 @@ TARGETS = {  # key: (target as the issue writes it, relative to, limit)
 MEASURES = ['clean', 'no-change', 'ruling', 'faq-edit', 'registry', 'check', 'preview',
             'faq-preview', 'suggest', 'card-pages', 'search', 'weight', 'parts']
 #: the speed package's parts (_ext/handbook/speed/__init__.py), measured by --only parts
-SPEED_PARTS = ['gc', 'write', 'toctrees', 'parser', 'pinyin-ahead', 'card-pages-aside']
+SPEED_PARTS = ['gc', 'write', 'toctrees', 'parser', 'pinyin-ahead', 'card-pages-aside',
+               'index-aside']
 
 
 class Bench:

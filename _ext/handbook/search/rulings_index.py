@@ -149,6 +149,10 @@ OWN_NOSEARCH = 'handbook-nosearch'
 INDEX = 'rulings-index.js'
 PARTS = 'search'
 SCRIPT_NAME = 'rulings_search.js'
+#: asked before the index is made, whether it was made already in this
+#: build (first answer; ``(app) -> True``): the speed package makes it in a
+#: process of its own while the pages are written (:mod:`handbook.speed.index_aside`)
+INDEX_MADE = 'handbook-search-index-made'
 SCRIPT = Path(__file__).with_name(SCRIPT_NAME)
 NAMES_SCRIPT = Path(__file__).parents[1] / 'core' / 'names.js'
 TEMPLATES = Path(__file__).parents[1] / 'templates'
@@ -408,17 +412,31 @@ def write_script(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return []
 
 
-def write_index(app: Sphinx) -> list:
-    """Make and write the index when a page or the registry changed, or the
-    manifest is missing (``html-collect-pages``: before the search page,
-    which names the manifest with its checksum)."""
+def index_wanted(app: Sphinx) -> bool:
+    """Whether this build makes the index: an HTML build with a search page
+    where a page or the registry changed, or the manifest is missing."""
     builder = app.builder
     if not searchable(builder):
-        return []
+        return False
+    path = Path(builder.outdir) / '_static' / INDEX
+    return not (path.is_file() and store(app.env).unchanged() and not changes(app.env).rulings)
+
+
+def write_index(app: Sphinx) -> list:
+    """Make and write the index where this build makes it, unless it was
+    made already (``html-collect-pages``: before the search page, which
+    names the manifest with its checksum)."""
+    if index_wanted(app) and not app.events.emit_firstresult(INDEX_MADE):
+        make_index(app)
+    return []
+
+
+def make_index(app: Sphinx) -> None:
+    """Make the index and write its files, each only where it changed; a
+    part the index no longer has is removed."""
+    builder = app.builder
     static = Path(builder.outdir) / '_static'
     path = static / INDEX
-    if path.is_file() and store(app.env).unchanged() and not changes(app.env).rulings:
-        return []
     manifest, data = Index(app, builder).parts(app)
     folder = static / PARTS
     for name, content in data.items():
@@ -428,7 +446,6 @@ def write_index(app: Sphinx) -> list:
         if entry.name not in wanted and entry.name.endswith('.js'):
             os.unlink(entry.path)
     write_text(path, index_text(manifest))
-    return []
 
 
 def add_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
@@ -461,5 +478,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('env-updated', write_script)
     app.connect('html-page-context', add_scripts)
     app.connect('html-collect-pages', write_index)
+    app.add_event(INDEX_MADE)
     return {'version': '2', 'env_version': ENV_VERSION,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -22,6 +22,8 @@ default; ``-D handbook_speed_parts=gc,write`` keeps two):
                        (:mod:`handbook.speed.pinyin_ahead`)
 ``card-pages-aside``   card pages written by a process of their own
                        (:mod:`handbook.speed.card_pages`)
+``index-aside``        the search index made by a process of its own while
+                       the pages are written (:mod:`handbook.speed.index_aside`)
 =====================  =====================================================
 
 Each part is kept because ``make bench`` shows it earns at least 5 % of a
@@ -72,11 +74,13 @@ PARTS = {
     'parser': 'handbook.speed.rst_parser',
     'pinyin-ahead': 'handbook.speed.pinyin_ahead',
     'card-pages-aside': 'handbook.speed.card_pages',
+    'index-aside': 'handbook.speed.index_aside',
 }
 #: the parts that accelerate a concern: loaded only where the concern is
 CONCERNS = {
     'handbook.speed.pinyin_ahead': 'handbook.listings.card_index',
     'handbook.speed.card_pages': 'handbook.listings.card_pages',
+    'handbook.speed.index_aside': 'handbook.search.rulings_index',
 }
 
 

@@ -1,0 +1,61 @@
+"""The search index made by a process of its own while the pages are written.
+
+The search index (:mod:`handbook.search.rulings_index`) is made from the
+store alone, once the pages are read, but the search asks for it at the end
+of the build (``html-collect-pages``): on a handbook of 15,000 rulings it
+is seconds of work in the main process after the pages are written, in
+every build that read a page.  Here, where the machine has a core to spare,
+a process of its own makes it and writes its files as soon as the pages are
+read and checked (``env-check-consistency``), while the main process writes
+the pages; the search's ``handbook-search-index-made`` waits for it.  What
+it writes is what the main process would: the same function
+(:func:`~handbook.search.rulings_index.make_index`) on the same store.  A
+process that failed is reported, and the main process makes the index.
+Part ``index-aside``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from handbook.search import rulings_index
+from handbook.speed.processes import spare_core
+from handbook.speed.session import uses
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from handbook.speed.processes import Task
+
+
+class IndexAside:
+    """This build's process making the index, if it started one."""
+
+    def __init__(self) -> None:
+        self.task: Task | None = None
+
+    def start(self, app: Sphinx, env: BuildEnvironment) -> None:
+        """``env-check-consistency``: the pages are read, the card pages'
+        addresses known (``env-get-updated``); the pages are not written yet."""
+        self.task = None
+        session = uses(app, 'index-aside')
+        if session is None or not spare_core() or not rulings_index.index_wanted(app):
+            return
+        self.task = session.processes.start('making the search index',
+                                            rulings_index.make_index, app)
+
+    def made(self, app: Sphinx) -> bool | None:
+        """``handbook-search-index-made``: True once the process made it."""
+        task, self.task = self.task, None
+        if task is None:
+            return None
+        task.result('makes it in the main process')
+        return True if task.failure is None else None
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    aside = IndexAside()
+    app.connect('env-check-consistency', aside.start, priority=900)
+    app.connect(rulings_index.INDEX_MADE, aside.made)
+    return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
