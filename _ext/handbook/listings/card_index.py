@@ -39,6 +39,13 @@ PDF) one paragraph, separated by ；.  The links are made by
 :func:`handbook.render.anchors.link`.  Names
 are ordered by their Simplified Chinese registry name in every language.
 
+**A page per initial** where the build writes a site of pages (the ``html``
+builder, :mod:`handbook.render.split_pages`): the index's page keeps the
+counts and the jump bar, each initial is a page of its own,
+``card-index/x.html`` (``#``: ``card-index/other.html``), and
+``card-index.html#card-旋风`` still leads to the entry there.  The EPUB and
+the PDF keep the whole index on its page.
+
 **Entry ids** are stable and readable: ``card-`` and the card's registry key
 (:func:`card_registry.fold`) as a section id is made (:func:`section_ids.slug`):
 ``#card-旋风``, ``#card-ddd反骨王列奥尼达``, ``#card-no-39希望皇彼端超霍普``.

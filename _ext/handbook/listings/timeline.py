@@ -25,6 +25,14 @@ as its page's writing gave it, or rendered once, and kept
 (:mod:`handbook.render.ruling_html`); other
 builders (LaTeX) get the entries as nodes, the rulings' nodes copied.
 
+**A page per year** where the build writes a site of pages (the ``html``
+builder, :mod:`handbook.render.split_pages`): the timeline's page keeps the
+total and the jump bar (each year, its count and its months, linked), and
+each year is a page of its own, ``timeline/2021.html`` (its months
+``#y2021-06``), with the years' bar, its title and months, and the entries;
+``timeline.html#y2021-06`` still leads there.  Other builders keep the whole
+timeline on its page.
+
 Nothing is hand-written and nothing goes stale: the timeline page is
 rewritten whenever a page's rulings are read again (``env-get-updated``), in
 serial and parallel builds alike.  The generated texts are messages of the
