@@ -274,3 +274,19 @@ def search_parts(app) -> dict[str, object]:
         assert f'{name}.js' == path.name and of == epoch
         found[name] = json.loads(data)
     return found
+
+
+def whole_list(outdir, docname: str) -> str:
+    """A split list -- the timeline, the card index (render/split_pages.py)
+    -- as one page: the page *docname* in *outdir*, then each of its parts
+    in the order the page links them, the parts' links written from the
+    page's folder (``../p1.html`` as ``p1.html``), as the whole list's were."""
+    from pathlib import Path
+
+    outdir = Path(outdir)
+    page = (outdir / f'{docname}.html').read_text(encoding='utf-8')
+    base = docname.rpartition('/')[2]
+    parts = dict.fromkeys(re.findall(rf'href="({re.escape(base)}/[^"#/]+\.html)"', page))
+    folder = outdir / docname
+    texts = [(folder.parent / part).read_text(encoding='utf-8') for part in parts]
+    return page + ''.join(text.replace('href="../', 'href="') for text in texts)

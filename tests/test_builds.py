@@ -76,7 +76,11 @@ def test_incremental_builds_read_and_write_what_changed(make_app, rootdir, tmp_p
     apps: list = []
 
     def rebuild(make_app, srcdir):
-        return build(make_app, srcdir, apps)[1:]
+        # the pages of the timeline's years and the card index's initials are
+        # made whenever their list's page is written, their files written only
+        # where their bytes changed (test_ruling_timeline.py, test_card_index.py)
+        read, written = build(make_app, srcdir, apps)[1:]
+        return read, [name for name in written if not name.startswith(('timeline/', 'card-index/'))]
 
     # nothing changed: nothing read, nothing written
     assert rebuild(make_app, srcdir) == ([], [])

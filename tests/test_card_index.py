@@ -19,7 +19,7 @@ from docutils.parsers.rst import Parser
 from handbook.cards import registry as card_registry
 from handbook.cards.registry import Card
 from handbook.listings import card_index
-from helpers import assert_no_warnings, card_targets, html, warnings, written_by
+from helpers import assert_no_warnings, card_targets, html, warnings, written_by, whole_list
 
 #: (group id, title, [(entry id, kind, name, [(href, text, [(ruling href, date)])])])
 #: of test-card-index
@@ -88,8 +88,9 @@ def strip(text: str) -> str:
 def index_of(app, docname: str = 'card-index') -> list:
     """The index page as the structure of :data:`INDEX`."""
     groups = []
-    for group in re.finditer(r'<section class="card-index-group" id="([^"]+)">\s*<h2>(.*?)'
-                             r'<a class="headerlink".*?</section>', html(app, docname), re.S):
+    # a page per initial (render/split_pages.py): its title is the index's and the initial
+    for group in re.finditer(r'<section class="card-index-group" id="([^"]+)">\s*<h1>[^<：]*：'
+                             r'(.*?)</h1>.*?</section>', whole_list(app.outdir, docname), re.S):
         entries = []
         for entry in re.finditer(r'<dt class="card-index-(\w+)" id="([^"]+)">(.*?)</dt>'
                                  r'<dd>(.*?)</dd>', group[0], re.S):
@@ -128,7 +129,8 @@ def markers(app, docname: str) -> list[tuple[str, str, str]]:
     """``(card name as written, § target, § label)`` of every card link, as
     the readers' tools make its § (``helpers.card_targets``); ('', '') where
     it has none."""
-    return card_targets(html(app, docname))
+    return card_targets(whole_list(app.outdir, docname) if docname == 'card-index' else
+                        html(app, docname))
 
 
 # -- structure --------------------------------------------------------------------------
@@ -139,15 +141,46 @@ def test_index_structure(app):
     app.build()
     assert_no_warnings(app)
     assert index_of(app) == INDEX
-    page = html(app, 'card-index')
+    page = whole_list(app.outdir, 'card-index')
     assert '<p class="card-index-summary">共 9 张卡片、1 个系列。</p>' in page
-    bar = re.search(r'<p class="card-index-initials">(.*?)</p>', page)[1]
-    assert re.findall(r'href="#([^"]*)">([^<]*)</a>', bar) == [(g, t) for g, t, _ in INDEX]
+    # the jump bar: a page per initial (render/split_pages.py), on the index's
+    # page and on each of them, every link of it leading to a page that is there
+    bar = re.search(r'<p class="card-index-initials">(.*?)</p>', html(app, 'card-index'))[1]
+    assert re.findall(r'href="card-index/([^"]*)\.html">([^<]*)</a>', bar) == [
+        (g.removeprefix('initial-'), t) for g, t, _ in INDEX]
+    for group, letter, _entries in INDEX:
+        part = html(app, f'card-index/{group.removeprefix("initial-")}')
+        assert f'<title>Card index：{letter} ' in part
+        bar = re.search(r'<p class="card-index-initials">(.*?)</p>', part)[1]
+        assert f'<strong aria-current="page">{letter}</strong>' in bar
+        for href in re.findall(r'href="([^"]*)"', bar):
+            assert (app.outdir / 'card-index' / href).resolve().is_file(), href
+    assert sorted(p.name for p in (app.outdir / 'card-index').iterdir()) == sorted(
+        f'{g.removeprefix("initial-")}.html' for g, _t, _e in INDEX)
     # a card no page links (大宇宙) is not on the index
     assert '大宇宙' not in page
-    # the ids are the page's own, once each
-    ids = re.findall(r' id="([^"]*)"', page)
+    # the groups' and entries' ids, once each
+    ids = re.findall(r' id="((?:card|initial)-[^"]*)"', page)
     assert len(ids) == len(set(ids))
+
+
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
+def test_old_anchors_of_the_index_lead_to_the_pages_of_the_initials(app):
+    """card-index.html#card-旋风 and #initial-x still lead to their entry: the
+    index's page maps each id to its page, which a script follows."""
+    import json
+
+    app.build()
+    page = html(app, 'card-index')
+    moved = json.loads(re.search(r'<script type="application/json" id="handbook-moved-anchors">'
+                                 r'(.*?)</script>', page)[1])
+    assert sorted(moved) == sorted(f'card-index/{g.removeprefix("initial-")}.html'
+                                   for g, _t, _e in INDEX)
+    assert moved['card-index/x.html'][:2] == ['initial-x', 'card-心眼的女神']
+    for target, anchors in moved.items():
+        text = (app.outdir / target).read_text(encoding='utf-8')
+        assert all(f'id="{anchor}"' in text for anchor in anchors)
+    assert sum(map(len, moved.values())) == len(INDEX) + sum(len(e) for _g, _t, e in INDEX)
 
 
 @pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
@@ -183,7 +216,7 @@ def test_related_sections(app, monkeypatch):
     for docname, related in RELATED.items():
         assert related_of(app, docname) == related, docname
     # no related sections on a page without card links of its own
-    assert 'related-sections' not in html(app, 'card-index')
+    assert 'related-sections' not in whole_list(app.outdir, 'card-index')
 
 
 @pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
@@ -312,6 +345,13 @@ def edit(path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding='utf-8')
 
 
+def pages_written(make_app, srcdir):
+    """:func:`helpers.written_by`, but for the pages of the index's initials
+    (made whenever the index is, written only where they changed)."""
+    app, written = written_by(make_app, srcdir)
+    return app, {name for name in written if not name.startswith('card-index/')}
+
+
 def entry_places(app, ident: str) -> list[str]:
     return [href for _, _, es in index_of(app) for e in es if e[0] == ident for href, _, _ in e[3]]
 
@@ -322,7 +362,7 @@ def test_index_and_related_sections_follow_the_pages(app, make_app):
     src = app.srcdir
     # a card leaves a page: the index and the pages sharing its cards are rewritten
     edit(src / 'other.rst', '「`神之宣告`_」「`王宫的铁壁`_」', '「`王宫的铁壁`_」')
-    second, written = written_by(make_app, src)
+    second, written = pages_written(make_app, src)
     assert written >= {'other', 'card-index', 'index'}
     assert entry_places(second, 'card-神之宣告') == ['index.html']
     assert related_of(second, 'index')['cards'] == [('other.html', 'Other', '1 个共同的卡名：旋风')]
@@ -330,46 +370,46 @@ def test_index_and_related_sections_follow_the_pages(app, make_app):
     # a page whose cards no other page links: only it and the index are rewritten
     (src / 'plain.rst').write_text(':orphan:\n\nPlain\n=====\n\n「`大宇宙`_」。\n', encoding='utf-8')
     # (and Sphinx rewrites index, whose table of contents holds the card index)
-    third, written = written_by(make_app, src)
+    third, written = pages_written(make_app, src)
     assert written - {'genindex', 'search'} == {'plain', 'card-index', 'index'}
     assert entry_places(third, 'card-大宇宙') == ['plain.html']
     # its text changes, its cards do not: the index shows the same, only it is rewritten
     edit(src / 'plain.rst', '。', '，改。')
-    _, written = written_by(make_app, src)
+    _, written = pages_written(make_app, src)
     assert written - {'genindex', 'search'} == {'plain'}
     # a ruling's date is written another way, its cards and anchor stay: the
     # index shows the date as written
     edit(src / 'other.rst', ':ruling:`17/12/22`', ':ruling:`2017/12/22`')
-    dated, written = written_by(make_app, src)
+    dated, written = pages_written(make_app, src)
     assert written - {'genindex', 'search'} == {'other', 'card-index', 'index'}  # (as above)
-    assert '>2017/12/22<' in html(dated, 'card-index')
+    assert '>2017/12/22<' in whole_list(dated.outdir, 'card-index')
 
     # it now names 旋风 too: the pages naming 旋风 get it as a related section
     edit(src / 'plain.rst', '「`大宇宙`_」', '「`大宇宙`_」「`旋风`_」')
-    fifth, written = written_by(make_app, src)
+    fifth, written = pages_written(make_app, src)
     assert written - {'genindex', 'search'} == {'plain', 'card-index', 'index', 'other'}
     assert ('plain.html', 'Plain', '1 个共同的卡名：旋风') in related_of(fifth, 'other')['other']
 
     # the page is removed: it leaves the index and the related sections
     (src / 'plain.rst').unlink()
-    sixth, written = written_by(make_app, src)
+    sixth, written = pages_written(make_app, src)
     assert {'card-index', 'index', 'other'} <= written
-    assert 'plain.html' not in html(sixth, 'card-index') + html(sixth, 'other')
-    assert 'card-大宇宙' not in html(sixth, 'card-index')
+    assert 'plain.html' not in whole_list(sixth.outdir, 'card-index') + html(sixth, 'other')
+    assert 'card-大宇宙' not in whole_list(sixth.outdir, 'card-index')
 
     # a registry row whose entry id would be No.39's: the page linking No.39
     # is rewritten with the new id, though its links did not change
     with (src / 'cards.tsv').open('a', encoding='utf-8') as registry:
         registry.write('# test only: a name that differs from No.39 in punctuation\n'
                        'card\tNo-39 希望皇 彼端超霍普\n')
-    seventh, written = written_by(make_app, src)
+    seventh, written = pages_written(make_app, src)
     assert 'other' in written
     new_id = card_index.entry_ids(card_index.card_links.registry(seventh.env).cards())[
         'no.39希望皇彼端超霍普']
     assert new_id != 'card-no-39希望皇彼端超霍普'
     assert ('No.39 希望皇 彼端超霍普', f'card-index.html#{new_id}',
             '卡片索引：No.39 希望皇 彼端超霍普') in markers(seventh, 'other')
-    assert f'id="{new_id}"' in html(seventh, 'card-index')
+    assert f'id="{new_id}"' in whole_list(seventh.outdir, 'card-index')
     assert [w for w in warnings(seventh) if '[app.' not in w] == []
 
 
@@ -386,7 +426,7 @@ def test_a_row_whose_link_alone_changed_leaves_the_related_sections_as_they_were
     edit(app.srcdir / 'cards.tsv', 'card\t旋风\n', 'card\t旋风\t\thttps://example.com/travel\n')
     second, written = written_by(make_app, app.srcdir)
     assert {'index', 'other', 'card-index'} <= written  # their links to 旋风 moved
-    assert 'https://example.com/travel' in html(second, 'index') + html(second, 'card-index')
+    assert 'https://example.com/travel' in html(second, 'index') + whole_list(second.outdir, 'card-index')
     assert computed == []  # the blocks show no link to the card database
     assert {doc: related_of(second, doc) for doc in ('index', 'other')} == before
     second.cleanup()
@@ -515,7 +555,7 @@ def entries_of(page: str) -> dict[str, tuple[str, list[tuple[str, str, list[str]
 
 
 def test_handbook_index_lists_exactly_the_sections_naming_each_card(handbook, registry):
-    entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
+    entries = entries_of(whole_list(handbook, 'card-index'))
     ids = card_index.entry_ids(registry.cards())
     key_of = {ident: key for key, ident in ids.items()}
     on_index = {key_of[ident]: {(href.split('.html')[0], text) for href, text, _ in places}
@@ -534,7 +574,7 @@ def test_handbook_index_lists_exactly_the_sections_naming_each_card(handbook, re
 def test_handbook_index_lists_every_card_of_the_seeds(handbook, registry):
     """Every card name of the seeds (../shared/seeds) is on the index, with the
     sections of its page."""
-    entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
+    entries = entries_of(whole_list(handbook, 'card-index'))
     key_of = {ident: key for key, ident in card_index.entry_ids(registry.cards()).items()}
     on_index = {key_of[ident]: {(href.split('.html')[0], text) for href, text, _ in places}
                 for ident, (_, places) in entries.items()}
@@ -548,7 +588,7 @@ def test_handbook_index_lists_every_card_of_the_seeds(handbook, registry):
 
 
 def test_handbook_section_links_lead_to_their_sections(handbook):
-    entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
+    entries = entries_of(whole_list(handbook, 'card-index'))
     headings: dict[str, dict[str, str]] = {}  # page -> {section id: its heading}
     for page in handbook.glob('*.html'):
         text = page.read_text(encoding='utf-8')
@@ -567,7 +607,7 @@ def test_handbook_section_links_lead_to_their_sections(handbook):
 
 def test_handbook_rulings_on_the_index_are_those_of_the_export(handbook, registry):
     """Every ruling that names a card is on the card's entry, and no other."""
-    entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
+    entries = entries_of(whole_list(handbook, 'card-index'))
     ids = card_index.entry_ids(registry.cards())
     on_index = {ident: {r for _, _, rulings in places for r in rulings}
                 for ident, (_, places) in entries.items()}
@@ -583,7 +623,7 @@ def test_handbook_rulings_on_the_index_are_those_of_the_export(handbook, registr
 def test_handbook_markers_lead_to_the_page_of_their_card(handbook, registry):
     """The § after a card link leads to the card's page, cards/<entry id>.html
     (the entry id without card-; test_card_pages.py has the pages)."""
-    entries = entries_of((handbook / 'card-index.html').read_text(encoding='utf-8'))
+    entries = entries_of(whole_list(handbook, 'card-index'))
     names = {ident: name for ident, (name, _) in entries.items()}
     count = 0
     for page in sorted(SOURCE.glob('*.rst')):
@@ -604,3 +644,27 @@ def test_the_lists_escape_text_as_the_translator_does(text):
     from handbook.render.html_parts import escape
     from sphinx.writers.html5 import HTML5Translator
     assert escape(text) == text.translate(HTML5Translator.special_characters)
+
+
+@pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-split-edit')
+def test_an_edit_rewrites_only_the_pages_of_its_initials(app, make_app, tmp_path):
+    """A section that links another card rewrites the page of that card's
+    initial and no other; the site is byte for byte a clean build's."""
+    app.build()
+
+    def stamps() -> dict[str, int]:
+        return {p.name: p.stat().st_mtime_ns for p in (app.outdir / 'card-index').glob('*.html')}
+
+    before = stamps()
+    other = app.srcdir / 'other.rst'
+    other.write_text(other.read_text(encoding='utf-8') + '\n再提「`王宫的铁壁`_」。\n',
+                     encoding='utf-8')
+    again = make_app('html', srcdir=app.srcdir)
+    again.build()
+    after = stamps()
+    assert sorted(n for n in after if after[n] != before.get(n)) == ['w.html']
+    clean = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'clean', freshenv=True)
+    clean.build()
+    for name in ('card-index', *(f'card-index/{p.stem}' for p in
+                                 (clean.outdir / 'card-index').glob('*.html'))):
+        assert html(again, name) == html(clean, name), name

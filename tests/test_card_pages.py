@@ -12,7 +12,7 @@ from urllib.parse import unquote
 import pytest
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.listings import card_pages
-from helpers import assert_no_warnings, card_targets, html
+from helpers import assert_no_warnings, card_targets, html, whole_list
 
 #: the card pages of test-card-pages (大宇宙 is linked by no page)
 PAGES = ['cards/ddd反骨王列奥尼达', 'cards/lt-b-gt-卡', 'cards/旋风', 'cards/星骑士',
@@ -197,7 +197,7 @@ def test_markers_and_index_entries_lead_to_the_card_pages(app):
         ('旋风', 'cards/旋风.html', '卡片页面：旋风'), ('黑洞', 'cards/黑洞.html', '卡片页面：黑洞'),
         ('王宫的铁壁', 'cards/王宫的铁壁.html', '卡片页面：王宫的铁壁'),
         ('DDD 反骨王 列奥尼达', 'cards/ddd反骨王列奥尼达.html', '卡片页面：DDD 反骨王 列奥尼达')]
-    index = html(app, 'card-index')
+    index = whole_list(app.outdir, 'card-index')
     entries = re.findall(r'<dt class="card-index-\w+" id="card-([^"]*)">', index)
     assert sorted(f'cards/{ident}' for ident in entries) == PAGES
     assert sorted(target for _name, target, _label in card_targets(index)) == \
@@ -212,7 +212,7 @@ def test_switched_off_the_markers_lead_to_the_index(app):
     assert card_targets(html(app, 'other'))[0] == ('旋风', 'card-index.html#card-旋风',
                                                    '卡片索引：旋风')
     assert ('旋风', 'card-index.html#card-旋风', '卡片索引：旋风') in \
-        card_targets(html(app, 'card-index'))
+        card_targets(whole_list(app.outdir, 'card-index'))
 
 
 @pytest.mark.sphinx('epub', testroot='card-pages', freshenv=True)

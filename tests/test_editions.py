@@ -17,7 +17,7 @@ from docutils import nodes
 from conftest import ROOT
 from handbook.store import store
 from helpers import (PUBLISHED, assert_no_warnings, build_once, html, make_command, sphinxopts,
-                     warnings)
+                     warnings, whole_list)
 from handbook.rulings.lines import rulings
 
 #: the rulings of test-editions/index.rst, in page order; True: overturned
@@ -111,7 +111,7 @@ def export(app) -> list[str]:
 
 def permalinks(app, docname: str) -> set[str]:
     """The ruling anchors that *docname* links to (the timeline, the card index)."""
-    return set(re.findall(r'href="index.html#(ruling-[^"]+)"', html(app, docname)))
+    return set(re.findall(r'href="index.html#(ruling-[^"]+)"', whole_list(app.outdir, docname)))
 
 
 @pytest.mark.sphinx('html', testroot='editions', freshenv=True)
@@ -147,9 +147,9 @@ def test_current_edition_leaves_them_out(app):
     assert not any(r.struck for r in rulings(app.env)['index'])
     assert export(app) == KEPT
     assert permalinks(app, 'timeline') == set(KEPT)
-    assert '共 6 条注明日期的裁定' in html(app, 'timeline')
+    assert '共 6 条注明日期的裁定' in whole_list(app.outdir, 'timeline')
     assert permalinks(app, 'card-index') == set(KEPT) - {'ruling-2020-01-13'}
-    entries = set(re.findall(r'id="(card-[^"]+)"', html(app, 'card-index')))
+    entries = set(re.findall(r'id="(card-[^"]+)"', whole_list(app.outdir, 'card-index')))
     assert entries == {'card-旋风', 'card-神之宣告'}
     assert set(store(app.env).record('index').keys) == {'旋风', '神之宣告'}
     # the search's index: the sections' titles as shown, without their struck text
@@ -212,7 +212,7 @@ def test_current_edition_is_published_in_its_folder(app):
 @pytest.mark.sphinx('html', testroot='editions', freshenv=True)
 def test_full_edition_links_the_current_one(app):
     app.build()
-    page = html(app, 'timeline')
+    page = whole_list(app.outdir, 'timeline')
     assert '<link rel="canonical" href="https://example.org/handbook/timeline.html">' in page
     assert ('<li><span class="current-edition" aria-current="page">完整版</span></li>\n'
             '    <li><a href="current/timeline.html">现行版</a></li>') in page

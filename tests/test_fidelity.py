@@ -15,6 +15,7 @@ from collections import Counter
 
 import pytest
 import seeds
+from helpers import whole_list
 from docutils import nodes
 from handbook.nodes import is_card_link
 from sphinx import addnodes
@@ -101,7 +102,7 @@ def test_timeline_and_export_have_every_date(handbook, seed):
     """Every dated reference of the page is on the timeline (in the entries
     that link back to the page) and in rulings.json, counted as written."""
     source = seeds.load(seed)
-    timeline = (handbook.html / 'timeline.html').read_text(encoding='utf-8')
+    timeline = whole_list(handbook.html, 'timeline')
     on_timeline = Counter()
     for item in re.findall(r'<li class="ruling-entry[^"]*">(.*?)</li>', timeline, re.S):
         source_line = item[item.index('<p class="ruling-entry-source">'):]

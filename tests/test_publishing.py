@@ -430,8 +430,17 @@ def test_handbook_sitemap_and_previews(handbook):
                    for p in (ROOT / 'source').rglob('*.rst'))
     cards = [p.relative_to(handbook).as_posix() for p in (handbook / 'cards').glob('*.html')]
     assert len(cards) > 900  # a page per card the handbook links
+    # the pages of the timeline's years and of the card index's initials
+    parts = [p.relative_to(handbook).as_posix() for folder in ('timeline', 'card-index')
+             for p in (handbook / folder).glob('*.html')]
+    assert len(parts) > 20
     assert sitemap(handbook) == sorted([f'{HANDBOOK_BASE}{page}.html' for page in pages]
-                                       + [f'{HANDBOOK_BASE}{quote(card)}' for card in cards])
+                                       + [f'{HANDBOOK_BASE}{quote(card)}' for card in cards + parts])
+    for part in parts:
+        tags = meta((handbook / part).read_text(encoding='utf-8'))
+        assert tags['og:url'] == f'{HANDBOOK_BASE}{part}'
+        assert tags['og:title'].startswith(('裁定时间线：', '卡片索引：'))
+        assert len(tags['og:description']) >= 10 and tags['og:description'] != tags['og:title']
     for page in pages:
         text = (handbook / f'{page}.html').read_text(encoding='utf-8')
         tags = meta(text)

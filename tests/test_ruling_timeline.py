@@ -9,7 +9,7 @@ import shutil
 import pytest
 from helpers import SPEED, assert_no_warnings, html, warnings, written_by
 
-I = 'index.html#'
+I = '../index.html#'  # from a year page, timeline/<year>.html
 #: (year title, [(month title, [permalink of each entry])]) of test-ruling-lines
 TIMELINE = [
     ('2020 年（1 条）', [('1 月', [I + 'ruling-2020-01-13'])]),
@@ -17,7 +17,7 @@ TIMELINE = [
     ('2018 年（1 条）', [('1 月', [I + 'ruling-2018-01-13-faq7000-王宫的铁壁'])]),
     ('2017 年（7 条）', [
         # the same date: pages in table-of-contents order
-        ('12 月', [I + 'ruling-2017-12-22-旋风', 'other.html#ruling-2017-12-22']),
+        ('12 月', [I + 'ruling-2017-12-22-旋风', '../other.html#ruling-2017-12-22']),
         ('7 月', [I + 'ruling-2017-07-28-神之宣告']),
         # the same date, the same page: page order
         ('3 月', [I + 'ruling-2017-03-24-旋风-05ea71', I + 'ruling-2017-03-24-旋风-a0cfac',
@@ -28,22 +28,33 @@ TIMELINE = [
 ]
 
 
+def years(app, docname: str = 'timeline') -> list[str]:
+    """The years the timeline's page lists, each a link to its page."""
+    return re.findall(r'<li id="y(\d{4})"><a class="reference internal" href="%s/\d{4}\.html">'
+                      % re.escape(docname.rpartition('/')[2]), html(app, docname))
+
+
+def year_pages(app, docname: str = 'timeline') -> str:
+    """The HTML of the timeline's year pages, newest first."""
+    return ''.join(html(app, f'{docname}/{year}') for year in years(app, docname))
+
+
 def timeline(app, docname: str = 'timeline') -> list[tuple[str, list[tuple[str, list[str]]]]]:
-    page = html(app, docname)
-    years = []
-    for year in re.split(r'<section class="ruling-timeline-year" id="y\d{4}">', page)[1:]:
+    out = []
+    for year in years(app, docname):
+        page = html(app, f'{docname}/{year}')
         months = []
-        for month in re.split(r'<section id="y\d{4}-\d\d">', year)[1:]:
-            months.append((re.search(r'<h3>(.*?)<a class="headerlink"', month)[1],
+        for month in re.split(r'<section id="y\d{4}-\d\d">', page)[1:]:
+            months.append((re.search(r'<h2>(.*?)</h2>', month)[1],
                            re.findall(r'href="([^"]*)"><span class="ruling-entry-permalink">',
                                       month)))
-        years.append((re.search(r'<h2>(.*?)<a class="headerlink"', year)[1], months))
-    return years
+        out.append((re.search(r'<h1>(.*?)</h1>', page)[1], months))
+    return out
 
 
 def entry(app, permalink: str, docname: str = 'timeline') -> str:
     """The HTML of the timeline entry that links to *permalink*."""
-    items = re.findall(r'<li class="ruling-entry[^"]*">.*?</li>', html(app, docname), re.S)
+    items = re.findall(r'<li class="ruling-entry[^"]*">.*?</li>', year_pages(app, docname), re.S)
     return next(i for i in items if f'href="{permalink}"' in i)
 
 
@@ -53,8 +64,12 @@ def test_order_and_grouping(app):
     assert_no_warnings(app)
     assert timeline(app) == TIMELINE
     page = html(app, 'timeline')
-    assert ('共 13 条注明日期的裁定，最新的在前：<a class="reference internal" href="#y2020">'
-            '2020 年（1 条）</a> · <a class="reference internal" href="#y2019">') in page
+    assert ('<p class="ruling-timeline-summary">共 13 条注明日期的裁定，最新的在前：</p>\n'
+            '<ul class="ruling-timeline-years">\n'
+            '<li id="y2020"><a class="reference internal" href="timeline/2020.html">2020 年（1 条）'
+            '</a>：<a class="reference internal" href="timeline/2020.html#y2020-01">1 月</a></li>\n'
+            '<li id="y2019"><a class="reference internal" href="timeline/2019.html">') in page
+    assert 'ruling-entry' not in page  # the entries are on the year pages
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
@@ -68,15 +83,15 @@ def test_entries_keep_their_links(app):
     assert 'fid=7000&amp;request_locale=ja">18/1/13</a></p>' in faq
     # page and section, linked
     item = entry(app, I + 'ruling-2017-03-24-旋风-07ad83')
-    assert ('<p class="ruling-entry-source"><a class="reference internal" href="index.html">'
-            'Rulings</a> › <a class="reference internal" href="index.html#标签">第二节</a> · ') in item
+    assert ('<p class="ruling-entry-source"><a class="reference internal" href="../index.html">'
+            'Rulings</a> › <a class="reference internal" href="../index.html#标签">第二节</a> · ') in item
     # a same-page reference of the ruling's page now points into that page,
     # written as on that page
-    assert '见<a class="reference internal" href="index.html#标签">第二节</a>' in item
+    assert '见<a class="reference internal" href="../index.html#标签">第二节</a>' in item
     assert '见<a class="reference internal" href="#标签">第二节</a>' in html(app, 'index')
     # a :ref: is resolved as on any page
-    assert ('详见<a class="reference internal" href="index.html#标签"><span class="std std-ref">第二节'
-            '</span></a>') in entry(app, 'other.html#ruling-2017-12-22')
+    assert ('详见<a class="reference internal" href="../index.html#标签"><span class="std std-ref">第二节'
+            '</span></a>') in entry(app, '../other.html#ruling-2017-12-22')
     # changed rulings are flagged; struck text stays struck
     struck = entry(app, I + 'ruling-2017-03-24-神之宣告')
     assert struck.startswith('<li class="ruling-entry ruling-changed"><p class="ruling-entry-text">'
@@ -87,9 +102,9 @@ def test_entries_keep_their_links(app):
     for _, months in timeline(app):
         for _, links in months:
             for link in links:
-                docname, anchor = link.split('.html#')
+                docname, anchor = link.removeprefix('../').split('.html#')
                 assert f'id="{anchor}"' in html(app, docname)
-    assert 'id="ruling-' not in html(app, 'timeline')
+    assert 'id="ruling-' not in html(app, 'timeline') + year_pages(app)
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-updates')
@@ -102,7 +117,7 @@ def test_timeline_follows_the_pages(app, make_app):
     second, written = written_by(make_app, app.srcdir)
     # other.rst was read again, and the timeline was rewritten
     assert {'other', 'timeline'} <= set(written)
-    assert timeline(second)[0] == ('2021 年（1 条）', [('6 月', ['other.html#ruling-2021-06-01'])])
+    assert timeline(second)[0] == ('2021 年（1 条）', [('6 月', ['../other.html#ruling-2021-06-01'])])
     assert '2017 年（6 条）' in html(second, 'timeline')
 
     # a page without rulings changes: the timeline is left alone
@@ -113,7 +128,7 @@ def test_timeline_follows_the_pages(app, make_app):
     other.write_text(other.read_text(encoding='utf-8').replace('| 另一页', '| 另一页，改'),
                      encoding='utf-8')
     third, _ = written_by(make_app, app.srcdir)
-    assert '另一页，改，详见' in html(third, 'timeline')
+    assert '另一页，改，详见' in year_pages(third)
     (app.srcdir / 'plain.rst').write_text('Plain\n=====\n\nStill no ruling.\n', encoding='utf-8')
     _, written = written_by(make_app, app.srcdir)
     assert 'plain' in written
@@ -132,13 +147,14 @@ def test_timeline_follows_the_pages(app, make_app):
         'card\t神之宣告\n', 'card\t神之宣告\t\thttps://example.org/solemn\n'), encoding='utf-8')
     edited, written = written_by(make_app, app.srcdir)
     assert 'timeline' in written
-    assert 'href="https://example.org/solemn"' in html(edited, 'timeline')
+    assert 'href="https://example.org/solemn"' in year_pages(edited)
 
     # a page with rulings is removed: its rulings leave the timeline
     index.write_text(index.read_text(encoding='utf-8').replace('   other\n', ''), encoding='utf-8')
     other.unlink()
     fifth, _ = written_by(make_app, app.srcdir)
-    assert 'other.html' not in html(fifth, 'timeline')
+    assert 'other.html' not in year_pages(fifth)
+    assert not (fifth.outdir / 'timeline' / '2021.html').exists()  # its only ruling is gone
     assert [w for w in warnings(fifth) if '[app.' not in w] == []
 
 
@@ -202,9 +218,10 @@ def test_parallel_build_gives_the_same_timeline(app, make_app, tmp_path, monkeyp
     assert set(captured.values()) == {str(os.getpid())}
     assert rendered == ['render:other#ruling-2017-12-22']
     assert html(app, 'timeline') == html(serial, 'timeline')
+    assert year_pages(app) == year_pages(serial)
     assert (app.outdir / 'rulings.json').read_text(encoding='utf-8') == \
         (serial.outdir / 'rulings.json').read_text(encoding='utf-8')
-    assert '2019 年（8 条）' in html(app, 'timeline')
+    assert '2019 年（8 条）' in html(app, 'timeline/2019')
 
 
 @pytest.mark.sphinx('html', testroot='timeline-misplaced', freshenv=True)
@@ -255,12 +272,12 @@ def test_rulings_html_is_kept_until_their_page_is_written_again(app, make_app, t
     again.build()
     # index.rst, read again, is written again: its rulings come from its writing
     assert captured == ['index']
-    assert '见<a class="reference internal" href="index.html#标签">第二节改</a>' in \
-        html(again, 'timeline')
+    assert '见<a class="reference internal" href="../index.html#标签">第二节改</a>' in \
+        year_pages(again)
     # other.rst was not read again: of its rulings, only the one with a :ref: is rendered
     assert rendered() == [('other', 'ruling-2017-12-22')]
-    assert '详见<a class="reference internal" href="index.html#标签"><span class="std std-ref">' \
-        '第二节改</span></a>' in entry(again, 'other.html#ruling-2017-12-22')
+    assert '详见<a class="reference internal" href="../index.html#标签"><span class="std std-ref">' \
+        '第二节改</span></a>' in entry(again, '../other.html#ruling-2017-12-22')
 
     captured.clear()
     other = app.srcdir / 'other.rst'
@@ -270,7 +287,7 @@ def test_rulings_html_is_kept_until_their_page_is_written_again(app, make_app, t
     third.build()
     assert captured == ['index', 'other']  # Sphinx writes again the page whose toctree lists it
     assert rendered() == [('other', 'ruling-2017-12-22')]
-    assert '另一页，改' in entry(third, 'other.html#ruling-2017-12-22')
+    assert '另一页，改' in entry(third, '../other.html#ruling-2017-12-22')
     assert [w for w in warnings(third) if '[app.' not in w] == []
 
 
@@ -292,16 +309,16 @@ def test_rulings_rendered_are_as_their_pages_wrote_them(app, make_app, tmp_path,
                      encoding='utf-8')
     app.build()
     assert_no_warnings(app)
-    written = html(app, 'timeline')
-    assert re.search('有注。 <a class="footnote-reference brackets" href="notes.html#id[0-9]+" '
+    written = year_pages(app)
+    assert re.search('有注。 <a class="footnote-reference brackets" href="../notes.html#id[0-9]+" '
                      'role="doc-noteref">', written)
-    assert '见 <a class="reference internal" href="notes.html#notes">Notes</a> 与 ' \
+    assert '见 <a class="reference internal" href="../notes.html#notes">Notes</a> 与 ' \
            '<span class="target">内联目标</span>' in written
 
     monkeypatch.setattr(ruling_html.Rendered, 'capture', lambda *args: None)
     rendered = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'rendered', freshenv=True)
     rendered.build()
-    assert html(rendered, 'timeline') == written
+    assert year_pages(rendered) == written
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True, confoverrides={
@@ -366,3 +383,100 @@ def test_a_timeline_in_an_appendix_is_filled(make_app, rootdir, tmp_path, builde
     assert_no_warnings(app)
     written = next(app.outdir.glob('*.tex' if builder == 'latex' else '*.texi'))
     assert '2020 年（1 条）' in written.read_text(encoding='utf-8')  # the timeline's first year
+
+
+def links_resolve(outdir, page: str) -> list[str]:
+    """The internal links of the HTML file *page* (relative to *outdir*) that
+    lead to no file, or to no id of it: none where every one resolves."""
+    import posixpath
+    from urllib.parse import unquote
+
+    text = (outdir / page).read_text(encoding='utf-8')
+    broken = []
+    for href in re.findall(r'<a class="reference internal" href="([^"]*)"', text):
+        path, _sep, anchor = unquote(href).partition('#')
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
+        if not (outdir / target).is_file() or (anchor and f'id="{anchor}"' not in
+                                                (outdir / target).read_text(encoding='utf-8')):
+            broken.append(href)
+    return broken
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+def test_a_page_per_year_with_the_jump_bar(app):
+    """The timeline's page lists the years and months, each year a page of
+    its own (render/split_pages.py) with a title, the years' bar, prev/next
+    and a preview's description; every link of the bar resolves."""
+    app.build()
+    assert_no_warnings(app)
+    assert years(app) == ['2020', '2019', '2018', '2017', '2016', '2014']
+    pages = ['timeline.html', *(f'timeline/{y}.html' for y in years(app))]
+    assert sorted(p.relative_to(app.outdir).as_posix() for p in
+                  (app.outdir / 'timeline').glob('*.html')) == sorted(pages[1:])
+    for page in pages:
+        assert links_resolve(app.outdir, page) == [], page
+    page = html(app, 'timeline/2017')
+    assert '<title>Timeline：2017 年' in page
+    assert ('<p class="ruling-timeline-bar"><a class="reference internal" href="../timeline.html">'
+            '全部</a> · <a class="reference internal" href="2020.html">2020</a>') in page
+    assert '<strong aria-current="page">2017</strong>' in page
+    assert ('<p class="ruling-timeline-months"><a class="reference internal" href="#y2017-12">12 月'
+            '</a> · <a class="reference internal" href="#y2017-07">7 月</a>') in page
+    assert re.search(r'class="prev-page" href="2018.html"|rel="prev" title="[^"]*" href="2018.html"',
+                     page)
+    assert re.search(r'rel="next"[^>]*href="2016.html"|class="next-page" href="2016.html"', page)
+    assert '<meta name="description" content="2017 年的 7 条裁定，最新的在前。" />' in page
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+def test_old_anchors_of_the_timeline_lead_to_the_year_pages(app):
+    """timeline.html#y2017 and #y2017-03 still lead somewhere: the page maps
+    each to its year page, which a script follows (render/split_pages.py)."""
+    import json
+
+    app.build()
+    page = html(app, 'timeline')
+    moved = json.loads(re.search(r'<script type="application/json" id="handbook-moved-anchors">'
+                                 r'(.*?)</script>', page)[1])
+    assert moved['timeline/2017.html'] == ['y2017', 'y2017-12', 'y2017-07', 'y2017-03']
+    for target, anchors in moved.items():
+        for anchor in anchors:
+            assert f'id="{anchor}"' in (app.outdir / target).read_text(encoding='utf-8')
+    assert 'location.replace(page + location.hash)' in page
+    assert '<li id="y2017">' in page  # without the script, the year's line
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-split-edit')
+def test_an_edit_rewrites_only_its_year_page(app, make_app, tmp_path):
+    """An edited ruling rewrites its year page and no other; the site is
+    byte for byte a clean build's."""
+    app.build()
+
+    def stamps() -> dict[str, int]:
+        return {p.name: p.stat().st_mtime_ns for p in (app.outdir / 'timeline').glob('*.html')}
+
+    before = stamps()
+    other = app.srcdir / 'other.rst'
+    other.write_text(other.read_text(encoding='utf-8').replace('| 另一页', '| 另一页，改'),
+                     encoding='utf-8')
+    os.utime(other)
+    again = make_app('html', srcdir=app.srcdir)
+    again.build()
+    after = stamps()
+    assert sorted(n for n in after if after[n] != before.get(n)) == ['2017.html']
+    clean = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'clean', freshenv=True)
+    clean.build()
+    for name in ('timeline', *(f'timeline/{y}' for y in years(clean))):
+        assert html(again, name) == html(clean, name)
+
+
+@pytest.mark.parametrize('builder', ['singlehtml', 'epub'])
+def test_books_keep_the_whole_timeline(make_app, rootdir, tmp_path, builder):
+    srcdir = tmp_path / 'ruling-lines'
+    shutil.copytree(rootdir / 'test-ruling-lines', srcdir)
+    app = make_app(builder, srcdir=srcdir)
+    app.build()
+    assert not (app.outdir / 'timeline').exists()
+    written = (app.outdir / ('index.html' if builder == 'singlehtml' else 'timeline.xhtml'))
+    text = written.read_text(encoding='utf-8')
+    assert 'id="y2017-03"' in text and 'ruling-entry-permalink' in text

@@ -74,7 +74,7 @@ _LINK_TARGETS = '''() => [...document.querySelectorAll('[role="main"] a.card-lin
 })'''
 
 
-@pytest.mark.parametrize('path', ['negation.html', 'card-index.html', 'cards/旋风.html'])
+@pytest.mark.parametrize('path', ['negation.html', 'card-index/x.html', 'cards/旋风.html'])
 def test_every_card_name_leads_to_its_page(desktop, site, path):
     """The § the browser makes for each card link is the one the build meant
     (data-card, or the id derived from the name: the same in Python and in
@@ -102,8 +102,9 @@ def test_a_card_name_is_one_tab_stop(desktop, site):
     assert desktop.evaluate('document.activeElement.matches("a.card-link")')
 
 
-@pytest.mark.parametrize('path', ['negation.html', 'timeline.html', 'card-index.html',
-                                  'recent.html', 'open-questions.html', 'cards/旋风.html'])
+@pytest.mark.parametrize('path', ['negation.html', 'timeline.html', 'timeline/2019.html',
+                                  'card-index.html', 'card-index/x.html', 'recent.html',
+                                  'open-questions.html', 'cards/旋风.html'])
 def test_every_page_type_can_be_shared(desktop, site, path):
     desktop.goto(site.url(quote(path)))
     tags = desktop.evaluate('''() => Object.fromEntries([...document.querySelectorAll(
@@ -130,7 +131,8 @@ def faq_site(site, tmp_path_factory):
 PAGE_TYPES = {
     'index': 'index.html', 'content page': 'negation.html', 'card page': 'cards/旋风.html',
     'search with results': 'search.html?q=旋风', 'timeline': 'timeline.html',
-    'card index': 'card-index.html', 'recent': 'recent.html',
+    'timeline, a year': 'timeline/2019.html', 'card index': 'card-index.html',
+    'card index, an initial': 'card-index/x.html', 'recent': 'recent.html',
     'open questions': 'open-questions.html', 'yearly FAQ page': None,
 }
 

@@ -39,6 +39,13 @@ PDF) one paragraph, separated by ；.  The links are made by
 :func:`handbook.render.anchors.link`.  Names
 are ordered by their Simplified Chinese registry name in every language.
 
+**A page per initial** where the build writes a site of pages (the ``html``
+builder, :mod:`handbook.render.split_pages`): the index's page keeps the
+counts and the jump bar, each initial is a page of its own,
+``card-index/x.html`` (``#``: ``card-index/other.html``), and
+``card-index.html#card-旋风`` still leads to the entry there.  The EPUB and
+the PDF keep the whole index on its page.
+
 **Entry ids** are stable and readable: ``card-`` and the card's registry key
 (:func:`card_registry.fold`) as a section id is made (:func:`section_ids.slug`):
 ``#card-旋风``, ``#card-ddd反骨王列奥尼达``, ``#card-no-39希望皇彼端超霍普``.
@@ -90,6 +97,7 @@ from handbook.cards.registry import Card
 from handbook.core.names import fold
 from handbook.core.records import frozen_record
 from handbook.nodes import card_of, card_reference
+from handbook.render import split_pages
 from handbook.render.anchors import link, page_title
 from handbook.render.html_parts import HtmlLinks, escape, late_part
 from handbook.render.placeholders import (
@@ -233,6 +241,24 @@ def read_sections(app: Sphinx, page: Contribution) -> None:
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """:func:`_pages_to_rewrite`; and the pages of the initials of each page
+    that holds the index, computed again where it is written again
+    (:func:`handbook.render.split_pages.note_parts`)."""
+    updated = _pages_to_rewrite(app, env)
+    holders = index_pages(env)
+    if not writes_pages(env) or not split_pages.splits(store(env).builder):
+        split_pages.note_parts(app, INDEX, {})
+        return updated
+    noted = split_pages.kept(env).parts
+    if holders & set(updated) or any(holder not in noted for holder in holders):
+        slugs = [group_slug(letter) for letter in dict.fromkeys(e.initial for e in entries(env))]
+        split_pages.note_parts(app, INDEX, dict.fromkeys(holders, slugs))
+    else:
+        split_pages.note_parts(app, INDEX, dict.fromkeys(holders))
+    return updated
+
+
+def _pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages to write again (``env-get-updated``): the index page when
     what it shows changed (the store says which pages changed, and how:
     :func:`_inputs_kept`), the pages whose markers' target changed.  None
@@ -387,7 +413,12 @@ def card_ids(env: BuildEnvironment) -> dict[str, str]:
 
 
 def group_id(letter: str) -> str:
-    return 'initial-other' if letter == OTHER else f'initial-{letter.lower()}'
+    return f'initial-{group_slug(letter)}'
+
+
+def group_slug(letter: str) -> str:
+    """The group's name in ids and page names: ``x``, ``other``."""
+    return 'other' if letter == OTHER else letter.lower()
 
 
 # -- the entries --------------------------------------------------------------------------
@@ -491,6 +522,60 @@ def _entries(env: BuildEnvironment, keys: frozenset[str] | None) -> list[Entry]:
     return out
 
 
+def counts(found: list[Entry]) -> str:
+    """The summary of *found*: its cards and series, counted."""
+    series = sum(1 for e in found if e.card.kind == 'series')
+    return _('共 {cards} 张卡片、{series} 个系列。').format(cards=len(found) - series, series=series)
+
+
+def by_initial(found: list[Entry]) -> dict[str, list[Entry]]:
+    """The entries by initial, in index order."""
+    groups: dict[str, list[Entry]] = {}
+    for entry in found:
+        groups.setdefault(entry.initial, []).append(entry)
+    return groups
+
+
+# -- split into a page per initial (handbook.render.split_pages) --------------------------
+
+
+def overview(env: BuildEnvironment, docname: str, groups: dict[str, list[Entry]]) -> str:
+    """The index's page where the initials are pages of their own: the jump
+    bar, each initial linked to its page, as HTML; the old anchors of the
+    groups and entries (``#initial-x``, ``#card-旋风``) lead to their page."""
+    builder = store(env).builder
+    items = [(split_pages.part_name(docname, group_slug(letter)), letter) for letter in groups]
+    moved = {split_pages.part_name(docname, group_slug(letter)):
+             [group_id(letter), *(entry.id for entry in group)]
+             for letter, group in groups.items()}
+    return (split_pages.bar(builder, docname, items, '', 'card-index-initials', ' ')
+            + split_pages.moved_anchors(builder, docname, moved))
+
+
+def write_initial_pages(app: Sphinx) -> list:
+    """The pages of the initials of each page that holds the index, where
+    they are made in this build (``html-collect-pages``)."""
+    env = app.env
+    for holder in sorted(index_pages(env)):
+        if not split_pages.needed(app, INDEX, holder):
+            continue
+        groups = by_initial(entries(env))
+        items = [(split_pages.part_name(holder, group_slug(letter)), letter) for letter in groups]
+        title = page_title(env, holder)
+        parts = []
+        for (name, letter), group in zip(items, groups.values()):
+            part_title = _('{title}：{part}').format(title=title, part=letter)
+            body = (f'<section class="card-index-group" id="{group_id(letter)}">\n'
+                    f'<h1>{escape(part_title)}</h1>\n'
+                    + split_pages.bar(store(env).builder, name, [(holder, _('全部')), *items],
+                                      name, 'card-index-initials', ' ')
+                    + ''.join(HtmlEntries(env, name).listing(group)) + '</section>\n')
+            parts.append(split_pages.Part(name, part_title, letter,
+                                          f'{part_title}。{counts(group)}', body))
+        split_pages.write_parts(app, holder, parts)
+    return []
+
+
 class FillCardIndex(SphinxPostTransform):
     """Replace each ``card_index`` with the jump bar and the groups (HTML,
     EPUB: each entry's sections as a list)."""
@@ -505,13 +590,13 @@ class FillCardIndex(SphinxPostTransform):
 
     def index(self) -> list[nodes.Node]:
         found = entries(self.env)
-        series = sum(1 for e in found if e.card.kind == 'series')
         summary = nodes.paragraph(classes=['card-index-summary'])
-        summary += nodes.Text(_('共 {cards} 张卡片、{series} 个系列。').format(
-            cards=len(found) - series, series=series))
-        groups: dict[str, list[Entry]] = {}
-        for entry in found:
-            groups.setdefault(entry.initial, []).append(entry)
+        summary += nodes.Text(counts(found))
+        groups = by_initial(found)
+        if split_pages.splits(store(self.env).builder):
+            split_pages.due(self.env, INDEX)  # its pages of initials are made at the end
+            return [summary, nodes.raw('', overview(self.env, self.env.docname, groups),
+                                       format='html')]
         bar = nodes.paragraph(classes=['card-index-initials'])
         for i, letter in enumerate(groups):
             if i:
@@ -529,7 +614,7 @@ class FillCardIndex(SphinxPostTransform):
         """The entries of a group: written at once to HTML (:class:`HtmlEntries`),
         into the page's file after the page where the builder can
         (:func:`handbook.render.html_parts.late_part`)."""
-        entries = HtmlEntries(self.env)
+        entries = HtmlEntries(self.env, self.env.docname)
         return late_part(self.document, store(self.env).builder, lambda: entries.listing(group))
 
 class FillCompactCardIndex(FillCardIndex):
@@ -592,9 +677,9 @@ class HtmlEntries:
     the sections in a list): 5,000 entries of 20,000 sections are a hundred
     thousand nodes, which the translator would take seconds to write."""
 
-    def __init__(self, env: BuildEnvironment) -> None:
+    def __init__(self, env: BuildEnvironment, docname: str) -> None:
         self.env = env
-        self.links = HtmlLinks(env, env.docname)
+        self.links = HtmlLinks(env, docname)
         self.link = self.links.link
 
     def listing(self, group: list[Entry]) -> Iterator[str]:
@@ -712,6 +797,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_sections)
     app.connect('env-get-updated', pages_to_rewrite)
+    app.setup_extension('handbook.render.split_pages')
+    app.connect('html-collect-pages', write_initial_pages)
     app.add_event(PINYIN_EVENT)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -25,6 +25,14 @@ as its page's writing gave it, or rendered once, and kept
 (:mod:`handbook.render.ruling_html`); other
 builders (LaTeX) get the entries as nodes, the rulings' nodes copied.
 
+**A page per year** where the build writes a site of pages (the ``html``
+builder, :mod:`handbook.render.split_pages`): the timeline's page keeps the
+total and the jump bar (each year, its count and its months, linked), and
+each year is a page of its own, ``timeline/2021.html`` (its months
+``#y2021-06``), with the years' bar, its title and months, and the entries;
+``timeline.html#y2021-06`` still leads there.  Other builders keep the whole
+timeline on its page.
+
 Nothing is hand-written and nothing goes stale: the timeline page is
 rewritten whenever a page's rulings are read again (``env-get-updated``), in
 serial and parallel builds alike.  The generated texts are messages of the
@@ -40,7 +48,7 @@ from docutils import nodes
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from handbook.render import ruling_html
+from handbook.render import ruling_html, split_pages
 from handbook.render.anchors import link, page_title
 from handbook.render.html_parts import HtmlLinks, escape, late_part
 from handbook.render.placeholders import (
@@ -55,7 +63,7 @@ from handbook.rulings.lines import Ruling
 from handbook.store import PAGE_READ, Contribution, store
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -84,10 +92,17 @@ def check_placement(app: Sphinx, page: Contribution) -> None:
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages to write again (``env-get-updated``): those that hold a
-    timeline, whenever rulings changed."""
+    timeline, whenever rulings changed.  The year pages of each are noted
+    (:func:`handbook.render.split_pages.note_parts`)."""
+    holders = sorted(pages(env))
+    if split_pages.splits(store(env).builder):
+        years = [year for year, _group in by_year(entries(env))]
+        split_pages.note_parts(app, TIMELINE, dict.fromkeys(holders, years))
+    else:
+        split_pages.note_parts(app, TIMELINE, {})
     if not ruling_lines.changed_pages(env):
         return []
-    return sorted(pages(env))
+    return holders
 
 
 def pages(env: BuildEnvironment) -> set[str]:
@@ -96,12 +111,109 @@ def pages(env: BuildEnvironment) -> set[str]:
 
 
 def entries(env: BuildEnvironment) -> list[tuple[str, Ruling]]:
-    """``(date, ruling)``, newest first, same date in reading order."""
+    """``(date, ruling)``, newest first, same date in reading order
+    (computed once per build)."""
+    return store(env).derived('timeline_entries', lambda: _entries(env))
+
+
+def _entries(env: BuildEnvironment) -> list[tuple[str, Ruling]]:
     order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
     found = [(r.date, r) for rs in ruling_lines.rulings(env).values() for r in rs if r.date]
     found.sort(key=lambda e: (order[e[1].docname], e[1].index))
     found.sort(key=lambda e: e[0], reverse=True)  # stable: keeps reading order per date
     return found
+
+
+def by_year(found: list[tuple[str, Ruling]]) -> list[tuple[str, list[tuple[str, Ruling]]]]:
+    """The entries by year, newest first."""
+    return [(year, list(group)) for year, group in itertools.groupby(found, key=lambda e: e[0][:4])]
+
+
+def by_month(group: list[tuple[str, Ruling]]) -> list[tuple[str, list[Ruling]]]:
+    """A year's entries by month (``'06'``), newest first."""
+    return [(month, [ruling for _date, ruling in items])
+            for month, items in itertools.groupby(group, key=lambda e: e[0][5:7])]
+
+
+def year_title(year: str, count: int) -> str:
+    return _('{year} 年（{count} 条）').format(year=year, count=count)
+
+
+def month_title(month: str) -> str:
+    return _('{month} 月').format(month=int(month))
+
+
+# -- split into a page per year (handbook.render.split_pages) -----------------------------
+
+
+def overview(env: BuildEnvironment, docname: str, found: list[tuple[str, Ruling]],
+             years: list[tuple[str, list[tuple[str, Ruling]]]]) -> str:
+    """The timeline's page where the years are pages of their own: the
+    total, and each year linked to its page with its months, as HTML; the
+    old anchors of the years and months (``#y2021``, ``#y2021-06``) are the
+    items', and lead to the year's page."""
+    builder = store(env).builder
+    out = [f'<p class="ruling-timeline-summary">'
+           f'{escape(_("共 {count} 条注明日期的裁定，最新的在前：").format(count=len(found)))}</p>\n'
+           '<ul class="ruling-timeline-years">\n']
+    moved = {}
+    for year, group in years:
+        name = split_pages.part_name(docname, year)
+        uri = escape(builder.get_relative_uri(docname, name))
+        months = by_month(group)
+        moved[name] = [f'y{year}', *(f'y{year}-{month}' for month, _rulings in months)]
+        links = ' · '.join(f'<a class="reference internal" href="{uri}#y{year}-{month}">'
+                           f'{escape(month_title(month))}</a>' for month, _rulings in months)
+        out.append(f'<li id="y{year}"><a class="reference internal" href="{uri}">'
+                   f'{escape(year_title(year, len(group)))}</a>：{links}</li>\n')
+    out.append('</ul>\n')
+    out.append(split_pages.moved_anchors(builder, docname, moved))
+    return ''.join(out)
+
+
+def write_year_pages(app: Sphinx) -> list:
+    """The year pages of each page that holds the timeline, where they are
+    made in this build (``html-collect-pages``)."""
+    env = app.env
+    for holder in sorted(pages(env)):
+        if not split_pages.needed(app, TIMELINE, holder):
+            continue
+        years = by_year(entries(env))
+        parts = []
+        for i, (year, group) in enumerate(years):
+            name = split_pages.part_name(holder, year)
+            writer = EntryHtml(env, name, lambda group=group: [r for _date, r in group])
+            nav_title = _('{year} 年').format(year=year)
+            parts.append(split_pages.Part(
+                name, _('{title}：{part}').format(title=page_title(env, holder), part=nav_title),
+                nav_title,
+                _('{year} 年的 {count} 条裁定，最新的在前。').format(year=year, count=len(group)),
+                year_page(env, holder, name, year, group, [y for y, _g in years], writer)))
+        split_pages.write_parts(app, holder, parts)
+    return []
+
+
+def year_page(env: BuildEnvironment, holder: str, name: str, year: str,
+              group: list[tuple[str, Ruling]], years: list[str], writer: EntryHtml) -> str:
+    """The body of a year's page: the years (each a link to its page, the
+    whole timeline first), the year's title and months, the entries."""
+    builder = store(env).builder
+    months = by_month(group)
+    items = [(holder, _('全部')), *((split_pages.part_name(holder, y), y) for y in years)]
+    out = [f'<section class="ruling-timeline-year" id="y{year}">\n'
+           f'<h1>{escape(year_title(year, len(group)))}</h1>\n',
+           split_pages.bar(builder, name, items, name, 'ruling-timeline-bar'),
+           '<p class="ruling-timeline-months">',
+           ' · '.join(f'<a class="reference internal" href="#y{year}-{month}">'
+                      f'{escape(month_title(month))}</a>' for month, _rulings in months),
+           '</p>\n']
+    for month, rulings in months:
+        out.append(f'<section id="y{year}-{month}">\n<h2>{escape(month_title(month))}</h2>\n'
+                   '<ul class="ruling-timeline">\n')
+        out.extend(map(writer.entry, rulings))
+        out.append('</ul>\n</section>\n')
+    out.append('</section>\n')
+    return ''.join(out)
 
 
 class FillTimeline(SphinxPostTransform):
@@ -111,10 +223,8 @@ class FillTimeline(SphinxPostTransform):
     # resolved as links of the timeline page
     default_priority = 5
 
-    _html: dict[tuple[str, str], str] | None = None
     _copies: ruling_html.Copies | None = None
-    _links: HtmlLinks | None = None
-    _texts: dict[str, str]
+    _writer: EntryHtml | None = None
     _docname: str
 
     def apply(self, **kwargs: Any) -> None:
@@ -126,8 +236,11 @@ class FillTimeline(SphinxPostTransform):
 
     def timeline(self) -> list[nodes.Node]:
         found = entries(self.env)
-        years = [(year, list(group)) for year, group in
-                 itertools.groupby(found, key=lambda e: e[0][:4])]
+        years = by_year(found)
+        if split_pages.splits(store(self.env).builder):
+            split_pages.due(self.env, TIMELINE)  # its year pages are made at the end
+            return [nodes.raw('', overview(self.env, self._docname, found, years),
+                              format='html')]
         summary = nodes.paragraph(classes=['ruling-timeline-summary'])
         summary += nodes.Text(_('共 {count} 条注明日期的裁定，最新的在前：').format(count=len(found)))
         for i, (year, group) in enumerate(years):
@@ -185,13 +298,12 @@ class FillTimeline(SphinxPostTransform):
 
     def html_of(self, ruling: Ruling) -> str:
         """The ruling's HTML for this page (rendered with every ruling the page shows)."""
-        if self._html is None:
-            self._html = ruling_html.ruling_html(self.env, self.shown(), self._docname)
-        text = self._html.get((ruling.docname, ruling.anchor))
-        if text is None:
-            text = ruling_html.ruling_html(self.env, [ruling], self._docname)[
-                ruling.docname, ruling.anchor]
-        return text
+        return self.writer().html_of(ruling)
+
+    def writer(self) -> EntryHtml:
+        if self._writer is None:
+            self._writer = EntryHtml(self.env, self._docname, self.shown)
+        return self._writer
 
     def month(self, rulings: list[Ruling]) -> nodes.Element:
         """The entries of a month: for HTML builders written at once
@@ -203,18 +315,46 @@ class FillTimeline(SphinxPostTransform):
             listing = nodes.bullet_list(classes=['ruling-timeline'])
             listing.extend(self.entry(ruling) for ruling in rulings)
             return listing
-        if self._links is None:
-            self._links = HtmlLinks(self.env, self.env.docname)
-            self._texts = {'flag': escape(_('裁定已变更')), 'permalink': escape(_('固定链接'))}
+        writer = self.writer()
 
         def month_html() -> Iterator[str]:
             yield '<ul class="ruling-timeline">\n'
-            yield from map(self.entry_html, rulings)
+            yield from map(writer.entry, rulings)
             yield '</ul>\n'
         return late_part(self.document, builder, month_html)
 
-    def entry_html(self, ruling: Ruling) -> str:
-        link, texts = self._links.link, self._texts
+    def shown(self) -> list[Ruling]:
+        """The rulings this page shows (rendered together: one document);
+        each list that shows rulings as the timeline does says its own."""
+        return [ruling for _date, ruling in entries(self.env)]
+
+
+class EntryHtml:
+    """Entries of the timeline written to HTML at once, for page *docname*,
+    as the translator writes the nodes of :meth:`FillTimeline.entry`; the
+    rulings' HTML rendered with every ruling *shown* gives (one document)."""
+
+    def __init__(self, env: BuildEnvironment, docname: str,
+                 shown: Callable[[], list[Ruling]]) -> None:
+        self.env = env
+        self.docname = docname
+        self.shown = shown
+        self.links = HtmlLinks(env, docname)
+        self.texts = {'flag': escape(_('裁定已变更')), 'permalink': escape(_('固定链接'))}
+        self.rendered: dict[tuple[str, str], str] | None = None
+
+    def html_of(self, ruling: Ruling) -> str:
+        """The ruling's HTML for this page."""
+        if self.rendered is None:
+            self.rendered = ruling_html.ruling_html(self.env, self.shown(), self.docname)
+        text = self.rendered.get((ruling.docname, ruling.anchor))
+        if text is None:
+            text = ruling_html.ruling_html(self.env, [ruling], self.docname)[
+                ruling.docname, ruling.anchor]
+        return text
+
+    def entry(self, ruling: Ruling) -> str:
+        link, texts = self.links.link, self.texts
         title = page_title(self.env, ruling.docname)
         flag = f'<span class="ruling-flag">{texts["flag"]}</span> ' if ruling.changed else ''
         where = [link(ruling.docname, '', escape(title))]
@@ -229,11 +369,6 @@ class FillTimeline(SphinxPostTransform):
                 f'<p class="ruling-entry-text">{flag}{text}</p>\n'
                 f'<p class="ruling-entry-source">{"".join(where)}</p>\n</li>\n')
 
-    def shown(self) -> list[Ruling]:
-        """The rulings this page shows (rendered together: one document);
-        each list that shows rulings as the timeline does says its own."""
-        return [ruling for _date, ruling in entries(self.env)]
-
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.render.ruling_html')  # rulings rendered once
@@ -244,5 +379,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(FillTimeline)
     app.connect(PAGE_READ, check_placement)
     app.connect('env-get-updated', pages_to_rewrite)
+    app.setup_extension('handbook.render.split_pages')
+    app.connect('html-collect-pages', write_year_pages)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}
