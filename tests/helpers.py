@@ -281,8 +281,6 @@ def whole_list(outdir, docname: str) -> str:
     -- as one page: the page *docname* in *outdir*, then each of its parts
     in the order the page links them, the parts' links written from the
     page's folder (``../p1.html`` as ``p1.html``), as the whole list's were."""
-    from pathlib import Path
-
     outdir = Path(outdir)
     page = (outdir / f'{docname}.html').read_text(encoding='utf-8')
     base = docname.rpartition('/')[2]
