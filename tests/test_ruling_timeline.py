@@ -480,3 +480,106 @@ def test_books_keep_the_whole_timeline(make_app, rootdir, tmp_path, builder):
     written = (app.outdir / ('index.html' if builder == 'singlehtml' else 'timeline.xhtml'))
     text = written.read_text(encoding='utf-8')
     assert 'id="y2017-03"' in text and 'ruling-entry-permalink' in text
+
+
+#: test-ruling-lines with a year of more entries than a year page holds:
+#: 2017 (7 entries) is split into a page per month
+MONTHS = {'handbook_timeline_page_rulings': 3}
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True, confoverrides=MONTHS)
+def test_a_heavy_year_is_a_page_per_month(app):
+    """A year of more entries than handbook_timeline_page_rulings is split
+    into a page per month (timeline/2017-03.html), each with the years'
+    bar and the year's months; the year's page lists its months and their
+    counts; lighter years stay one page; every link resolves."""
+    app.build()
+    assert_no_warnings(app)
+    months = ['2017-12', '2017-07', '2017-03']
+    pages = ['timeline.html', *(f'timeline/{y}.html' for y in years(app)),
+             *(f'timeline/{m}.html' for m in months)]
+    assert sorted(p.relative_to(app.outdir).as_posix() for p in
+                  (app.outdir / 'timeline').glob('*.html')) == sorted(pages[1:])
+    for page in pages:
+        assert links_resolve(app.outdir, page) == [], page
+    assert TIMELINE[3][0] == '2017 年（7 条）'
+    for month, (title, permalinks) in zip(months, TIMELINE[3][1], strict=True):
+        page = html(app, f'timeline/{month}')
+        assert re.findall(r'href="([^"]*)"><span class="ruling-entry-permalink">',
+                          page) == permalinks
+        assert f'<section class="ruling-timeline-month" id="y{month}">\n<h1>2017 年 {title}' \
+            in page
+    page = html(app, 'timeline/2017-03')
+    assert '<title>Timeline：2017 年 3 月' in page
+    assert '<h1>2017 年 3 月（4 条）</h1>' in page
+    assert ('<p class="ruling-timeline-bar"><a class="reference internal" href="../timeline.html">'
+            '全部</a> · <a class="reference internal" href="2020.html">2020</a>') in page
+    assert '<a class="reference internal" href="2017.html">2017</a>' in page
+    assert ('<p class="ruling-timeline-months"><a class="reference internal" href="2017-12.html">'
+            '12 月</a> · <a class="reference internal" href="2017-07.html">7 月</a> · '
+            '<strong aria-current="page">3 月</strong></p>') in page
+    assert '<meta name="description" content="2017 年 3 月的 4 条裁定，最新的在前。" />' in page
+    assert re.search(r'rel="prev"[^>]*href="2017-07.html"|class="prev-page" href="2017-07.html"',
+                     page)
+    assert re.search(r'rel="next"[^>]*href="2016.html"|class="next-page" href="2016.html"', page)
+    year = html(app, 'timeline/2017')
+    assert ('<p class="ruling-timeline-months"><a class="reference internal" href="2017-12.html">'
+            '12 月（2 条）</a> · <a class="reference internal" href="2017-07.html">7 月（1 条）'
+            '</a> · <a class="reference internal" href="2017-03.html">3 月（4 条）</a></p>') in year
+    assert 'ruling-entry' not in year
+    assert 'ruling-entry' in html(app, 'timeline/2019')  # a light year: one page
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True, confoverrides=MONTHS)
+def test_old_anchors_lead_to_the_month_pages(app):
+    """timeline.html#y2017-03 and timeline/2017.html#y2017-03 both lead to
+    timeline/2017-03.html, through the moved anchors' map of each page."""
+    import json
+
+    app.build()
+
+    def moved(docname: str) -> dict[str, list[str]]:
+        return json.loads(re.search(r'<script type="application/json" '
+                                    r'id="handbook-moved-anchors">(.*?)</script>',
+                                    html(app, docname))[1])
+
+    overview = moved('timeline')
+    assert overview['timeline/2017.html'] == ['y2017']
+    assert overview['timeline/2017-03.html'] == ['y2017-03']
+    assert overview['timeline/2019.html'] == ['y2019', 'y2019-02']
+    assert moved('timeline/2017') == {'2017-12.html': ['y2017-12'], '2017-07.html': ['y2017-07'],
+                                      '2017-03.html': ['y2017-03']}
+    for folder, found in (('', overview), ('timeline/', moved('timeline/2017'))):
+        for target, anchors in found.items():
+            text = (app.outdir / folder / target).read_text(encoding='utf-8')
+            for anchor in anchors:
+                assert f'id="{anchor}"' in text, (target, anchor)
+
+
+@pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-month-edit',
+                    confoverrides=MONTHS)
+def test_an_edit_rewrites_only_its_month_page(app, make_app, tmp_path):
+    """An edited ruling rewrites its month page and no other page of the
+    timeline; the site is byte for byte a clean build's."""
+    app.build()
+
+    def stamps() -> dict[str, int]:
+        return {p.name: p.stat().st_mtime_ns for p in (app.outdir / 'timeline').glob('*.html')}
+
+    before = stamps()
+    other = app.srcdir / 'other.rst'
+    other.write_text(other.read_text(encoding='utf-8').replace('| 另一页', '| 另一页，改'),
+                     encoding='utf-8')
+    os.utime(other)
+    again = make_app('html', srcdir=app.srcdir, confoverrides=MONTHS)
+    again.build()
+    after = stamps()
+    assert sorted(n for n in after if after[n] != before.get(n)) == ['2017-12.html']
+    clean = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'clean', freshenv=True,
+                     confoverrides=MONTHS)
+    clean.build()
+    names = sorted(p.relative_to(clean.outdir).with_suffix('').as_posix()
+                   for p in (clean.outdir / 'timeline').glob('*.html'))
+    assert len(names) == 9
+    for name in ('timeline', *names):
+        assert html(again, name) == html(clean, name), name

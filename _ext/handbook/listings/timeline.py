@@ -33,6 +33,20 @@ each year is a page of its own, ``timeline/2021.html`` (its months
 ``timeline.html#y2021-06`` still leads there.  Other builders keep the whole
 timeline on its page.
 
+**A page per month** for a year of more entries than
+``handbook_timeline_page_rulings`` (500 by default): each of its months is a
+page of its own, ``timeline/2024-06.html`` (its section ``#y2024-06``), with
+the years' bar, the year's months (this one marked) and the entries; the
+year's page keeps the years' bar and its months, each linked with its count.
+The timeline's page links the months to their pages, and both old addresses,
+``timeline.html#y2024-06`` and ``timeline/2024.html#y2024-06``, lead to the
+month's page (:func:`handbook.render.split_pages.moved_anchors`).  The limit
+is a count of entries, not bytes: the pages are decided when the pages are
+read (``env-get-updated``: the sitemap and the parts to remove need them),
+before any entry is written to HTML.  An entry of a yearly FAQ page is
+about a kilobyte of HTML, a few kilobytes at most, so 500 keep a page well
+under a megabyte, what a phone loads without strain.
+
 Nothing is hand-written and nothing goes stale: the timeline page is
 rewritten whenever a page's rulings are read again (``env-get-updated``), in
 serial and parallel builds alike.  The generated texts are messages of the
@@ -96,8 +110,9 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     (:func:`handbook.render.split_pages.note_parts`)."""
     holders = sorted(pages(env))
     if split_pages.splits(store(env).builder):
-        years = [year for year, _group in by_year(entries(env))]
-        split_pages.note_parts(app, TIMELINE, dict.fromkeys(holders, years))
+        slugs = [slug for year, group in by_year(entries(env))
+                 for slug in (year, *(f'{year}-{month}' for month in months_apart(env, group)))]
+        split_pages.note_parts(app, TIMELINE, dict.fromkeys(holders, slugs))
     else:
         split_pages.note_parts(app, TIMELINE, {})
     if not ruling_lines.changed_pages(env):
@@ -135,6 +150,15 @@ def by_month(group: list[tuple[str, Ruling]]) -> list[tuple[str, list[Ruling]]]:
             for month, items in itertools.groupby(group, key=lambda e: e[0][5:7])]
 
 
+def months_apart(env: BuildEnvironment, group: list[tuple[str, Ruling]]) -> list[str]:
+    """The months (``'06'``, newest first) of a year's entries that are
+    pages of their own: every month of a year of more entries than
+    ``handbook_timeline_page_rulings``, else none."""
+    if len(group) <= env.config.handbook_timeline_page_rulings:
+        return []
+    return [month for month, _rulings in by_month(group)]
+
+
 def year_title(year: str, count: int) -> str:
     return _('{year} 年（{count} 条）').format(year=year, count=count)
 
@@ -161,8 +185,17 @@ def overview(env: BuildEnvironment, docname: str, found: list[tuple[str, Ruling]
         name = split_pages.part_name(docname, year)
         uri = escape(builder.get_relative_uri(docname, name))
         months = by_month(group)
-        moved[name] = [f'y{year}', *(f'y{year}-{month}' for month, _rulings in months)]
-        links = ' · '.join(f'<a class="reference internal" href="{uri}#y{year}-{month}">'
+        if months_apart(env, group):
+            moved[name] = [f'y{year}']
+            hrefs = {}
+            for month, _rulings in months:
+                page = split_pages.part_name(docname, f'{year}-{month}')
+                moved[page] = [f'y{year}-{month}']
+                hrefs[month] = escape(builder.get_relative_uri(docname, page))
+        else:
+            moved[name] = [f'y{year}', *(f'y{year}-{month}' for month, _rulings in months)]
+            hrefs = {month: f'{uri}#y{year}-{month}' for month, _rulings in months}
+        links = ' · '.join(f'<a class="reference internal" href="{hrefs[month]}">'
                            f'{escape(month_title(month))}</a>' for month, _rulings in months)
         out.append(f'<li id="y{year}"><a class="reference internal" href="{uri}">'
                    f'{escape(year_title(year, len(group)))}</a>：{links}</li>\n')
@@ -179,30 +212,93 @@ def write_year_pages(app: Sphinx) -> list:
         if not split_pages.needed(app, TIMELINE, holder):
             continue
         years = by_year(entries(env))
+        all_years = [y for y, _g in years]
+        title = page_title(env, holder)
         parts = []
-        for i, (year, group) in enumerate(years):
+        for year, group in years:
             name = split_pages.part_name(holder, year)
-            writer = EntryHtml(env, name, lambda group=group: [r for _date, r in group])
             nav_title = _('{year} 年').format(year=year)
+            description = _('{year} 年的 {count} 条裁定，最新的在前。').format(
+                year=year, count=len(group))
+            if not months_apart(env, group):
+                writer = EntryHtml(env, name, lambda group=group: [r for _date, r in group])
+                parts.append(split_pages.Part(
+                    name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
+                    description, year_page(env, holder, name, year, group, all_years, writer)))
+                continue
             parts.append(split_pages.Part(
-                name, _('{title}：{part}').format(title=page_title(env, holder), part=nav_title),
-                nav_title,
-                _('{year} 年的 {count} 条裁定，最新的在前。').format(year=year, count=len(group)),
-                year_page(env, holder, name, year, group, [y for y, _g in years], writer)))
+                name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
+                description, months_page(env, holder, name, year, group, all_years)))
+            for month, rulings in by_month(group):
+                page = split_pages.part_name(holder, f'{year}-{month}')
+                writer = EntryHtml(env, page, lambda rulings=rulings: rulings)
+                nav_title = _('{year} 年 {month} 月').format(year=year, month=int(month))
+                parts.append(split_pages.Part(
+                    page, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
+                    _('{year} 年 {month} 月的 {count} 条裁定，最新的在前。').format(
+                        year=year, month=int(month), count=len(rulings)),
+                    month_page(env, holder, page, year, month, group, all_years, writer)))
         split_pages.write_parts(app, holder, parts)
     return []
+
+
+def years_bar(env: BuildEnvironment, holder: str, name: str, years: list[str],
+              current: str) -> str:
+    """The years' bar of a page of the timeline: each year a link to its
+    page (the whole timeline first), the year *current* marked."""
+    items = [(holder, _('全部')), *((split_pages.part_name(holder, y), y) for y in years)]
+    return split_pages.bar(store(env).builder, name, items, current, 'ruling-timeline-bar')
+
+
+def months_page(env: BuildEnvironment, holder: str, name: str, year: str,
+                group: list[tuple[str, Ruling]], years: list[str]) -> str:
+    """The body of the page of a year whose months are pages of their own:
+    the years, the year's title, and its months, each a link to its page
+    with its count; the months' old anchors (``#y2024-06``) lead to their
+    pages (:func:`handbook.render.split_pages.moved_anchors`)."""
+    builder = store(env).builder
+    months = by_month(group)
+    pages = {month: split_pages.part_name(holder, f'{year}-{month}') for month, _r in months}
+    links = ' · '.join(
+        f'<a class="reference internal" href="{escape(builder.get_relative_uri(name, pages[m]))}">'
+        f'{escape(_("{month} 月（{count} 条）").format(month=int(m), count=len(rulings)))}</a>'
+        for m, rulings in months)
+    return (f'<section class="ruling-timeline-year" id="y{year}">\n'
+            f'<h1>{escape(year_title(year, len(group)))}</h1>\n'
+            + years_bar(env, holder, name, years, name)
+            + f'<p class="ruling-timeline-months">{links}</p>\n'
+            + split_pages.moved_anchors(builder, name, {
+                pages[month]: [f'y{year}-{month}'] for month, _r in months})
+            + '</section>\n')
+
+
+def month_page(env: BuildEnvironment, holder: str, name: str, year: str, month: str,
+               group: list[tuple[str, Ruling]], years: list[str], writer: EntryHtml) -> str:
+    """The body of a month's page: the years (its year a link to the
+    year's page), the month's title, the year's months (each a link to its
+    page, this one marked), the entries."""
+    builder = store(env).builder
+    months = by_month(group)
+    rulings = dict(months)[month]
+    items = [(split_pages.part_name(holder, f'{year}-{m}'), month_title(m)) for m, _r in months]
+    heading = _('{year} 年 {month} 月（{count} 条）').format(
+        year=year, month=int(month), count=len(rulings))
+    out = [f'<section class="ruling-timeline-month" id="y{year}-{month}">\n'
+           f'<h1>{escape(heading)}</h1>\n',
+           years_bar(env, holder, name, years, ''),
+           split_pages.bar(builder, name, items, name, 'ruling-timeline-months'),
+           '<ul class="ruling-timeline">\n', *map(writer.entry, rulings), '</ul>\n</section>\n']
+    return ''.join(out)
 
 
 def year_page(env: BuildEnvironment, holder: str, name: str, year: str,
               group: list[tuple[str, Ruling]], years: list[str], writer: EntryHtml) -> str:
     """The body of a year's page: the years (each a link to its page, the
     whole timeline first), the year's title and months, the entries."""
-    builder = store(env).builder
     months = by_month(group)
-    items = [(holder, _('全部')), *((split_pages.part_name(holder, y), y) for y in years)]
     out = [f'<section class="ruling-timeline-year" id="y{year}">\n'
            f'<h1>{escape(year_title(year, len(group)))}</h1>\n',
-           split_pages.bar(builder, name, items, name, 'ruling-timeline-bar'),
+           years_bar(env, holder, name, years, name),
            '<p class="ruling-timeline-months">',
            ' · '.join(f'<a class="reference internal" href="#y{year}-{month}">'
                       f'{escape(month_title(month))}</a>' for month, _rulings in months),
@@ -381,5 +477,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('env-get-updated', pages_to_rewrite)
     app.setup_extension('handbook.render.split_pages')
     app.connect('html-collect-pages', write_year_pages)
+    app.add_config_value('handbook_timeline_page_rulings', 500, 'html', types=frozenset({int}),
+                         description='the most entries of a year page; a year of more is '
+                                     'split into a page per month')
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}
