@@ -668,3 +668,115 @@ def test_an_edit_rewrites_only_the_pages_of_its_initials(app, make_app, tmp_path
     for name in ('card-index', *(f'card-index/{p.stem}' for p in
                                  (clean.outdir / 'card-index').glob('*.html'))):
         assert html(again, name) == html(clean, name), name
+
+
+#: test-card-index with initials of more links than a page holds: D (5
+#: links), S, W (5 each) and X (14) are split by the second letter of the
+#: pinyin; N (2) stays one page
+SECOND_LETTERS = {'handbook_card_index_page_links': 4}
+#: {page of an initial: [(page of a second letter, its label, its entry ids)]}
+SPLIT = {
+    'd': [('d-other', 'D', ['card-ddd反骨王列奥尼达']), ('d-a', 'Da', ['card-大逮捕'])],
+    's': [('s-h', 'Sh', ['card-神之宣告'])],
+    'w': [('w-a', 'Wa', ['card-王宫的铁壁'])],
+    'x': [('x-i', 'Xi', ['card-心眼的女神', 'card-星尘龙', 'card-星骑士']),
+          ('x-u', 'Xu', ['card-旋风'])],
+}
+
+
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True, confoverrides=SECOND_LETTERS)
+def test_a_heavy_initial_is_a_page_per_second_letter(app):
+    """An initial of more links than handbook_card_index_page_links is a
+    page per second letter of its names' pinyin (card-index/x-u.html), each
+    with the initials' bar and the initial's letters; the initial's page
+    lists its letters with their counts; the entries are those of the whole
+    index, in its order; every link of every bar resolves to a page and an
+    id that are there."""
+    app.build()
+    assert_no_warnings(app)
+    folder = app.outdir / 'card-index'
+    assert sorted(p.stem for p in folder.glob('*.html')) == sorted(
+        [g.removeprefix('initial-') for g, _t, _e in INDEX]
+        + [page for pages in SPLIT.values() for page, _l, _i in pages])
+    ids = []
+    for group, letter, entries in INDEX:
+        slug = group.removeprefix('initial-')
+        part = html(app, f'card-index/{slug}')
+        if slug not in SPLIT:
+            assert [e[0] for e in entries] == re.findall(r'<dt [^>]*id="([^"]*)"', part)
+            ids.extend(e[0] for e in entries)
+            continue
+        assert '<dt ' not in part
+        subbar = re.search(r'<p class="card-index-initials card-index-subgroups">(.*?)</p>',
+                           part)[1]
+        assert re.findall(r'href="([^"]*)\.html">([^<]*)</a>', subbar) == [
+            (page, f'{label}（{len(found)}）') for page, label, found in SPLIT[slug]]
+        for page, label, found in SPLIT[slug]:
+            sub = html(app, f'card-index/{page}')
+            assert f'<title>Card index：{label} ' in sub
+            assert f'<strong aria-current="page">{label}</strong>' in sub
+            assert f'<a class="reference internal" href="{slug}.html">{letter}</a>' in sub
+            assert re.findall(r'<dt [^>]*id="([^"]*)"', sub) == found
+            ids.extend(found)
+    assert ids == [e[0] for _g, _t, entries in INDEX for e in entries]  # index order
+    for path in folder.glob('*.html'):
+        text = path.read_text(encoding='utf-8')
+        for bar in re.findall(r'<p class="card-index-initials[^"]*">(.*?)</p>', text):
+            for href in re.findall(r'href="([^"]*)"', bar):
+                page, _hash, anchor = href.partition('#')
+                target = (folder / page).resolve()
+                assert target.is_file(), (path.name, href)
+                assert not anchor or f'id="{anchor}"' in target.read_text(encoding='utf-8')
+
+
+@pytest.mark.sphinx('html', testroot='card-index', freshenv=True, confoverrides=SECOND_LETTERS)
+def test_old_anchors_lead_to_the_pages_of_the_second_letters(app):
+    """card-index.html#card-旋风 and card-index/x.html#card-旋风 both lead
+    to card-index/x-u.html, through the moved anchors' map of each page."""
+    app.build()
+
+    def moved(docname: str) -> dict[str, list[str]]:
+        return json.loads(re.search(r'<script type="application/json" '
+                                    r'id="handbook-moved-anchors">(.*?)</script>',
+                                    html(app, docname))[1])
+
+    overview = moved('card-index')
+    assert overview['card-index/x.html'] == ['initial-x']
+    assert overview['card-index/x-u.html'] == ['card-旋风']
+    assert overview['card-index/n.html'] == ['initial-n', 'card-no-39希望皇彼端超霍普']
+    assert moved('card-index/x') == {f'{page}.html': found for page, _l, found in SPLIT['x']}
+    every = [anchor for anchors in overview.values() for anchor in anchors]
+    assert sorted(every) == sorted([g for g, _t, _e in INDEX]
+                                   + [e[0] for _g, _t, entries in INDEX for e in entries])
+    for folder, found in (('', overview), ('card-index/', moved('card-index/x'))):
+        for target, anchors in found.items():
+            text = (app.outdir / folder / target).read_text(encoding='utf-8')
+            for anchor in anchors:
+                assert f'id="{anchor}"' in text, (target, anchor)
+
+
+@pytest.mark.sphinx('html', testroot='card-index', srcdir='card-index-second-letter-edit',
+                    confoverrides=SECOND_LETTERS)
+def test_an_edit_rewrites_only_the_page_of_its_second_letter(app, make_app, tmp_path):
+    """A section that links another card rewrites the page of that card's
+    second letter and no other; the site is byte for byte a clean build's."""
+    app.build()
+
+    def stamps() -> dict[str, int]:
+        return {p.name: p.stat().st_mtime_ns for p in (app.outdir / 'card-index').glob('*.html')}
+
+    before = stamps()
+    other = app.srcdir / 'other.rst'
+    other.write_text(other.read_text(encoding='utf-8') + '\n再提「`王宫的铁壁`_」。\n',
+                     encoding='utf-8')
+    again = make_app('html', srcdir=app.srcdir, confoverrides=SECOND_LETTERS)
+    again.build()
+    after = stamps()
+    assert sorted(n for n in after if after[n] != before.get(n)) == ['w-a.html']
+    clean = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'clean', freshenv=True,
+                     confoverrides=SECOND_LETTERS)
+    clean.build()
+    names = sorted(p.stem for p in (clean.outdir / 'card-index').glob('*.html'))
+    assert len(names) == 12
+    for name in ('card-index', *(f'card-index/{n}' for n in names)):
+        assert html(again, name) == html(clean, name), name

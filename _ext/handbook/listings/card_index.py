@@ -44,7 +44,19 @@ builder, :mod:`handbook.render.split_pages`): the index's page keeps the
 counts and the jump bar, each initial is a page of its own,
 ``card-index/x.html`` (``#``: ``card-index/other.html``), and
 ``card-index.html#card-旋风`` still leads to the entry there.  The EPUB and
-the PDF keep the whole index on its page.
+the PDF keep the whole index on its page.  An initial of more links than
+``handbook_card_index_page_links`` (4,000 by default; an entry's links: its
+name, its sections, their rulings' dates, :func:`links`) is a page per second
+letter of its names' first syllable (:func:`subgroups`): ``card-index/x-i.html``
+(心眼的女神, 星尘龙), ``card-index/x-u.html`` (旋风), the names without a
+second letter (a Latin name; 阿 under A) first, ``card-index/x-other.html``;
+the initial's page keeps the initials' bar and its letters, each linked with
+its count, and both ``card-index.html#card-旋风`` and
+``card-index/x.html#card-旋风`` lead to the entry.  The limit counts links,
+not bytes: the pages are decided when the pages are read
+(``env-get-updated``), before any entry is written to HTML, and a link is
+about 180 bytes of it, so 4,000 keep a page well under a megabyte.  The
+names under ``#`` stay on one page.
 
 **Entry ids** are stable and readable: ``card-`` and the card's registry key
 (:func:`card_registry.fold`) as a section id is made (:func:`section_ids.slug`):
@@ -251,7 +263,8 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
         return updated
     noted = split_pages.kept(env).parts
     if holders & set(updated) or any(holder not in noted for holder in holders):
-        slugs = [group_slug(letter) for letter in dict.fromkeys(e.initial for e in entries(env))]
+        slugs = [slug for letter, group in by_initial(entries(env)).items()
+                 for slug in (group_slug(letter), *subgroups(env, letter, group))]
         split_pages.note_parts(app, INDEX, dict.fromkeys(holders, slugs))
     else:
         split_pages.note_parts(app, INDEX, dict.fromkeys(holders))
@@ -539,15 +552,55 @@ def by_initial(found: list[Entry]) -> dict[str, list[Entry]]:
 # -- split into a page per initial (handbook.render.split_pages) --------------------------
 
 
+def links(entry: Entry) -> int:
+    """The links of an entry: its name, its sections, their rulings' dates."""
+    return 1 + sum(1 + len(place.rulings) for place in entry.places)
+
+
+def second_letter(env: BuildEnvironment, entry: Entry) -> str:
+    """The second letter of the pinyin of an entry's first character
+    (``旋风``: ``u``), '' where it has none (``阿``, a name that starts with
+    a Latin letter)."""
+    first = pinyin_order(env, entry.card.key)[1].partition(SEPARATOR)[0]
+    return first[1] if _is_syllable(first) and first[1].isalpha() else ''
+
+
+def subgroups(env: BuildEnvironment, letter: str,
+              group: list[Entry]) -> dict[str, list[Entry]]:
+    """The pages of an initial of more links than
+    ``handbook_card_index_page_links`` (:func:`links`), ``{slug: entries}``
+    in index order: a page per second letter (``x-i``: 心眼的女神, ``x-u``:
+    旋风), the names without one first (``x-other``); else none.  The names
+    under :data:`OTHER` stay on one page."""
+    if letter == OTHER or sum(map(links, group)) <= env.config.handbook_card_index_page_links:
+        return {}
+    out: dict[str, list[Entry]] = {}
+    for entry in group:
+        second = second_letter(env, entry)
+        out.setdefault(f'{group_slug(letter)}-{second or "other"}', []).append(entry)
+    return out
+
+
+def subgroup_label(letter: str, slug: str) -> str:
+    """How a page of an initial's second letters is named: ``Ya``; the
+    names without a second letter by the initial alone."""
+    second = slug.rpartition('-')[2]
+    return letter if second == 'other' else letter + second
+
+
 def overview(env: BuildEnvironment, docname: str, groups: dict[str, list[Entry]]) -> str:
     """The index's page where the initials are pages of their own: the jump
     bar, each initial linked to its page, as HTML; the old anchors of the
     groups and entries (``#initial-x``, ``#card-旋风``) lead to their page."""
     builder = store(env).builder
     items = [(split_pages.part_name(docname, group_slug(letter)), letter) for letter in groups]
-    moved = {split_pages.part_name(docname, group_slug(letter)):
-             [group_id(letter), *(entry.id for entry in group)]
-             for letter, group in groups.items()}
+    moved = {}
+    for letter, group in groups.items():
+        pages = subgroups(env, letter, group)
+        moved[split_pages.part_name(docname, group_slug(letter))] = [
+            group_id(letter), *([] if pages else (entry.id for entry in group))]
+        for slug, members in pages.items():
+            moved[split_pages.part_name(docname, slug)] = [entry.id for entry in members]
     return (split_pages.bar(builder, docname, items, '', 'card-index-initials', ' ')
             + split_pages.moved_anchors(builder, docname, moved))
 
@@ -562,16 +615,49 @@ def write_initial_pages(app: Sphinx) -> list:
         groups = by_initial(entries(env))
         items = [(split_pages.part_name(holder, group_slug(letter)), letter) for letter in groups]
         title = page_title(env, holder)
+        builder = store(env).builder
         parts = []
         for (name, letter), group in zip(items, groups.values()):
             part_title = _('{title}：{part}').format(title=title, part=letter)
+            bar = split_pages.bar(builder, name, [(holder, _('全部')), *items], name,
+                                  'card-index-initials', ' ')
+            pages = subgroups(env, letter, group)
+            if not pages:
+                body = (f'<section class="card-index-group" id="{group_id(letter)}">\n'
+                        f'<h1>{escape(part_title)}</h1>\n' + bar
+                        + ''.join(HtmlEntries(env, name).listing(group)) + '</section>\n')
+                parts.append(split_pages.Part(name, part_title, letter,
+                                              f'{part_title}。{counts(group)}', body))
+                continue
+            # the initial's page: its second letters, each linked with its count
+            subitems = [(split_pages.part_name(holder, slug), subgroup_label(letter, slug))
+                        for slug in pages]
+            uris = [escape(builder.get_relative_uri(name, page)) for page, _label in subitems]
+            listed = ' '.join(
+                f'<a class="reference internal" href="{uri}">'
+                f'{escape(_("{part}（{count}）").format(part=label, count=len(members)))}</a>'
+                for uri, (_page, label), members in zip(uris, subitems, pages.values()))
             body = (f'<section class="card-index-group" id="{group_id(letter)}">\n'
-                    f'<h1>{escape(part_title)}</h1>\n'
-                    + split_pages.bar(store(env).builder, name, [(holder, _('全部')), *items],
-                                      name, 'card-index-initials', ' ')
-                    + ''.join(HtmlEntries(env, name).listing(group)) + '</section>\n')
+                    f'<h1>{escape(part_title)}</h1>\n' + bar
+                    + f'<p class="card-index-initials card-index-subgroups">{listed}</p>\n'
+                    + split_pages.moved_anchors(builder, name, {
+                        page: [entry.id for entry in members]
+                        for (page, _label), members in zip(subitems, pages.values())})
+                    + '</section>\n')
             parts.append(split_pages.Part(name, part_title, letter,
                                           f'{part_title}。{counts(group)}', body))
+            for (page, label), members in zip(subitems, pages.values()):
+                sub_title = _('{title}：{part}').format(title=title, part=label)
+                ident = f'initial-{page.rpartition("/")[2]}'
+                body = (f'<section class="card-index-group" id="{ident}">\n'
+                        f'<h1>{escape(sub_title)}</h1>\n'
+                        + split_pages.bar(builder, page, [(holder, _('全部')), *items], '',
+                                          'card-index-initials', ' ')
+                        + split_pages.bar(builder, page, subitems, page,
+                                          'card-index-initials card-index-subgroups', ' ')
+                        + ''.join(HtmlEntries(env, page).listing(members)) + '</section>\n')
+                parts.append(split_pages.Part(page, sub_title, label,
+                                              f'{sub_title}。{counts(members)}', body))
         split_pages.write_parts(app, holder, parts)
     return []
 
@@ -799,6 +885,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('env-get-updated', pages_to_rewrite)
     app.setup_extension('handbook.render.split_pages')
     app.connect('html-collect-pages', write_initial_pages)
+    app.add_config_value('handbook_card_index_page_links', 4000, 'html',
+                         types=frozenset({int}),
+                         description='the most links of an initial\'s page; an initial of '
+                                     'more is split by the second letter of its pinyin')
     app.add_event(PINYIN_EVENT)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

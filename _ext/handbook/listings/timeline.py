@@ -259,8 +259,9 @@ def months_page(env: BuildEnvironment, holder: str, name: str, year: str,
     builder = store(env).builder
     months = by_month(group)
     pages = {month: split_pages.part_name(holder, f'{year}-{month}') for month, _r in months}
+    uris = {month: escape(builder.get_relative_uri(name, page)) for month, page in pages.items()}
     links = ' · '.join(
-        f'<a class="reference internal" href="{escape(builder.get_relative_uri(name, pages[m]))}">'
+        f'<a class="reference internal" href="{uris[m]}">'
         f'{escape(_("{month} 月（{count} 条）").format(month=int(m), count=len(rulings)))}</a>'
         for m, rulings in months)
     return (f'<section class="ruling-timeline-year" id="y{year}">\n'

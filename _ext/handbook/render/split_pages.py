@@ -5,7 +5,10 @@ megabytes each, too heavy for a phone.  Where the build writes a site of
 pages (the ``html`` builder), each of them is split: the page that holds the
 directive keeps a short overview with the jump bar, and each part (a year, an
 initial) is a page of its own, ``<page>/<part>.html`` beside it
-(``timeline/2021.html``, ``card-index/x.html``).  Other builders (EPUB,
+(``timeline/2021.html``, ``card-index/x.html``); a part too heavy for one page
+is split again, each piece a part of its own beside it (a month,
+``timeline/2024-06.html``; a second letter, ``card-index/x-u.html``), the
+heavy part keeping a bar of its pieces and the map of their anchors.  Other builders (EPUB,
 single HTML, LaTeX) keep the whole list on its page: a book is read whole.
 
 **The parts** are written at the end of the build (``html-collect-pages``,
