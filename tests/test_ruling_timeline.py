@@ -482,52 +482,68 @@ def test_books_keep_the_whole_timeline(make_app, rootdir, tmp_path, builder):
     assert 'id="y2017-03"' in text and 'ruling-entry-permalink' in text
 
 
-#: test-ruling-lines with a year of more entries than a year page holds:
-#: 2017 (7 entries) is split into a page per month
+#: test-ruling-lines with a year of more entries than a page holds: 2017 (7
+#: entries) is a page per month, its March (4 entries) two pages
 MONTHS = {'handbook_timeline_page_rulings': 3}
+#: the pages of 2017 then: (slug, label, [permalink of each entry])
+MONTH_PAGES = [
+    ('2017-12', '12 月', TIMELINE[3][1][0][1]),
+    ('2017-07', '7 月', TIMELINE[3][1][1][1]),
+    ('2017-03', '3 月，第 1 页', TIMELINE[3][1][2][1][:3]),
+    ('2017-03-2', '3 月，第 2 页', TIMELINE[3][1][2][1][3:]),
+]
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True, confoverrides=MONTHS)
 def test_a_heavy_year_is_a_page_per_month(app):
-    """A year of more entries than handbook_timeline_page_rulings is split
-    into a page per month (timeline/2017-03.html), each with the years'
-    bar and the year's months; the year's page lists its months and their
+    """A year of more entries than handbook_timeline_page_rulings is a page
+    per month (timeline/2017-12.html), a month of more entries several
+    pages (timeline/2017-03-2.html), each with the years' bar and the
+    year's months; the year's page lists its months' pages and their
     counts; lighter years stay one page; every link resolves."""
     app.build()
     assert_no_warnings(app)
-    months = ['2017-12', '2017-07', '2017-03']
+    assert TIMELINE[3][0] == '2017 年（7 条）'
     pages = ['timeline.html', *(f'timeline/{y}.html' for y in years(app)),
-             *(f'timeline/{m}.html' for m in months)]
+             *(f'timeline/{slug}.html' for slug, _l, _p in MONTH_PAGES)]
     assert sorted(p.relative_to(app.outdir).as_posix() for p in
                   (app.outdir / 'timeline').glob('*.html')) == sorted(pages[1:])
     for page in pages:
         assert links_resolve(app.outdir, page) == [], page
-    assert TIMELINE[3][0] == '2017 年（7 条）'
-    for month, (title, permalinks) in zip(months, TIMELINE[3][1], strict=True):
-        page = html(app, f'timeline/{month}')
+    for slug, label, permalinks in MONTH_PAGES:
+        page = html(app, f'timeline/{slug}')
         assert re.findall(r'href="([^"]*)"><span class="ruling-entry-permalink">',
                           page) == permalinks
-        assert f'<section class="ruling-timeline-month" id="y{month}">\n<h1>2017 年 {title}' \
-            in page
+        assert (f'<section class="ruling-timeline-month" id="y{slug}">\n'
+                f'<h1>2017 年 {label}（{len(permalinks)} 条）</h1>') in page
+        assert f'<title>Timeline：2017 年 {label} ' in page
+        assert (f'<meta name="description" content="2017 年 {label}的 {len(permalinks)} 条裁定，'
+                '最新的在前。" />') in page
+        assert f'<strong aria-current="page">{label}</strong>' in page
     page = html(app, 'timeline/2017-03')
-    assert '<title>Timeline：2017 年 3 月' in page
-    assert '<h1>2017 年 3 月（4 条）</h1>' in page
     assert ('<p class="ruling-timeline-bar"><a class="reference internal" href="../timeline.html">'
             '全部</a> · <a class="reference internal" href="2020.html">2020</a>') in page
     assert '<a class="reference internal" href="2017.html">2017</a>' in page
     assert ('<p class="ruling-timeline-months"><a class="reference internal" href="2017-12.html">'
             '12 月</a> · <a class="reference internal" href="2017-07.html">7 月</a> · '
-            '<strong aria-current="page">3 月</strong></p>') in page
-    assert '<meta name="description" content="2017 年 3 月的 4 条裁定，最新的在前。" />' in page
+            '<strong aria-current="page">3 月，第 1 页</strong> · <a class="reference internal" '
+            'href="2017-03-2.html">3 月，第 2 页</a></p>') in page
     assert re.search(r'rel="prev"[^>]*href="2017-07.html"|class="prev-page" href="2017-07.html"',
                      page)
-    assert re.search(r'rel="next"[^>]*href="2016.html"|class="next-page" href="2016.html"', page)
+    assert re.search(r'rel="next"[^>]*href="2017-03-2.html"|class="next-page" '
+                     r'href="2017-03-2.html"', page)
+    assert re.search(r'rel="next"[^>]*href="2016.html"|class="next-page" href="2016.html"',
+                     html(app, 'timeline/2017-03-2'))
     year = html(app, 'timeline/2017')
     assert ('<p class="ruling-timeline-months"><a class="reference internal" href="2017-12.html">'
             '12 月（2 条）</a> · <a class="reference internal" href="2017-07.html">7 月（1 条）'
-            '</a> · <a class="reference internal" href="2017-03.html">3 月（4 条）</a></p>') in year
+            '</a> · <a class="reference internal" href="2017-03.html">3 月，第 1 页（3 条）</a> · '
+            '<a class="reference internal" href="2017-03-2.html">3 月，第 2 页（1 条）</a></p>'
+            ) in year
     assert 'ruling-entry' not in year
     assert 'ruling-entry' in html(app, 'timeline/2019')  # a light year: one page
+    assert ('<a class="reference internal" href="timeline/2017-03.html">3 月</a></li>'
+            in html(app, 'timeline'))
 
 
 @pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True, confoverrides=MONTHS)
@@ -547,8 +563,7 @@ def test_old_anchors_lead_to_the_month_pages(app):
     assert overview['timeline/2017.html'] == ['y2017']
     assert overview['timeline/2017-03.html'] == ['y2017-03']
     assert overview['timeline/2019.html'] == ['y2019', 'y2019-02']
-    assert moved('timeline/2017') == {'2017-12.html': ['y2017-12'], '2017-07.html': ['y2017-07'],
-                                      '2017-03.html': ['y2017-03']}
+    assert moved('timeline/2017') == {f'{slug}.html': [f'y{slug}'] for slug, _l, _p in MONTH_PAGES}
     for folder, found in (('', overview), ('timeline/', moved('timeline/2017'))):
         for target, anchors in found.items():
             text = (app.outdir / folder / target).read_text(encoding='utf-8')
@@ -580,6 +595,6 @@ def test_an_edit_rewrites_only_its_month_page(app, make_app, tmp_path):
     clean.build()
     names = sorted(p.relative_to(clean.outdir).with_suffix('').as_posix()
                    for p in (clean.outdir / 'timeline').glob('*.html'))
-    assert len(names) == 9
+    assert len(names) == 10
     for name in ('timeline', *names):
         assert html(again, name) == html(clean, name), name

@@ -38,9 +38,12 @@ timeline on its page.
 page of its own, ``timeline/2024-06.html`` (its section ``#y2024-06``), with
 the years' bar, the year's months (this one marked) and the entries; the
 year's page keeps the years' bar and its months, each linked with its count.
-The timeline's page links the months to their pages, and both old addresses,
-``timeline.html#y2024-06`` and ``timeline/2024.html#y2024-06``, lead to the
-month's page (:func:`handbook.render.split_pages.moved_anchors`).  The limit
+A month of more entries than that is several pages of as many
+(``timeline/2017-03.html``, ``timeline/2017-03-2.html``, ``#y2017-03-2``): a
+day can hold a thousand rulings.  The timeline's page links the months to
+their (first) pages, and both old addresses, ``timeline.html#y2024-06`` and
+``timeline/2024.html#y2024-06``, lead to the month's (first) page
+(:func:`handbook.render.split_pages.moved_anchors`).  The limit
 is a count of entries, not bytes: the pages are decided when the pages are
 read (``env-get-updated``: the sitemap and the parts to remove need them),
 before any entry is written to HTML.  An entry of a yearly FAQ page is
@@ -62,6 +65,7 @@ from docutils import nodes
 from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from handbook.core.records import frozen_record
 from handbook.render import ruling_html, split_pages
 from handbook.render.anchors import link, page_title
 from handbook.render.html_parts import HtmlLinks, escape, late_part
@@ -111,7 +115,7 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     holders = sorted(pages(env))
     if split_pages.splits(store(env).builder):
         slugs = [slug for year, group in by_year(entries(env))
-                 for slug in (year, *(f'{year}-{month}' for month in months_apart(env, group)))]
+                 for slug in (year, *(page.slug for page in month_pages(env, year, group)))]
         split_pages.note_parts(app, TIMELINE, dict.fromkeys(holders, slugs))
     else:
         split_pages.note_parts(app, TIMELINE, {})
@@ -150,13 +154,37 @@ def by_month(group: list[tuple[str, Ruling]]) -> list[tuple[str, list[Ruling]]]:
             for month, items in itertools.groupby(group, key=lambda e: e[0][5:7])]
 
 
-def months_apart(env: BuildEnvironment, group: list[tuple[str, Ruling]]) -> list[str]:
-    """The months (``'06'``, newest first) of a year's entries that are
-    pages of their own: every month of a year of more entries than
-    ``handbook_timeline_page_rulings``, else none."""
-    if len(group) <= env.config.handbook_timeline_page_rulings:
+@frozen_record
+class MonthPage:
+    """A page of a month of a year that is a page per month."""
+
+    slug: str  # '2024-06', its second page '2024-06-2'
+    month: str  # '06'
+    label: str  # text: '6 月', or '3 月，第 2 页' where the month is several pages
+    rulings: tuple[Ruling, ...]
+
+    @property
+    def id(self) -> str:
+        return f'y{self.slug}'
+
+
+def month_pages(env: BuildEnvironment, year: str,
+                group: list[tuple[str, Ruling]]) -> list[MonthPage]:
+    """The pages of the months of a year of more entries than
+    ``handbook_timeline_page_rulings``, newest first (none for a lighter
+    year); a month of more entries than that is several pages of as many."""
+    limit = max(1, env.config.handbook_timeline_page_rulings)
+    if len(group) <= limit:
         return []
-    return [month for month, _rulings in by_month(group)]
+    out = []
+    for month, rulings in by_month(group):
+        pieces = range(0, len(rulings), limit)
+        for number, start in enumerate(pieces, 1):
+            label = month_title(month) if len(pieces) == 1 else \
+                _('{month} 月，第 {page} 页').format(month=int(month), page=number)
+            out.append(MonthPage(f'{year}-{month}' + (f'-{number}' if number > 1 else ''), month,
+                                 label, tuple(rulings[start:start + limit])))
+    return out
 
 
 def year_title(year: str, count: int) -> str:
@@ -185,13 +213,14 @@ def overview(env: BuildEnvironment, docname: str, found: list[tuple[str, Ruling]
         name = split_pages.part_name(docname, year)
         uri = escape(builder.get_relative_uri(docname, name))
         months = by_month(group)
-        if months_apart(env, group):
+        split = month_pages(env, year, group)
+        if split:
             moved[name] = [f'y{year}']
             hrefs = {}
-            for month, _rulings in months:
-                page = split_pages.part_name(docname, f'{year}-{month}')
-                moved[page] = [f'y{year}-{month}']
-                hrefs[month] = escape(builder.get_relative_uri(docname, page))
+            for page in split:
+                page_name = split_pages.part_name(docname, page.slug)
+                moved[page_name] = [page.id]
+                hrefs.setdefault(page.month, escape(builder.get_relative_uri(docname, page_name)))
         else:
             moved[name] = [f'y{year}', *(f'y{year}-{month}' for month, _rulings in months)]
             hrefs = {month: f'{uri}#y{year}-{month}' for month, _rulings in months}
@@ -220,7 +249,8 @@ def write_year_pages(app: Sphinx) -> list:
             nav_title = _('{year} 年').format(year=year)
             description = _('{year} 年的 {count} 条裁定，最新的在前。').format(
                 year=year, count=len(group))
-            if not months_apart(env, group):
+            split = month_pages(env, year, group)
+            if not split:
                 writer = EntryHtml(env, name, lambda group=group: [r for _date, r in group])
                 parts.append(split_pages.Part(
                     name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
@@ -228,16 +258,16 @@ def write_year_pages(app: Sphinx) -> list:
                 continue
             parts.append(split_pages.Part(
                 name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
-                description, months_page(env, holder, name, year, group, all_years)))
-            for month, rulings in by_month(group):
-                page = split_pages.part_name(holder, f'{year}-{month}')
-                writer = EntryHtml(env, page, lambda rulings=rulings: rulings)
-                nav_title = _('{year} 年 {month} 月').format(year=year, month=int(month))
+                description, months_page(env, holder, name, year, group, split, all_years)))
+            for page in split:
+                page_name = split_pages.part_name(holder, page.slug)
+                writer = EntryHtml(env, page_name, lambda page=page: list(page.rulings))
+                nav_title = _('{year} 年 {part}').format(year=year, part=page.label)
                 parts.append(split_pages.Part(
-                    page, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
-                    _('{year} 年 {month} 月的 {count} 条裁定，最新的在前。').format(
-                        year=year, month=int(month), count=len(rulings)),
-                    month_page(env, holder, page, year, month, group, all_years, writer)))
+                    page_name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
+                    _('{title}的 {count} 条裁定，最新的在前。').format(
+                        title=nav_title, count=len(page.rulings)),
+                    month_page(env, holder, page_name, year, page, split, all_years, writer)))
         split_pages.write_parts(app, holder, parts)
     return []
 
@@ -251,44 +281,43 @@ def years_bar(env: BuildEnvironment, holder: str, name: str, years: list[str],
 
 
 def months_page(env: BuildEnvironment, holder: str, name: str, year: str,
-                group: list[tuple[str, Ruling]], years: list[str]) -> str:
+                group: list[tuple[str, Ruling]], split: list[MonthPage],
+                years: list[str]) -> str:
     """The body of the page of a year whose months are pages of their own:
-    the years, the year's title, and its months, each a link to its page
-    with its count; the months' old anchors (``#y2024-06``) lead to their
-    pages (:func:`handbook.render.split_pages.moved_anchors`)."""
+    the years, the year's title, and its months' pages, each linked with its
+    count; the months' old anchors (``#y2024-06``) lead to their pages
+    (:func:`handbook.render.split_pages.moved_anchors`)."""
     builder = store(env).builder
-    months = by_month(group)
-    pages = {month: split_pages.part_name(holder, f'{year}-{month}') for month, _r in months}
-    uris = {month: escape(builder.get_relative_uri(name, page)) for month, page in pages.items()}
+    pages = {page.slug: split_pages.part_name(holder, page.slug) for page in split}
     links = ' · '.join(
-        f'<a class="reference internal" href="{uris[m]}">'
-        f'{escape(_("{month} 月（{count} 条）").format(month=int(m), count=len(rulings)))}</a>'
-        for m, rulings in months)
+        f'<a class="reference internal" '
+        f'href="{escape(builder.get_relative_uri(name, pages[page.slug]))}">'
+        f'{escape(_("{title}（{count} 条）").format(title=page.label, count=len(page.rulings)))}'
+        '</a>' for page in split)
     return (f'<section class="ruling-timeline-year" id="y{year}">\n'
             f'<h1>{escape(year_title(year, len(group)))}</h1>\n'
             + years_bar(env, holder, name, years, name)
             + f'<p class="ruling-timeline-months">{links}</p>\n'
             + split_pages.moved_anchors(builder, name, {
-                pages[month]: [f'y{year}-{month}'] for month, _r in months})
+                pages[page.slug]: [page.id] for page in split})
             + '</section>\n')
 
 
-def month_page(env: BuildEnvironment, holder: str, name: str, year: str, month: str,
-               group: list[tuple[str, Ruling]], years: list[str], writer: EntryHtml) -> str:
+def month_page(env: BuildEnvironment, holder: str, name: str, year: str, page: MonthPage,
+               split: list[MonthPage], years: list[str], writer: EntryHtml) -> str:
     """The body of a month's page: the years (its year a link to the
-    year's page), the month's title, the year's months (each a link to its
-    page, this one marked), the entries."""
+    year's page), its title, the year's months (each a link to its page,
+    this one marked), the entries."""
     builder = store(env).builder
-    months = by_month(group)
-    rulings = dict(months)[month]
-    items = [(split_pages.part_name(holder, f'{year}-{m}'), month_title(m)) for m, _r in months]
-    heading = _('{year} 年 {month} 月（{count} 条）').format(
-        year=year, month=int(month), count=len(rulings))
-    out = [f'<section class="ruling-timeline-month" id="y{year}-{month}">\n'
+    items = [(split_pages.part_name(holder, p.slug), p.label) for p in split]
+    heading = _('{title}（{count} 条）').format(
+        title=_('{year} 年 {part}').format(year=year, part=page.label), count=len(page.rulings))
+    out = [f'<section class="ruling-timeline-month" id="{page.id}">\n'
            f'<h1>{escape(heading)}</h1>\n',
            years_bar(env, holder, name, years, ''),
            split_pages.bar(builder, name, items, name, 'ruling-timeline-months'),
-           '<ul class="ruling-timeline">\n', *map(writer.entry, rulings), '</ul>\n</section>\n']
+           '<ul class="ruling-timeline">\n', *map(writer.entry, page.rulings),
+           '</ul>\n</section>\n']
     return ''.join(out)
 
 
