@@ -119,6 +119,10 @@ _ = get_translation('handbook')
 
 #: the folder of the pages, and the template of their content (templates/ beside the package)
 FOLDER = 'cards'
+#: the card pages are written after the other pages made at the end of the
+#: build (``html-collect-pages``): the speed package works around their
+#: writing alone (:mod:`handbook.speed.card_pages`)
+WRITE_PRIORITY = 550
 TEMPLATE = 'handbook-card.html'
 #: what stands for a page's address, title and content in the frame (:func:`writer`)
 PAGE_TOKEN = 'handbook-card-page-9f3e1c'
@@ -609,7 +613,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('config-inited', add_templates)
     # after card_index's (500): the entry ids are the store's for this build
     app.connect('env-get-updated', pages_to_write, priority=600)
-    app.connect('html-collect-pages', write_card_pages)
+    app.connect('html-collect-pages', write_card_pages, priority=WRITE_PRIORITY)
     app.connect('html-page-context', prepare_frame)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

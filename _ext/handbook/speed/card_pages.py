@@ -96,6 +96,9 @@ class Aside:
 def setup(app: Sphinx) -> dict[str, Any]:
     aside = Aside()
     app.connect(WRITTEN, aside.early, priority=600)  # after the rulings' HTML is read (500)
-    app.connect('html-collect-pages', aside.before, priority=400)
-    app.connect('html-collect-pages', aside.after, priority=600)
+    # right around the card pages' own writing, and nothing else: the collector
+    # is off in between, and the other pages written then (the timeline's and
+    # the card index's parts) make garbage that only it frees
+    app.connect('html-collect-pages', aside.before, priority=card_pages.WRITE_PRIORITY - 1)
+    app.connect('html-collect-pages', aside.after, priority=card_pages.WRITE_PRIORITY + 1)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
