@@ -461,9 +461,12 @@ def test_an_edit_rewrites_only_its_year_page(app, make_app, tmp_path):
                      encoding='utf-8')
     os.utime(other)
     again = make_app('html', srcdir=app.srcdir)
+    made = []  # the pages the theme renders: the other years' pages are not made again
+    again.connect('html-page-context', lambda app, pagename, *args: made.append(pagename))
     again.build()
     after = stamps()
     assert sorted(n for n in after if after[n] != before.get(n)) == ['2017.html']
+    assert sorted(n for n in made if n.startswith('timeline/')) == ['timeline/2017']
     clean = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'clean', freshenv=True)
     clean.build()
     for name in ('timeline', *(f'timeline/{y}' for y in years(clean))):

@@ -19,9 +19,12 @@ part, the parts in order), a description and the tags of a link's preview
 (:func:`handbook.publishing.link_previews.preview_tags`); the sitemap lists
 them (:func:`names`).  A part is made whenever its list's page is written
 again (its post-transform says so: :func:`due`), or the build's settings,
-templates or this code changed, or a part's file is missing; it is written
-only where its bytes differ from the file's, so that an edit rewrites the
-parts it changed and no other.  A part whose list no longer has it (a year
+templates or this code changed, or a part's file is missing; a part whose
+content, neighbours, settings, assets and navigation are those it was last
+written with is not rendered again (their digest is kept in the doctree
+folder), and a part is written only where its bytes differ from the
+file's, so that an edit renders and rewrites the parts it changed and no
+other.  A part whose list no longer has it (a year
 without rulings) is removed.  A source page that has a part's name (a
 ``timeline/2021.rst``) is an error ``handbook.split-page`` at that page: the
 part is not written over it.
@@ -43,6 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from handbook.core import reports
+from handbook.core.files import write_if_changed
 from handbook.core.records import frozen_record
 from handbook.publishing.link_previews import cut, preview_tags
 from handbook.render.anchors import page_title
@@ -62,6 +66,8 @@ SPLIT_BUILDERS = frozenset({'html'})
 DUE = 'split_pages_due'
 #: raised when what a part shows, or how, changes shape
 VERSION = '1'
+#: in the doctree folder: what each part showed when it was last written (:func:`write_parts`)
+DIGESTS = 'handbook-split-parts.json'
 #: the script of the overview: an old anchor goes to its part
 MOVED_SCRIPT = (
     "(() => {\n"
@@ -193,12 +199,52 @@ def needed(app: Sphinx, kind: str, holder: str) -> bool:
             or not all(Path(app.builder.get_outfilename(name)).is_file() for name in parts))
 
 
+def _navigation(env: BuildEnvironment) -> str:
+    """What the theme's navigation on every page shows: the pages' titles
+    and their tables of contents."""
+    digest = hashlib.sha256()
+    for docname in sorted(env.found_docs):
+        title = env.titles.get(docname)
+        digest.update(f'{docname}\0{title.astext() if title is not None else ""}\0'
+                      f'{env.toctree_includes.get(docname, [])}\0'.encode())
+    return digest.hexdigest()
+
+
+def _assets(builder: Builder) -> str:
+    """The style sheets and scripts every page links, with their content:
+    a page names each with its checksum."""
+    digest = hashlib.sha256()
+    for asset in [*getattr(builder, 'css_files', ()), *getattr(builder, 'script_files', ())]:
+        name = str(getattr(asset, 'filename', asset) or '')
+        digest.update(f'{name}\0'.encode())
+        path = Path(builder.outdir) / name.partition('?')[0]
+        if name and '://' not in name and path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _digests(app: Sphinx) -> Path:
+    """The file that keeps, from build to build, the digest of what each
+    part showed when it was last written: ``{part name: digest}``."""
+    return Path(app.doctreedir) / DIGESTS
+
+
 def write_parts(app: Sphinx, holder: str, parts: list[Part]) -> None:
     """Write each part of the list on page *holder* whose bytes changed
-    (:func:`needed` says when they are made)."""
+    (:func:`needed` says when they are made).  A part whose content,
+    neighbours, settings and navigation are those it was last written with,
+    and whose file is there, is not made again: rendering it through the
+    theme costs as much as its entries."""
     env, builder = app.env, app.builder
     width = app.config.handbook_description_width
     overview = (holder, page_title(env, holder))
+    try:
+        written = json.loads(_digests(app).read_text(encoding='utf-8'))
+    except (OSError, ValueError):
+        written = {}
+    if not isinstance(written, dict):
+        written = {}
+    common = f'{build_base(app)}\0{_navigation(env)}\0{_assets(builder)}'
     for i, part in enumerate(parts):
         if part.name in env.found_docs:
             reports.error(f'the page {part.name} has the name of a page the generated list of '
@@ -208,13 +254,19 @@ def write_parts(app: Sphinx, holder: str, parts: list[Part]) -> None:
         before = overview if i == 0 else (parts[i - 1].name, parts[i - 1].nav_title)
         after = (parts[i + 1].name, parts[i + 1].nav_title) if i + 1 < len(parts) else None
         description = cut(part.description, width)
+        digest = hashlib.sha256('\0'.join(
+            [common, part.name, part.title, part.nav_title, description, part.body,
+             repr(before), repr(after)]).encode()).hexdigest()
+        target = Path(builder.get_outfilename(part.name))
+        if written.get(part.name) == digest and target.is_file():
+            continue
+        written.pop(part.name, None)  # until it is written
         context = {
             'title': escape(part.title), 'body': part.body, 'toc': '', 'display_toc': False,
             'prev': _related(builder, part.name, before),
             'next': _related(builder, part.name, after),
             'metatags': preview_tags(app, part.name, part.title, description),
         }
-        target = Path(builder.get_outfilename(part.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(f'.{target.name}.{os.getpid()}.tmp')
         try:
@@ -223,6 +275,8 @@ def write_parts(app: Sphinx, holder: str, parts: list[Part]) -> None:
                 os.replace(temporary, target)
         finally:
             temporary.unlink(missing_ok=True)
+        written[part.name] = digest
+    write_if_changed(_digests(app), json.dumps(written, ensure_ascii=False, sort_keys=True))
 
 
 def _related(builder: Builder, fromdocname: str,
