@@ -446,33 +446,6 @@ def test_old_anchors_of_the_timeline_lead_to_the_year_pages(app):
     assert '<li id="y2017">' in page  # without the script, the year's line
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-split-edit')
-def test_an_edit_rewrites_only_its_year_page(app, make_app, tmp_path):
-    """An edited ruling rewrites its year page and no other; the site is
-    byte for byte a clean build's."""
-    app.build()
-
-    def stamps() -> dict[str, int]:
-        return {p.name: p.stat().st_mtime_ns for p in (app.outdir / 'timeline').glob('*.html')}
-
-    before = stamps()
-    other = app.srcdir / 'other.rst'
-    other.write_text(other.read_text(encoding='utf-8').replace('| 另一页', '| 另一页，改'),
-                     encoding='utf-8')
-    os.utime(other)
-    again = make_app('html', srcdir=app.srcdir)
-    made = []  # the pages the theme renders: the other years' pages are not made again
-    again.connect('html-page-context', lambda app, pagename, *args: made.append(pagename))
-    again.build()
-    after = stamps()
-    assert sorted(n for n in after if after[n] != before.get(n)) == ['2017.html']
-    assert sorted(n for n in made if n.startswith('timeline/')) == ['timeline/2017']
-    clean = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'clean', freshenv=True)
-    clean.build()
-    for name in ('timeline', *(f'timeline/{y}' for y in years(clean))):
-        assert html(again, name) == html(clean, name)
-
-
 @pytest.mark.parametrize('builder', ['singlehtml', 'epub'])
 def test_books_keep_the_whole_timeline(make_app, rootdir, tmp_path, builder):
     srcdir = tmp_path / 'ruling-lines'
@@ -574,30 +547,38 @@ def test_old_anchors_lead_to_the_month_pages(app):
                 assert f'id="{anchor}"' in text, (target, anchor)
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', srcdir='ruling-timeline-month-edit',
-                    confoverrides=MONTHS)
-def test_an_edit_rewrites_only_its_month_page(app, make_app, tmp_path):
-    """An edited ruling rewrites its month page and no other page of the
-    timeline; the site is byte for byte a clean build's."""
+@pytest.mark.parametrize('split, page, count', [({}, '2017', 6), (MONTHS, '2017-12', 10)],
+                         ids=['years', 'months'])
+def test_an_edit_renders_and_rewrites_only_its_page(make_app, rootdir, tmp_path, split, page,
+                                                     count):
+    """An edited ruling renders and rewrites its year's page (its month's,
+    where the year is a page per month) and no other page of the timeline;
+    the site is byte for byte a clean build's."""
+    srcdir = tmp_path / 'ruling-lines'
+    shutil.copytree(rootdir / 'test-ruling-lines', srcdir)
+    app = make_app('html', srcdir=srcdir, confoverrides=split)
     app.build()
 
     def stamps() -> dict[str, int]:
         return {p.name: p.stat().st_mtime_ns for p in (app.outdir / 'timeline').glob('*.html')}
 
     before = stamps()
-    other = app.srcdir / 'other.rst'
+    other = srcdir / 'other.rst'
     other.write_text(other.read_text(encoding='utf-8').replace('| 另一页', '| 另一页，改'),
                      encoding='utf-8')
     os.utime(other)
-    again = make_app('html', srcdir=app.srcdir, confoverrides=MONTHS)
+    again = make_app('html', srcdir=srcdir, confoverrides=split)
+    made = []  # the pages the theme renders: the other parts are not made again
+    again.connect('html-page-context', lambda app, pagename, *args: made.append(pagename))
     again.build()
     after = stamps()
-    assert sorted(n for n in after if after[n] != before.get(n)) == ['2017-12.html']
-    clean = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'clean', freshenv=True,
-                     confoverrides=MONTHS)
+    assert sorted(n for n in after if after[n] != before.get(n)) == [f'{page}.html']
+    assert sorted(n for n in made if n.startswith('timeline/')) == [f'timeline/{page}']
+    clean = make_app('html', srcdir=srcdir, builddir=tmp_path / 'clean', freshenv=True,
+                     confoverrides=split)
     clean.build()
     names = sorted(p.relative_to(clean.outdir).with_suffix('').as_posix()
                    for p in (clean.outdir / 'timeline').glob('*.html'))
-    assert len(names) == 10
+    assert len(names) == count
     for name in ('timeline', *names):
         assert html(again, name) == html(clean, name), name
