@@ -58,6 +58,7 @@ serial and parallel builds alike.  The generated texts are messages of the
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from typing import TYPE_CHECKING, Any
 
@@ -235,7 +236,9 @@ def overview(env: BuildEnvironment, docname: str, found: list[tuple[str, Ruling]
 
 def write_year_pages(app: Sphinx) -> list:
     """The year pages of each page that holds the timeline, where they are
-    made in this build (``html-collect-pages``)."""
+    made in this build (``html-collect-pages``).  A page's entries are
+    written only where its key changed (:meth:`EntryHtml.key`, with what
+    else its body shows: its year, its months and the years)."""
     env = app.env
     for holder in sorted(pages(env)):
         if not split_pages.needed(app, TIMELINE, holder):
@@ -250,11 +253,16 @@ def write_year_pages(app: Sphinx) -> list:
             description = _('{year} 年的 {count} 条裁定，最新的在前。').format(
                 year=year, count=len(group))
             split = month_pages(env, year, group)
+            pages_key = repr([(p.slug, p.label, p.id, len(p.rulings)) for p in split])
             if not split:
                 writer = EntryHtml(env, name, lambda group=group: [r for _date, r in group])
                 parts.append(split_pages.Part(
                     name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
-                    description, year_page(env, holder, name, year, group, all_years, writer)))
+                    description,
+                    lambda name=name, year=year, group=group, writer=writer: year_page(
+                        env, holder, name, year, group, all_years, writer),
+                    '\0'.join([writer.key(), repr(all_years),
+                               repr([(m, len(r)) for m, r in by_month(group)])])))
                 continue
             parts.append(split_pages.Part(
                 name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
@@ -267,7 +275,10 @@ def write_year_pages(app: Sphinx) -> list:
                     page_name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
                     _('{title}的 {count} 条裁定，最新的在前。').format(
                         title=nav_title, count=len(page.rulings)),
-                    month_page(env, holder, page_name, year, page, split, all_years, writer)))
+                    lambda page_name=page_name, year=year, page=page, split=split,
+                    writer=writer: month_page(env, holder, page_name, year, page, split,
+                                              all_years, writer),
+                    '\0'.join([writer.key(), repr(all_years), page.slug, pages_key])))
         split_pages.write_parts(app, holder, parts)
     return []
 
@@ -467,17 +478,38 @@ class EntryHtml:
         self.shown = shown
         self.links = HtmlLinks(env, docname)
         self.texts = {'flag': escape(_('裁定已变更')), 'permalink': escape(_('固定链接'))}
-        self.rendered: dict[tuple[str, str], str] | None = None
+        self.move = ruling_html.rebase(store(env).builder, ruling_html.ROOT, docname)
+        self.at_root: dict[tuple[str, str], str] | None = None
+
+    def html_at_root(self) -> dict[tuple[str, str], str]:
+        """The shown rulings' HTML as for a page at the site's root."""
+        if self.at_root is None:
+            self.at_root = {(r.docname, r.anchor): text for r, text
+                            in ruling_html.at_root(self.env, self.shown()).items()}
+        return self.at_root
 
     def html_of(self, ruling: Ruling) -> str:
         """The ruling's HTML for this page."""
-        if self.rendered is None:
-            self.rendered = ruling_html.ruling_html(self.env, self.shown(), self.docname)
-        text = self.rendered.get((ruling.docname, ruling.anchor))
+        text = self.html_at_root().get((ruling.docname, ruling.anchor))
         if text is None:
-            text = ruling_html.ruling_html(self.env, [ruling], self.docname)[
-                ruling.docname, ruling.anchor]
-        return text
+            text = ruling_html.at_root(self.env, [ruling])[ruling]
+        return self.move(text)
+
+    def key(self) -> str:
+        """The digest of everything the entries of the shown rulings are
+        written from (their HTML as at the root, page, section, flag and
+        order): equal keys, equal entries.  What a page of the split
+        timeline digests (:class:`handbook.render.split_pages.Part`), without
+        moving the links of 15,000 rulings' HTML and writing their entries
+        at every build."""
+        html = self.html_at_root()
+        digest = hashlib.sha256()
+        for ruling in self.shown():
+            digest.update('\0'.join((
+                ruling.docname, ruling.anchor, ruling.section_id, ruling.section_title,
+                'changed' if ruling.changed else '', page_title(self.env, ruling.docname),
+                html[ruling.docname, ruling.anchor], '\1')).encode())
+        return digest.hexdigest()
 
     def entry(self, ruling: Ruling) -> str:
         link, texts = self.links.link, self.texts

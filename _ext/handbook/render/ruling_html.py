@@ -127,6 +127,14 @@ class Copies:
 def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
                 docname: str) -> dict[tuple[str, str], str]:
     """The HTML of each of *rulings* for page *docname*: ``{(docname, anchor): html}``."""
+    move = rebase(store(env).builder, ROOT, docname)
+    return {(r.docname, r.anchor): move(text) for r, text in at_root(env, rulings).items()}
+
+
+def at_root(env: BuildEnvironment, rulings: Iterable[Ruling]) -> dict[Ruling, str]:
+    """The HTML of each of *rulings* for a page at the site's root
+    (:func:`rebase` moves it to another page): what a list that shows them
+    may digest to know whether it changed, before it writes any of it."""
     kept = Rendered.of(env)
     found = {ruling: kept.get(ruling) for ruling in rulings}
     missing = [ruling for ruling, text in found.items() if text is None]
@@ -134,8 +142,7 @@ def ruling_html(env: BuildEnvironment, rulings: Iterable[Ruling],
         for ruling, (text, lasting) in render(env, missing).items():
             kept.add(ruling, text, lasting)
             found[ruling] = text
-    move = rebase(store(env).builder, ROOT, docname)
-    return {(r.docname, r.anchor): move(text) for r, text in found.items()}
+    return found
 
 
 class Rendered:

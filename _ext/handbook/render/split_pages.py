@@ -22,7 +22,8 @@ again (its post-transform says so: :func:`due`), or the build's settings,
 templates or this code changed, or a part's file is missing; a part whose
 content, neighbours, settings, assets and navigation are those it was last
 written with is not rendered again (their digest is kept in the doctree
-folder), and a part is written only where its bytes differ from the
+folder; a part costly to write, a page of the timeline, gives instead of
+its content the digest of what it is written from: :attr:`Part.key`), and a part is written only where its bytes differ from the
 file's, so that an edit renders and rewrites the parts it changed and no
 other.  A part whose list no longer has it (a year
 without rulings) is removed.  A source page that has a part's name (a
@@ -54,7 +55,7 @@ from handbook.render.html_parts import escape
 from handbook.store import State, state, store
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
@@ -90,7 +91,11 @@ class Part:
     title: str  # text
     nav_title: str  # text: how prev/next name it
     description: str  # text
-    body: str  # HTML
+    # HTML; or a function that writes it, when writing it costs: then *key*
+    # is the digest of everything the HTML is written from (equal keys,
+    # equal HTML), and the part is written only where it changed
+    body: str | Callable[[], str]
+    key: str = ''
 
 
 class SplitState(State):
@@ -254,15 +259,17 @@ def write_parts(app: Sphinx, holder: str, parts: list[Part]) -> None:
         before = overview if i == 0 else (parts[i - 1].name, parts[i - 1].nav_title)
         after = (parts[i + 1].name, parts[i + 1].nav_title) if i + 1 < len(parts) else None
         description = cut(part.description, width)
+        shows = part.key if callable(part.body) else part.body
         digest = hashlib.sha256('\0'.join(
-            [common, part.name, part.title, part.nav_title, description, part.body,
+            [common, part.name, part.title, part.nav_title, description, shows,
              repr(before), repr(after)]).encode()).hexdigest()
         target = Path(builder.get_outfilename(part.name))
         if written.get(part.name) == digest and target.is_file():
             continue
         written.pop(part.name, None)  # until it is written
         context = {
-            'title': escape(part.title), 'body': part.body, 'toc': '', 'display_toc': False,
+            'title': escape(part.title), 'toc': '', 'display_toc': False,
+            'body': part.body() if callable(part.body) else part.body,
             'prev': _related(builder, part.name, before),
             'next': _related(builder, part.name, after),
             'metatags': preview_tags(app, part.name, part.title, description),
