@@ -321,13 +321,22 @@ def references(node: nodes.Element, document: nodes.document,
     return found
 
 
+def page_catalog(env: BuildEnvironment) -> str | None:
+    """The ``.po`` file that translates the page being read, if any: a
+    page without one (every page of the source language's build, which has
+    only the theme's catalog) is neither noted nor compared."""
+    domain = docname_to_domain(env.current_document.docname, env.config.gettext_compact)
+    po, _digest = (state(env, CatalogState).catalogs or {}).get(domain, (None, None))
+    return po
+
+
 class RememberReferences(SphinxTransform):
     """Before the i18n transform: note what each message refers to."""
 
     default_priority = 19  # before sphinx.transforms.i18n.Locale (20)
 
     def apply(self, **kwargs: Any) -> None:
-        if not state(self.env, CatalogState).catalogs:
+        if page_catalog(self.env) is None:  # nothing of this page is translated
             return
         for node, _msg in extract_messages(self.document):
             if isinstance(node, nodes.TextElement):
@@ -354,14 +363,11 @@ class TranslatedMessages(SphinxTransform):
     default_priority = 21  # after sphinx.transforms.i18n.Locale (20)
 
     def apply(self, **kwargs: Any) -> None:
-        catalogs = state(self.env, CatalogState).catalogs
-        if not catalogs:  # nothing translated, nothing noted (RememberReferences)
+        po = page_catalog(self.env)
+        if po is None:  # nothing translated, nothing noted (RememberReferences)
             return
-        domain = docname_to_domain(self.env.current_document.docname,
-                                   self.config.gettext_compact)
-        po, _digest = catalogs.get(domain, (None, None))
         fuzzy = self.config.gettext_allow_fuzzy_translations
-        translations = msgstrs(Path(po), self.config.language, fuzzy) if po else {}
+        translations = msgstrs(Path(po), self.config.language, fuzzy)
         for node, msg in list(extract_messages(self.document)):
             original = node.attributes.pop(_ORIGINAL, None)
             msgstr = translations.get(msg)
