@@ -16,7 +16,8 @@ them:
   by a filter, ``handbook_theme_texts``, that the handbook's ``page.html``
   (``templates/theme/page.html``: furo's page, extended) applies to the
   page's body: only where furo writes them, as an ``aria-label`` or an
-  icon's ``<title>`` (:data:`THEME_TEXTS`), each escaped.
+  icon's ``<title>`` (:data:`THEME_TEXTS`; the toggle of a chapter in the
+  navigation, "Toggle navigation of 第1章", :data:`TOGGLE`), each escaped.
 
 The catalog is compiled with the others (:mod:`handbook.translations.catalogs`);
 a change to it writes every page again.
@@ -34,6 +35,7 @@ from __future__ import annotations
 import functools
 import gettext
 import html
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +60,10 @@ THEME_TEXTS = {
     'title': ('Contents', 'Menu', 'Expand', 'Light mode', 'Dark mode',
               'Auto light/dark, in light mode', 'Auto light/dark, in dark mode'),
 }
+#: the ``aria-label`` furo writes on the toggle of each entry of the
+#: navigation that has pages under it (a chapter's), and its message
+TOGGLE = re.compile(r'aria-label="Toggle navigation of ([^"]*)"')
+TOGGLE_MESSAGE = 'Toggle navigation of %(title)s'
 #: the possessive after furo's author, written in its footer
 AUTHOR = ('@pradyunsg</a>\'s', "'s")
 #: the level of a toctree's caption (it heads a list of pages, under the page's title)
@@ -76,6 +82,8 @@ def theme_texts(translations: gettext.NullTranslations, body: str) -> str:
     for text in THEME_TEXTS['aria-label']:
         body = body.replace(f'aria-label="{text}"',
                             f'aria-label="{html.escape(translations.gettext(text))}"')
+    body = TOGGLE.sub(lambda m: 'aria-label="{}"'.format(html.escape(
+        translations.gettext(TOGGLE_MESSAGE) % {'title': html.unescape(m[1])})), body)
     for text in THEME_TEXTS['title']:
         body = body.replace(f'<title>{text}</title>',
                             f'<title>{html.escape(translations.gettext(text))}</title>')

@@ -1,0 +1,44 @@
+"""The theme in the site's language (publishing/theme.py): no English text of
+furo's on any page, in a handbook whose navigation has chapters (the toggle
+of each chapter has a label furo writes in English)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from conftest import ROOT
+from helpers import assert_no_warnings
+
+#: what furo writes in English, in its templates and its navigation
+ENGLISH = ('Skip to content', 'Back to top', 'Toggle navigation of', 'Toggle site navigation',
+           'Toggle table of contents', 'Toggle Light', 'On this page', 'Made with',
+           '<title>Contents</title>', '<title>Menu</title>', '<title>Expand</title>',
+           '<title>Light mode</title>', '<title>Dark mode</title>', '<title>Auto light')
+#: the label of the first chapter's toggle, by language
+TOGGLE = {'zh_CN': 'aria-label="展开或收起“第一章”下的页面"',
+          'zh_TW': 'aria-label="展開或收合「第一章」下的頁面"'}
+
+
+@pytest.mark.parametrize('language', ['zh_CN', 'zh_TW'])
+def test_no_english_of_the_theme_on_any_page(make_app, rootdir, tmp_path, language):
+    shutil.copytree(rootdir / 'test-navigation', tmp_path / 'navigation')
+    shutil.copy(rootdir / 'test-cards' / 'cards.tsv', tmp_path / 'navigation')
+    app = make_app('html', srcdir=tmp_path / 'navigation', builddir=tmp_path / '_build',
+                   confoverrides={'extensions': ['handbook.publishing.theme'],
+                                  'language': language, 'html_search_options': {'dict': ''},
+                                  'handbook_locale_dir': str(ROOT / 'locale')})
+    app.build()
+    assert_no_warnings(app)
+    pages = sorted(app.outdir.rglob('*.html'))
+    assert len(pages) > 8
+    toggles = 0
+    for page in pages:
+        text = page.read_text(encoding='utf-8')
+        assert [e for e in ENGLISH if e in text] == [], page.relative_to(app.outdir)
+        toggles += text.count(TOGGLE[language])
+    assert toggles >= 8  # the first chapter's toggle, on every page
+    page = (app.outdir / 'index.html').read_text(encoding='utf-8')
+    assert len(re.findall(r'aria-label="[^"]*" class="toctree-checkbox"', page)) >= 2
