@@ -18,7 +18,7 @@ removing the files that are gone.  So:
 
 **The sweep** (:func:`publish`) is in two steps.  First every changed file
 is copied to a temporary file beside its published copy (``.<name>.<pid>.tmp``),
-flushed to the disk and checked complete; when one fails (a full disk),
+written out and checked complete (:func:`_copy`); when one fails (a full disk),
 every temporary file is removed and the published folder is as it was.
 Then the temporary files are moved over their files (``os.replace``, which
 needs no space), and the files that are gone are removed.  A sweep that is
@@ -308,12 +308,16 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def _copy(source: Path, temporary: Path) -> None:
-    """*source* copied to *temporary*, flushed to the disk and checked complete."""
+    """*source* copied to *temporary*, written out and checked complete.
+    A full disk fails the write (or the close, where the file system says
+    so only then), and the sweep with it.  Not ``fsync``'ed: that waits for
+    the disk at every file, and a clean build publishes thousands (a page
+    per card, the search's shards); keeping a site's files through a power
+    cut is the file system's work, not the build's."""
     size = source.stat().st_size
     with open(source, 'rb') as src, open(temporary, 'wb') as out:
         shutil.copyfileobj(src, out, 1 << 20)
         out.flush()
-        os.fsync(out.fileno())
         if os.fstat(out.fileno()).st_size != size:
             raise OSError(errno.EIO, 'the copy is not complete', str(temporary))
     shutil.copymode(source, temporary)
