@@ -171,16 +171,17 @@ def add_description(app: Sphinx, pagename: str, templatename: str,
 
 
 def cut(text: str, limit: int) -> str:
-    """*text*, spaces normalised, cut to fit in *limit* columns (ending in …)."""
+    """*text*, spaces normalised, cut to fit in *limit* columns (ending in …:
+    the longest start of it that fits in ``limit - 1``)."""
     text = _SPACE.sub(' ', text).strip()
-    if width(text) <= limit:
-        return text
-    kept = ''
-    for char in text:
-        if width(kept + char) > limit - 1:
-            break
-        kept += char
-    return kept.rstrip() + '…'
+    used, fits = 0, 0  # columns so far; characters that fit in limit - 1
+    for i, char in enumerate(text):
+        used += 2 if _wide(char) else 1
+        if used <= limit - 1:
+            fits = i + 1
+        elif used > limit:
+            return text[:fits].rstrip() + '…'
+    return text
 
 
 def preview_tags(app: Sphinx, pagename: str, title: str, description: str) -> str:
