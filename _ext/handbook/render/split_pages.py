@@ -27,7 +27,7 @@ its content the digest of what it is written from: :attr:`Part.key`), and a
 part is written only where its bytes differ from the file's, so that an
 edit renders and rewrites the parts it changed and no other.  The parts of
 a folder share one navigation, made once per build
-(:func:`shared_navigation`).  A part whose list no longer has it (a year
+(:mod:`handbook.render.navigation`).  A part whose list no longer has it (a year
 without rulings) is removed.  A source page that has a part's name (a
 ``timeline/2021.rst``) is an error ``handbook.split-page`` at that page: the
 part is not written over it.
@@ -45,7 +45,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import posixpath
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,10 +65,6 @@ if TYPE_CHECKING:
 
 #: the builders whose lists are split (the others keep them whole)
 SPLIT_BUILDERS = frozenset({'html'})
-#: the page context's mark of a part (:func:`shared_navigation`)
-PART_CONTEXT = 'handbook_split_part'
-#: the per-build navigation of the parts, by folder (:func:`shared_navigation`)
-NAVIGATION = 'split_pages_navigation'
 #: the per-build set of lists whose page was written again (:func:`due`)
 DUE = 'split_pages_due'
 #: raised when what a part shows, or how, changes shape
@@ -275,7 +270,6 @@ def write_parts(app: Sphinx, holder: str, parts: list[Part]) -> None:
             continue
         written.pop(part.name, None)  # until it is written
         context = {
-            PART_CONTEXT: True,
             'title': escape(part.title), 'toc': '', 'display_toc': False,
             'body': part.body() if callable(part.body) else part.body,
             'prev': _related(builder, part.name, before),
@@ -312,35 +306,10 @@ def remove_gone(app: Sphinx) -> list:
     return []
 
 
-def shared_navigation(app: Sphinx, pagename: str, templatename: str,
-                      context: dict[str, Any], doctree: object) -> None:
-    """A part's ``toctree``, the site's navigation the theme shows, made once
-    per folder and build (``html-page-context``, before the theme's).  A
-    part is in no toctree, so no entry of its navigation is marked as the
-    page or its parent: every part of a folder has the same, links and all.
-    Sphinx makes it by copying every page's table of contents, each day
-    section of every yearly FAQ page included: it cost as much as the rest
-    of the part, and a large handbook's timeline and card index have a page
-    per year, month and initial."""
-    toctree = context.get(PART_CONTEXT) and context.get('toctree')
-    if not callable(toctree):
-        return
-    made = store(app.env).per_build(NAVIGATION, dict)
-    folder = posixpath.dirname(pagename)
-
-    def navigation(**kwargs: Any) -> str:
-        key = (folder, repr(sorted(kwargs.items())))
-        if key not in made:
-            made[key] = toctree(**kwargs)
-        return made[key]
-
-    context['toctree'] = navigation
-
-
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     app.connect('html-collect-pages', remove_gone)
-    app.connect('html-page-context', shared_navigation, priority=400)  # before the theme's
+    app.setup_extension('handbook.render.navigation')  # the parts' navigation, once
     app.setup_extension('handbook.publishing.link_previews')  # a part's preview tags
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}
