@@ -145,9 +145,20 @@ def test_related_sections_open_and_lead_to_shared_cards(desktop, site, screensho
     page.goto(site.url('negation.html'))
     block = page.locator('details.related-sections').first
     items = block.locator('li')
+    # the page holds no list: related_sections.js writes a block's when it opens
+    assert page.locator('details.related-sections li').count() == 0
     assert block.locator('summary').is_visible() and not items.first.is_visible()
     block.locator('summary').click()
     assert items.first.is_visible()
+    # by keyboard too; opening again lists nothing twice
+    other = page.locator('details.related-sections').nth(1)
+    other.locator('summary').focus()
+    page.keyboard.press('Enter')
+    assert other.locator('li').first.is_visible()
+    listed = other.locator('li').count()
+    page.keyboard.press('Enter')
+    page.keyboard.press('Enter')
+    assert other.locator('li').count() == listed and other.locator('ul').count() == 1
     block.scroll_into_view_if_needed()
     screenshot(page, 'open')
     section = block.evaluate('(details) => details.closest("section").id')
