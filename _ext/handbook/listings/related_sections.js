@@ -1,29 +1,39 @@
 /* Related sections (_ext/handbook/listings/related_sections.py): a block's
    list, written when a reader opens the block.
 
-   Each <details class="related-sections" data-related="…"> says its entries
-   (space-separated; each "target,count,name,name…" in numbers); the page's
-   <script type="application/json" id="related-sections-data"> holds the
-   tables they number: targets ([href or null, text]) and card names.  This
-   script's tag holds the texts: data-shared ("{count} 个共同的卡名：{names}"),
-   data-separator and data-more.  Elements are made with textContent and
-   setAttribute: no text becomes HTML. */
+   The page's entries are in a file of their own (this script's tag says
+   where: data-tables), loaded with the first block opened; it sets
+   window.handbookRelatedSections to {targets: [[href or null, text], …],
+   names: […], blocks: {section id: "target,count,name,name… …"}}, the
+   targets and names given by their numbers.  The tag also holds the texts:
+   data-shared ("{count} 个共同的卡名：{names}"), data-separator and
+   data-more.  Elements are made with textContent and setAttribute: no text
+   becomes HTML. */
 (() => {
   'use strict';
   const texts = document.currentScript.dataset;
-  let tables = null;
+  let loading = null;
 
-  function data() {
-    if (tables === null) {
-      const script = document.getElementById('related-sections-data');
-      tables = script ? JSON.parse(script.textContent) : {targets: [], names: []};
+  // the page's entries: a script (not a fetch: a page read from disk loads it too)
+  function tables() {
+    if (loading === null) {
+      loading = new Promise((resolve, reject) => {
+        const script = document.createElement('script');
+        script.src = texts.tables;
+        script.onload = () => resolve(window.handbookRelatedSections);
+        script.onerror = () => {
+          loading = null;  // tried again at the next opening
+          script.remove();
+          reject(new Error(`related sections: ${texts.tables} not loaded`));
+        };
+        document.head.append(script);
+      });
     }
-    return tables;
+    return loading;
   }
 
-  function item(entry) {
+  function item({targets, names}, entry) {
     const [target, count, ...shown] = entry.split(',').map(Number);
-    const {targets, names} = data();
     const [href, text] = targets[target];
     const li = document.createElement('li');
     if (href === null) {
@@ -46,13 +56,23 @@
     return li;
   }
 
+  const filled = new WeakSet();
+
   function fill(block) {
-    const entries = block.dataset.related;
-    if (!entries || block.querySelector('ul')) return;
-    const list = document.createElement('ul');
-    list.className = 'simple';
-    list.append(...entries.split(' ').map(item));
-    block.append(list);
+    if (filled.has(block)) return;
+    filled.add(block);
+    tables().then((data) => {
+      const id = block.parentElement.id;  // its section's
+      const entries = Object.hasOwn(data.blocks, id) ? data.blocks[id] : '';
+      if (!entries) return;
+      const list = document.createElement('ul');
+      list.className = 'simple';
+      list.append(...entries.split(' ').map((entry) => item(data, entry)));
+      block.append(list);
+    }, (error) => {
+      filled.delete(block);
+      console.error(error);
+    });
   }
 
   const BLOCK = 'details.related-sections';

@@ -20,22 +20,26 @@ written: the search's section texts, kept as the page is read
 found for a title of another page.  LaTeX gets no blocks: the PDF has the card
 index.
 
-**Written once, listed when opened.**  A yearly FAQ page has hundreds of
-blocks of five entries each, and most entries lead to the same few chapter
-sections with the same few card names: written out, the closed blocks were
-a third of the page's elements and a sixth of its bytes.  So an HTML page
-holds, per block, only its ``<summary>`` and a ``data-related`` attribute
-(an entry per space: the target's number, the count of shared cards, the
-shown names' numbers, comma-separated), and once per page a
-``<script type="application/json" id="related-sections-data">`` with the
-page's tables: ``{"targets": [[href or null, text], …], "names": […]}``.
+**Listed when opened.**  A yearly FAQ page has hundreds of blocks of five
+entries each: written out, the closed blocks were a third of the page's
+elements and a sixth of its bytes.  So an HTML page holds, per block, only
+``<details class="related-sections no-search"><summary>相关章节（5）</summary>
+</details>``, and the entries of every block of the page are in a file of
+their own, ``_related/<page>.js``, which sets
+``window.handbookRelatedSections`` to
+``{"targets": [[href or null, text], …], "names": […], "blocks": {section
+id: entries}}`` (a block's entries: one per space, each the target's number,
+the count of shared cards and the shown names' numbers, comma-separated).
 ``related_sections.js`` (``_static/related_sections.js``, loaded by the
-pages that have blocks) writes a block's list when a reader opens it --
+pages that have blocks; its tag's ``data-tables`` names the page's file)
+loads that file when a reader first opens a block -- a script, not a fetch,
+so that pages read from disk list them too -- and writes the block's list:
 the same ``<ul class="simple"><li><a class="reference internal">…</a> ·
-<span class="related-cards">…</span></li>…</ul>`` the EPUB gets written out
-(a builder whose pages are ``embedded``, without scripts).  The script makes
-its elements with ``textContent`` and ``setAttribute``: no text becomes
-HTML; the JSON escapes ``<``, ``>`` and ``&``.
+<span class="related-cards">…</span></li>…</ul>`` the EPUB gets written
+out (a builder whose pages are ``embedded``, without scripts).  The script
+makes its elements with ``textContent`` and ``setAttribute``: no text
+becomes HTML.  The file is written with its page, and removed when the page
+is written without blocks.
 
 Never stale, and no page written for nothing: once the pages are read
 (``env-get-updated``), every page's blocks are computed in one pass and
@@ -60,6 +64,7 @@ from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from handbook.cards import links as card_links
+from handbook.core.files import write_if_changed
 from handbook.listings import card_index
 from handbook.listings.card_index import Section
 from handbook.render.anchors import page_title
@@ -79,8 +84,12 @@ SHOWN_NAMES = 3
 NAMES_SEPARATOR, MORE = '、', '……'
 #: the script that writes a block's list when it is opened, copied into _static/
 SCRIPT = Path(__file__).with_suffix('.js')
-#: the id of a page's tables (targets, names), read by the script
-DATA_ID = 'related-sections-data'
+#: the folder of the pages' entries (``_related/<page>.js``) in the HTML folder
+FOLDER = '_related'
+#: what a page's file of entries sets
+GLOBAL = 'window.handbookRelatedSections'
+#: the document's attribute holding the page's entries until the page is written
+ENTRIES = 'handbook_related_sections'
 
 
 class related_sections(nodes.General, nodes.Element):
@@ -171,6 +180,7 @@ class RelatedSections(SphinxPostTransform):
         written = getattr(store(env).builder, 'embedded', False)  # EPUB: no script
         targets: dict[tuple[str | None, str], int] = {}
         names: dict[str, int] = {}
+        blocks: dict[str, str] = {}
         for section, others in found:
             node = by_id.get(section.section_id)
             if node is None:
@@ -186,18 +196,13 @@ class RelatedSections(SphinxPostTransform):
                     shown = (names.setdefault(registry[k].name_in(language), len(names))
                              for k in keys[:SHOWN_NAMES])
                     entries.append(','.join(map(str, (target, len(keys), *shown))))
-                block['related'] = ' '.join(entries)
+                blocks[section.section_id] = ' '.join(entries)
             at = next((i for i, child in enumerate(node.children)
                        if isinstance(child, nodes.section)), len(node.children))
             node.insert(at, block)
-        if targets:
-            tables = json.dumps({'targets': [list(t) for t in targets], 'names': list(names)},
-                                ensure_ascii=False, separators=(',', ':'))
-            for char in '<>&':  # only inside strings: still the same JSON
-                tables = tables.replace(char, f'\\u{ord(char):04x}')
-            self.document += nodes.raw(
-                '', f'<script type="application/json" id="{DATA_ID}">{tables}</script>\n',
-                format='html')
+        if blocks:  # written to the page's own file with the page (write_entries)
+            self.document[ENTRIES] = {'targets': [list(t) for t in targets],
+                                      'names': list(names), 'blocks': blocks}
 
     def listing(self, links: HtmlLinks, others: list[tuple[Section, list[str]]],
                 registry: Any, language: str) -> nodes.raw:
@@ -250,8 +255,7 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def visit_related_html(self: HTML5Translator, node: related_sections) -> None:
-    attributes = {'data-related': node['related']} if node.get('related') else {}
-    self.body.append(self.starttag(node, 'details', '', **attributes))
+    self.body.append(self.starttag(node, 'details', ''))
     self.body.append(f'<summary>{self.encode(node["summary"])}</summary>')
 
 
@@ -259,14 +263,25 @@ def depart_related_html(self: HTML5Translator, node: related_sections) -> None:
     self.body.append('</details>\n')
 
 
-def add_script(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
-               doctree: nodes.document | None) -> None:
-    """A page with blocks loads the script that lists them, with its texts
-    (``html-page-context``)."""
-    if app.builder.format != 'html' or getattr(app.builder, 'embedded', False) \
-            or not related(app.env, pagename):
+def write_entries(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+                  doctree: nodes.document | None) -> None:
+    """Write the page's file of entries, and have the page load the script
+    that lists them, with its texts and the file's address
+    (``html-page-context``); remove the file of a page without blocks."""
+    builder = app.builder
+    if builder.format != 'html' or getattr(builder, 'embedded', False):
         return
+    path = Path(builder.outdir, FOLDER, f'{pagename}.js')
+    entries = doctree.get(ENTRIES) if doctree is not None else None
+    if not entries:
+        if doctree is not None and path.is_file():
+            path.unlink()
+        return
+    tables = json.dumps(entries, ensure_ascii=False, separators=(',', ':'))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_if_changed(path, f'{GLOBAL} = {tables};\n')
     app.add_js_file(SCRIPT.name, priority=510, defer='defer', **{
+        'data-tables': context['pathto'](f'{FOLDER}/{pagename}.js', resource=True),
         'data-shared': str(_('{count} 个共同的卡名：{names}')),
         'data-separator': NAMES_SEPARATOR,
         'data-more': MORE,
@@ -299,6 +314,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(RelatedSections)
     app.connect('env-get-updated', pages_to_rewrite)
     app.connect('builder-inited', copy_script)
-    app.connect('html-page-context', add_script)
-    return {'version': '3', 'env_version': 3,
+    app.connect('html-page-context', write_entries)
+    return {'version': '4', 'env_version': 4,
             'parallel_read_safe': True, 'parallel_write_safe': True}
