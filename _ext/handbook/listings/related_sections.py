@@ -21,8 +21,9 @@ found for a title of another page.  LaTeX gets no blocks: the PDF has the card
 index.
 
 **Listed when opened.**  A yearly FAQ page has hundreds of blocks of five
-entries each: written out, the closed blocks were a third of the page's
-elements and a sixth of its bytes.  So an HTML page holds, per block, only
+entries each, most of them closed for good: written out, they would be a
+large share of the page's elements and bytes, which every reader downloads
+and every browser lays out.  So an HTML page holds, per block, only
 ``<details class="related-sections no-search"><summary>相关章节（5）</summary>
 </details>``, and the entries of every block of the page are in a file of
 their own, ``_related/<page>.js``, which sets
