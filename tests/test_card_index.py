@@ -111,17 +111,42 @@ def index_of(app, docname: str = 'card-index') -> list:
 
 
 def related_of(app, docname: str) -> dict[str, list[tuple[str, str, str]]]:
-    """``{section id: [(href, text, shared cards)]}`` of a page's related sections."""
+    """``{section id: [(href, text, shared cards)]}`` of a page's related
+    sections, as ``related_sections.js`` lists them from the page's file of
+    entries (an HTML page), or as the page writes them out (the EPUB's)."""
+    tables = None
+    if app.builder.name == 'html':
+        page = html(app, docname)
+        path = app.outdir / '_related' / f'{docname}.js'
+        if path.is_file():
+            text = path.read_text(encoding='utf-8')
+            assert text.startswith('window.handbookRelatedSections = ') and text.endswith(';\n')
+            tables = json.loads(text[len('window.handbookRelatedSections = '):-2])
+    else:
+        page = (app.outdir / f'{docname}.xhtml').read_text(encoding='utf-8')
     found = {}
-    for chunk in re.split(r'<section id="', html(app, docname))[1:]:
+    for chunk in re.split(r'<section id="', page)[1:]:
         section = chunk[:chunk.index('"')]
-        block = re.search(r'<details class="related-sections no-search"><summary>相关章节（(\d+)）'
-                          r'</summary>(.*?)</details>', chunk.split('<section', 1)[0], re.S)
-        if block:
+        head = chunk.split('<section', 1)[0]
+        block = re.search(r'<details class="related-sections no-search">'
+                          r'<summary>相关章节（(\d+)）</summary>(.*?)</details>', head, re.S)
+        if not block:
+            assert tables is None or section not in tables['blocks']
+            continue
+        if tables is not None:  # entries numbering the file's tables; nothing written out
+            assert block[2] == ''
+            items = []
+            for entry in tables['blocks'][html_module.unescape(section)].split(' '):
+                target, count, *shown = map(int, entry.split(','))
+                href, text = tables['targets'][target]
+                names = '、'.join(tables['names'][i] for i in shown)
+                names += '……' if count > len(shown) else ''
+                items.append((href, text, f'{count} 个共同的卡名：{names}'))
+        else:
             items = re.findall(r'<li><a class="reference internal" href="([^"]*)">(.*?)</a> · '
                                r'<span class="related-cards">(.*?)</span></li>', block[2])
-            assert int(block[1]) == len(items)
-            found[section] = items
+        assert int(block[1]) == len(items)
+        found[section] = items
     return found
 
 
@@ -215,16 +240,29 @@ def test_related_sections(app, monkeypatch):
     assert resolved == []
     for docname, related in RELATED.items():
         assert related_of(app, docname) == related, docname
-    # no related sections on a page without card links of its own
+        # the page holds no list: its blocks are listed when opened, by the
+        # script the page loads, with the texts of the build's language
+        page = html(app, docname)
+        assert '<li>' not in re.search(r'<details class="related-sections.*</details>', page, re.S)[0]
+        script = re.findall(r'<script ([^>]*)src="_static/related_sections\.js\?v=[0-9a-f]{8}"', page)
+        assert len(script) == 1 and 'defer="defer"' in script[0]
+        assert f'data-tables="_related/{docname}.js"' in script[0]
+        assert 'data-shared="{count} 个共同的卡名：{names}"' in script[0]
+        assert 'data-separator="、"' in script[0] and 'data-more="……"' in script[0]
+    assert (app.outdir / '_static' / 'related_sections.js').read_bytes() == \
+        (ROOT / '_ext/handbook/listings/related_sections.js').read_bytes()
+    # no related sections on a page without card links of its own, nor their script
     assert 'related-sections' not in whole_list(app.outdir, 'card-index')
+    assert 'related_sections.js' not in html(app, 'card-index')
+    assert sorted(p.name for p in (app.outdir / '_related').iterdir()) == ['index.js', 'other.js']
 
 
-@pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
+@pytest.mark.sphinx('epub', testroot='card-index', freshenv=True)
 def test_related_sections_are_written_as_the_translator_writes_their_nodes(app):
-    # the blocks' lists are HTML made at once (render/html_parts.py): the
-    # same bytes as the translator writes for the list as nodes, but for the
-    # paragraph in each item and the line breaks between them (elements of the
-    # page, hundreds on a chapter page)
+    # the EPUB (no script) gets the blocks' lists written out: HTML made at
+    # once (render/html_parts.py), the same bytes as the translator writes
+    # for the list as nodes, but for the paragraph in each item and the line
+    # breaks between them (elements of the page, hundreds on a chapter page)
     from handbook.cards.links import registry as registry_of
     from handbook.listings import related_sections as rs
     from handbook.render.anchors import page_title
@@ -236,7 +274,13 @@ def test_related_sections_are_written_as_the_translator_writes_their_nodes(app):
     registry = registry_of(env)
     document = new_document('<index>', app.builder.docsettings)
     for docname in ('index', 'other'):
-        page = html(app, docname)
+        page = (app.outdir / f'{docname}.xhtml').read_text(encoding='utf-8')
+        assert 'related_sections.js' not in page
+        assert not (app.outdir / '_related').exists()
+        assert related_of(app, docname) == {
+            section: [(href.replace('.html', '.xhtml'), text, shared)
+                      for href, text, shared in items]
+            for section, items in RELATED[docname].items()}
         for section, others in rs.related(env, docname):
             listing = nodes.bullet_list()
             for other, keys in others:
@@ -389,6 +433,16 @@ def test_index_and_related_sections_follow_the_pages(app, make_app):
     fifth, written = pages_written(make_app, src)
     assert written - {'genindex', 'search'} == {'plain', 'card-index', 'index', 'other'}
     assert ('plain.html', 'Plain', '1 个共同的卡名：旋风') in related_of(fifth, 'other')['other']
+    assert related_of(fifth, 'plain') and (fifth.outdir / '_related/plain.js').is_file()
+    # and no longer: its file of entries goes with its blocks
+    edit(src / 'plain.rst', '「`大宇宙`_」「`旋风`_」', '「`大宇宙`_」')
+    gone, written = pages_written(make_app, src)
+    assert 'plain' in written and related_of(gone, 'plain') == {}
+    assert not (gone.outdir / '_related/plain.js').exists()
+    assert 'related_sections.js' not in html(gone, 'plain')
+    edit(src / 'plain.rst', '「`大宇宙`_」', '「`大宇宙`_」「`旋风`_」')
+    again, _ = pages_written(make_app, src)
+    assert (again.outdir / '_related/plain.js').is_file()
 
     # the page is removed: it leaves the index and the related sections
     (src / 'plain.rst').unlink()

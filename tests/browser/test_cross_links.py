@@ -142,12 +142,27 @@ def test_the_whole_index_fits_a_phone(phone, site, screenshot):
 
 def test_related_sections_open_and_lead_to_shared_cards(desktop, site, screenshot):
     page = desktop
+    loaded = []
+    page.on('request', lambda request: '/_related/' in request.url and loaded.append(request.url))
     page.goto(site.url('negation.html'))
     block = page.locator('details.related-sections').first
     items = block.locator('li')
+    # the page holds no list: related_sections.js loads the page's entries
+    # (_related/negation.js) and writes a block's list when it opens
+    assert page.locator('details.related-sections li').count() == 0 and loaded == []
     assert block.locator('summary').is_visible() and not items.first.is_visible()
     block.locator('summary').click()
-    assert items.first.is_visible()
+    items.first.wait_for()
+    # by keyboard too; the entries are loaded once; opening again lists nothing twice
+    other = page.locator('details.related-sections').nth(1)
+    other.locator('summary').focus()
+    page.keyboard.press('Enter')
+    other.locator('li').first.wait_for()
+    assert [unquote(url).rsplit('/', 2)[1:] for url in loaded] == [['_related', 'negation.js']]
+    listed = other.locator('li').count()
+    page.keyboard.press('Enter')
+    page.keyboard.press('Enter')
+    assert other.locator('li').count() == listed and other.locator('ul').count() == 1
     block.scroll_into_view_if_needed()
     screenshot(page, 'open')
     section = block.evaluate('(details) => details.closest("section").id')

@@ -20,6 +20,28 @@ written: the search's section texts, kept as the page is read
 found for a title of another page.  LaTeX gets no blocks: the PDF has the card
 index.
 
+**Listed when opened.**  A yearly FAQ page has hundreds of blocks of five
+entries each, most of them closed for good: written out, they would be a
+large share of the page's elements and bytes, which every reader downloads
+and every browser lays out.  So an HTML page holds, per block, only
+``<details class="related-sections no-search"><summary>相关章节（5）</summary>
+</details>``, and the entries of every block of the page are in a file of
+their own, ``_related/<page>.js``, which sets
+``window.handbookRelatedSections`` to
+``{"targets": [[href or null, text], …], "names": […], "blocks": {section
+id: entries}}`` (a block's entries: one per space, each the target's number,
+the count of shared cards and the shown names' numbers, comma-separated).
+``related_sections.js`` (``_static/related_sections.js``, loaded by the
+pages that have blocks; its tag's ``data-tables`` names the page's file)
+loads that file when a reader first opens a block -- a script, not a fetch,
+so that pages read from disk list them too -- and writes the block's list:
+the same ``<ul class="simple"><li><a class="reference internal">…</a> ·
+<span class="related-cards">…</span></li>…</ul>`` the EPUB gets written
+out (a builder whose pages are ``embedded``, without scripts).  The script
+makes its elements with ``textContent`` and ``setAttribute``: no text
+becomes HTML.  The file is written with its page, and removed when the page
+is written without blocks.
+
 Never stale, and no page written for nothing: once the pages are read
 (``env-get-updated``), every page's blocks are computed in one pass and
 compared with what was written last time; exactly the pages whose blocks
@@ -34,6 +56,8 @@ Configuration (``conf.py``)::
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -41,6 +65,7 @@ from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from handbook.cards import links as card_links
+from handbook.core.files import write_if_changed
 from handbook.listings import card_index
 from handbook.listings.card_index import Section
 from handbook.render.anchors import page_title
@@ -56,6 +81,16 @@ _ = get_translation('handbook')
 
 #: how many shared card names an entry shows
 SHOWN_NAMES = 3
+#: between the shown names, and after them where more are shared
+NAMES_SEPARATOR, MORE = '、', '……'
+#: the script that writes a block's list when it is opened, copied into _static/
+SCRIPT = Path(__file__).with_suffix('.js')
+#: the folder of the pages' entries (``_related/<page>.js``) in the HTML folder
+FOLDER = '_related'
+#: what a page's file of entries sets
+GLOBAL = 'window.handbookRelatedSections'
+#: the document's attribute holding the page's entries until the page is written
+ENTRIES = 'handbook_related_sections'
 
 
 class related_sections(nodes.General, nodes.Element):
@@ -143,34 +178,59 @@ class RelatedSections(SphinxPostTransform):
         links = HtmlLinks(env, env.docname)
         registry = card_links.registry(env)
         language = env.config.language
+        written = getattr(store(env).builder, 'embedded', False)  # EPUB: no script
+        targets: dict[tuple[str | None, str], int] = {}
+        names: dict[str, int] = {}
+        blocks: dict[str, str] = {}
         for section, others in found:
             node = by_id.get(section.section_id)
             if node is None:
                 continue
             block = related_sections(classes=['related-sections', 'no-search'],
                                      summary=_('相关章节（{count}）').format(count=len(others)))
-            items = []
-            for other, keys in others:
-                names = '、'.join(registry[k].name_in(language) for k in keys[:SHOWN_NAMES])
-                if len(keys) > SHOWN_NAMES:
-                    names += '……'
-                shared = _('{count} 个共同的卡名：{names}').format(count=len(keys), names=names)
-                items.append(f'<li>{self.link(links, other)} · '
-                             f'<span class="related-cards">{escape(shared)}</span></li>')
-            # no paragraph in an item, no line break between items: each an
-            # element of the page, on a chapter page with hundreds of them
-            block += nodes.raw('', f'<ul class="simple">{"".join(items)}</ul>\n',
-                               format='html')
+            if written:
+                block += self.listing(links, others, registry, language)
+            else:
+                entries = []
+                for other, keys in others:
+                    target = targets.setdefault(self.target(links, other), len(targets))
+                    shown = (names.setdefault(registry[k].name_in(language), len(names))
+                             for k in keys[:SHOWN_NAMES])
+                    entries.append(','.join(map(str, (target, len(keys), *shown))))
+                blocks[section.section_id] = ' '.join(entries)
             at = next((i for i, child in enumerate(node.children)
                        if isinstance(child, nodes.section)), len(node.children))
             node.insert(at, block)
+        if blocks:  # written to the page's own file with the page (write_entries)
+            self.document[ENTRIES] = {'targets': [list(t) for t in targets],
+                                      'names': list(names), 'blocks': blocks}
 
-    def link(self, links: HtmlLinks, other: Section) -> str:
-        """The link to *other*, in HTML."""
+    def listing(self, links: HtmlLinks, others: list[tuple[Section, list[str]]],
+                registry: Any, language: str) -> nodes.raw:
+        """A block's list, written out (the EPUB's)."""
+        items = []
+        for other, keys in others:
+            href, text = self.target(links, other)
+            link = escape(text) if href is None else \
+                f'<a class="reference internal" href="{escape(href)}">{escape(text)}</a>'
+            names = NAMES_SEPARATOR.join(registry[k].name_in(language)
+                                         for k in keys[:SHOWN_NAMES])
+            if len(keys) > SHOWN_NAMES:
+                names += MORE
+            shared = _('{count} 个共同的卡名：{names}').format(count=len(keys), names=names)
+            items.append(f'<li>{link} · <span class="related-cards">{escape(shared)}</span></li>')
+        # no paragraph in an item, no line break between items: each an
+        # element of the page, on a chapter page with hundreds of them
+        return nodes.raw('', f'<ul class="simple">{"".join(items)}</ul>\n', format='html')
+
+    def target(self, links: HtmlLinks, other: Section) -> tuple[str | None, str]:
+        """Where an entry leads (None: no page of this build) and its text."""
         page = page_title(self.env, other.docname)
         top = other.top and other.title in ('', page)
-        text = escape(page if top else f'{page} › {other.title}')
-        return links.link(other.docname, '' if top else other.section_id, text)
+        uri = links.uri(other.docname)
+        if uri is not None and not top:
+            uri = f'{uri}#{other.section_id}'
+        return uri, page if top else f'{page} › {other.title}'
 
 
 def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -204,6 +264,44 @@ def depart_related_html(self: HTML5Translator, node: related_sections) -> None:
     self.body.append('</details>\n')
 
 
+def write_entries(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+                  doctree: nodes.document | None) -> None:
+    """Write the page's file of entries, and have the page load the script
+    that lists them, with its texts and the file's address
+    (``html-page-context``); remove the file of a page without blocks."""
+    builder = app.builder
+    if builder.format != 'html' or getattr(builder, 'embedded', False):
+        return
+    path = Path(builder.outdir, FOLDER, f'{pagename}.js')
+    entries = doctree.get(ENTRIES) if doctree is not None else None
+    if not entries:
+        if doctree is not None and path.is_file():
+            path.unlink()
+        return
+    tables = json.dumps(entries, ensure_ascii=False, separators=(',', ':'))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_if_changed(path, f'{GLOBAL} = {tables};\n')
+    app.add_js_file(SCRIPT.name, priority=510, defer='defer', **{
+        'data-tables': context['pathto'](f'{FOLDER}/{pagename}.js', resource=True),
+        'data-shared': str(_('{count} 个共同的卡名：{names}')),
+        'data-separator': NAMES_SEPARATOR,
+        'data-more': MORE,
+    })
+
+
+def copy_script(app: Sphinx) -> None:
+    """Copy the script into ``_static/`` when it differs (``builder-inited``:
+    before the pages are written, so that each names it with its checksum)."""
+    builder = app.builder
+    if builder.format != 'html' or getattr(builder, 'embedded', False):
+        return
+    target = Path(builder.outdir) / '_static' / SCRIPT.name
+    text = SCRIPT.read_bytes()
+    if not target.is_file() or target.read_bytes() != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text)
+
+
 def skip(self: Any, node: nodes.Node) -> None:
     raise nodes.SkipNode
 
@@ -216,5 +314,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                  latex=(skip, None), text=(skip, None), man=(skip, None), texinfo=(skip, None))
     app.add_post_transform(RelatedSections)
     app.connect('env-get-updated', pages_to_rewrite)
-    return {'version': '2', 'env_version': 2,
+    app.connect('builder-inited', copy_script)
+    app.connect('html-page-context', write_entries)
+    return {'version': '4', 'env_version': 4,
             'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -507,7 +507,8 @@ def depart_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
         *shown, superseded_by = marks
         href = section_href(self.builder, self.builder.current_docname, superseded_by) \
             if superseded_by else None
-        self.body.append(statuses.marks_html(*shown, superseded_href=href))
+        self.body.append(statuses.marks_html(*shown, superseded_href=href,
+                                             header=node.get('ruling_header')))
     if not node.attributes.pop(_MERGED, False):
         self.depart_inline(node)
 

@@ -84,7 +84,11 @@ render with the same codes; the classes are stable):
 * ``<a class="ruling-superseded-by" href="<section>">→ 最新调整</a>`` after
   the badge 已过时;
 * ``<span class="ruling-source ruling-source-<kind>">数据库 #19691</span>``
-  (:func:`source_label`);
+  (:func:`source_label`); on a yearly FAQ page, not the source its header
+  names (``| 数据库：``, ``| wiki:``, ``| 邮件：``, and ``| 推特：``, a
+  header of kind ``other``): the reader sees it above, and the line is one
+  of thousands (with a FAQ id, ``数据库 #19691``, it says more: it is
+  shown).  The ruling's ``sources`` keep it (``rulings.json`` lists it);
 * after the ¶, ``<button type="button" class="ruling-copy"
   aria-label="复制此裁定的链接">`` (see :mod:`handbook.rulings.lines`).
 """
@@ -270,10 +274,13 @@ def superseded_html(href: str) -> str:
 
 
 def marks_html(status: Iterable[str], replaces: Iterable[str], replaced_by: str | None,
-               sources: Iterable[tuple[str, str]], superseded_href: str | None = None) -> str:
+               sources: Iterable[tuple[str, str]], superseded_href: str | None = None,
+               header: tuple[str, str] | None = None) -> str:
     """The badges and links shown after a ruling's dates, in this order:
     statuses (after 已过时, the link to the section that supersedes it),
-    replacement links, sources."""
+    replacement links, sources -- but the source its yearly FAQ page's
+    *header* names, where the ruling's badge would say nothing else (数据库
+    under 数据库：; 数据库 #19691 is shown)."""
     parts = []
     for code in status:
         parts.append(badge_html(code))
@@ -282,5 +289,5 @@ def marks_html(status: Iterable[str], replaces: Iterable[str], replaced_by: str 
     parts += [replacement_html(anchor, forward=False) for anchor in replaces]
     if replaced_by:
         parts.append(replacement_html(replaced_by, forward=True))
-    parts += [source_html(kind, faq) for kind, faq in sources]
+    parts += [source_html(kind, faq) for kind, faq in sources if (kind, faq) != header]
     return ''.join(parts)
