@@ -35,6 +35,26 @@ have the card index).  It shows, from the handbook store:
   card whose name contains the text);
 * the sections that link the card (``页面 › 小节``), as on the card index.
 
+**A page of many rulings is several parts.**  A card that a handbook of
+15,000 rulings names in a thousand of them would make a page of megabytes,
+too heavy for a phone.  A page lists at most ``handbook_card_page_rulings``
+rulings (each ruling in several places once); the others are on its next
+parts, ``cards/<id>_2.html``, ``cards/<id>_3.html``…  (``_`` is never in a
+page's id, so a part never has another card's page name).  The rulings
+are listed in the same order across the parts: the standing ones newest
+first, then the folded ones, so the first page holds the newest rulings;
+each part's numbers go on from the previous part's (``<ol start>``).  Each
+part has the card's name, database link, other names, summary and filter;
+a bar of the parts (``共 3 页：1 · 2 · 3``) above and below its rulings; its
+title, after the first, says its number (``旋风（第 2 页）``); the sections
+that link the card are on the first part, and a part before the first
+folded ruling links to the part holding it.  The filter counts this part's
+rulings and names the other parts whose rulings name the second card, each
+a link that carries the text (``?card=…``; a part opened with it filters at
+once).  Every link to a card's page leads to its first part, which has the
+newest rulings; no link leads into a card page's rulings (a ruling's
+permalink is the page it is on), so no anchor is forwarded.
+
 Every text is escaped (Jinja's autoescape in
 ``templates/handbook-card.html``, :func:`html.escape` for the title); the generated texts are messages of the
 ``handbook`` catalog, card names are shown with
@@ -65,8 +85,8 @@ are tokens; each page is that frame with its own, escaped.  Once the pages are
 read (``env-get-updated``), a digest of what each card page shows (the card,
 its rulings' records, page titles, the names and links of the cards they
 name, the sections) is compared with the one kept in the store
-(:class:`CardPagesState`); only the pages whose digest changed, or whose file is
-missing, are written.  Where neither the registry, nor the reading order,
+(:class:`CardPagesState`); only the pages whose digest changed, or a file of
+whose parts is missing, are written (every part of such a page).  Where neither the registry, nor the reading order,
 nor the set of card pages changed, only the digests of the cards whose
 rulings, sections, spellings or overturned rulings on the pages read again
 changed are computed again (:func:`shown_keys`): another card's page shows
@@ -75,11 +95,12 @@ the cards whose rulings or sections on that page changed.  Where a registry
 row changed only where its link leads, the pages of that card and of the
 cards named with it in a ruling are computed again too.  A change of the
 configuration, the tags or the templates writes them all; the page of a card
-no page links any more is removed.
+no page links any more is removed, and so is a part a page no longer has.
 
 Configuration (``conf.py``)::
 
     handbook_card_pages = True  # False: no card pages; § leads to the card index
+    handbook_card_page_rulings = 200  # the rulings a page lists; more are on its next parts
 """
 
 from __future__ import annotations
@@ -344,7 +365,8 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
         names = {page.entry.card.key: page.name for page in pages}
         index.card_pages = names
         shown = Shown(env, names)
-        found = {page.name: shown(page) for page in pages}, {page.name: page.parts for page in pages}
+        found = ({page.name: shown(page) for page in pages},
+                 {page.name: page.parts for page in pages})
     digests, parts = found
     todo = [name for name, digest in digests.items()
             if old.get(name) != digest or not written.issuperset(parts[name])]
@@ -489,7 +511,8 @@ def writer(app: Sphinx, pages: list[CardPage]) -> Callable[[list[CardPage]], Non
                 text = (frame.replace(TITLE_TOKEN, html.escape(title))
                         .replace(DESCRIPTION_TOKEN, description)
                         .replace(PAGE_TOKEN, quote(ident))
-                        .replace(BODY_TOKEN, template.render(values)))  # last: nothing in the content is replaced
+                        # last: nothing in the content is replaced
+                        .replace(BODY_TOKEN, template.render(values)))
                 (outdir / f'{part}.html').write_text(text, encoding='utf-8')
 
     return write
@@ -623,7 +646,7 @@ class Contexts:
                             shared[other.key] = shared.get(other.key, 0) + 1
                             where.setdefault(other.key, {})[number] = None
         several = len(parts) > 1
-        partners = [{**self.partner(key), 'parts': ' '.join(map(str, where[key])) if several else ''}
+        partners = [{**self.partner(key), 'parts': ' '.join(map(str, where[key]) if several else ())}
                     for key in sorted(shared, key=lambda k: (-shared[k], k))]
         count = sum(not folded for part in parts for folded, _group in part)
         summary = (_('{count} 条裁定提到「{name}」，最新的在前。').format(count=count, name=name)
@@ -650,8 +673,8 @@ class Contexts:
                     count=len(page.overturned))),
                 'places': str(_('提到「{name}」的章节').format(name=name)),
                 'pages': str(_('共 {count} 页：').format(count=len(parts))),
-                'overturned_at': str(_('已被推翻或已过时的裁定（{count}）在第 {page} 页').format(
-                    count=len(page.overturned), page=folded_at)),
+                'overturned_at': str(_('已被推翻或已过时的裁定（{count}）在第 {page} 页')
+                                     .format(count=len(page.overturned), page=folded_at)),
             },
         }
         places = [{'text': p.page_title if not p.section_title else
