@@ -1,8 +1,9 @@
 """Card pages in a real browser (_ext/handbook/listings/card_pages.py): a card's
 page lists exactly the rulings naming it, newest first; the two-card filter
-shows exactly the rulings naming both; the § after a card link leads there;
-the page fits a phone; a page in parts leads the filter to the other parts.  Checked against rulings.json, the export of every
-ruling.  (Not test_card_pages.py: tests/test_card_pages.py has that name.)"""
+shows exactly the rulings naming both, and on a page in parts leads to the
+other parts; the § after a card link leads there; the page fits a phone.
+Checked against rulings.json, the export of every ruling.  (Not
+test_card_pages.py: tests/test_card_pages.py has that name.)"""
 
 from __future__ import annotations
 
