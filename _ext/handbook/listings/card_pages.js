@@ -4,7 +4,8 @@
  *
  * Each ruling is an <li class="card-ruling" data-cards="key key …"> (folded
  * registry keys); the suggestions are the <datalist>'s options, each with
- * data-key and data-names (its folded names).  The typed text is folded as
+ * data-key (its folded name) and data-names (its other names, folded; none
+ * where it has none).  The typed text is folded as
  * names.fold folds (NFKC, separators removed, lower case); the rulings shown
  * are those naming the card whose name is exactly the text, else every card
  * whose name contains it.  Empty text: every ruling.
@@ -26,7 +27,8 @@
     const cards = [...form.querySelectorAll("datalist option")].map((option) => ({
       key: option.dataset.key,
       name: option.value,
-      names: [fold(option.value), ...option.dataset.names.split(" ")].filter(Boolean),
+      names: [fold(option.value), option.dataset.key,
+              ...(option.dataset.names || "").split(" ")].filter(Boolean),
       parts: (option.dataset.parts || "").split(" ").filter(Boolean),
     }));
     const elsewhere = form.querySelector(".card-filter-elsewhere");

@@ -613,10 +613,11 @@ class Contexts:
             self.env.config.handbook_description_width)
 
     def partner(self, key: str) -> dict[str, str]:
-        """A suggestion of the filter: a card, its folded names."""
+        """A suggestion of the filter: a card, its folded names but its key
+        (the script adds the key: most cards have no other name)."""
         if key not in self.partners:
             card = self.registry[key]
-            names = {fold(card.name), *(fold(alias) for _lang, alias in card.aliases)}
+            names = {fold(card.name), *(fold(alias) for _lang, alias in card.aliases)} - {key}
             self.partners[key] = {'key': key, 'name': card.name_in(self.language),
                                   'names': ' '.join(sorted(names))}
         return self.partners[key]
