@@ -14,6 +14,7 @@ from urllib.parse import quote, unquote
 
 import pytest
 from handbook.core.names import fold
+from conftest import ROOT
 from helpers import serve
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
@@ -159,8 +160,10 @@ def test_the_longest_card_pages_fit_a_phone(phone, site, screenshot):
 
 
 @pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-parts-browser',
-                    freshenv=True, confoverrides={'handbook_card_page_rulings': 2})
-def test_the_filter_of_a_page_in_parts_leads_to_the_other_parts(app, desktop):
+                    freshenv=True, confoverrides={
+                        'handbook_card_page_rulings': 2, 'html_css_files': ['handbook.css'],
+                        'html_static_path': [str(ROOT / '_static')]})
+def test_the_filter_of_a_page_in_parts_leads_to_the_other_parts(app, desktop, screenshot):
     """旋风's page in three parts of two rulings (tests/roots/test-card-pages):
     the filter counts the part's own rulings and links to the parts that have
     others, carrying the name typed; the part opened filters at once."""
@@ -169,6 +172,9 @@ def test_the_filter_of_a_page_in_parts_leads_to_the_other_parts(app, desktop):
     with serve(Path(app.outdir)) as base:
         page.goto(f'{base}cards/{quote("旋风_2")}.html')
         assert page.locator('nav.card-page-parts').inner_text() == '共 3 页：1 · 2 · 3'
+        for target in page.locator('.card-page-parts a, .card-page-parts strong').all():
+            box = target.bounding_box()
+            assert box['width'] >= 24 and box['height'] >= 24
         page.get_by_label('与另一张卡').fill('神之宣告')
         assert [shown for _href, _cards, shown in listed(page)] == [False, False]
         assert page.locator('.card-filter-status').inner_text() == '本页没有裁定同时提到「神之宣告」'
@@ -183,6 +189,7 @@ def test_the_filter_of_a_page_in_parts_leads_to_the_other_parts(app, desktop):
         assert [shown for _href, _cards, shown in listed(page)] == [True, False]  # 2nd: folded
         assert page.locator('.card-filter-status').inner_text() == '本页 1 条裁定同时提到「神之宣告」'
         assert page.locator('.card-filter-elsewhere').inner_text() == '其他页：第 1 页'
+        screenshot(page, 'part-filtered')
         # emptied: every ruling, no other part named
         page.get_by_label('与另一张卡').fill('')
         assert page.locator('.card-filter-elsewhere').is_hidden()
