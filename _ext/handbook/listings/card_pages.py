@@ -86,8 +86,9 @@ read (``env-get-updated``), a digest of what each card page shows (the card,
 its rulings' records, page titles, the names and links of the cards they
 name, the sections) is compared with the one kept in the store
 (:class:`CardPagesState`); only the pages whose digest changed, or a file of
-whose parts is missing, are written (every part of such a page).  Where neither the registry, nor the reading order,
-nor the set of card pages changed, only the digests of the cards whose
+whose parts is missing, are written (every part of such a page).  Where
+neither the registry, nor the reading order, nor the set of card pages
+changed, only the digests of the cards whose
 rulings, sections, spellings or overturned rulings on the pages read again
 changed are computed again (:func:`shown_keys`): another card's page shows
 nothing else of those pages -- so a one-page edit rewrites the card pages of
@@ -167,8 +168,9 @@ MAX_ID_BYTES = 150
 class CardPagesState(State):
     """What the card pages keep from build to build (:func:`handbook.store.state`):
     ``{'base': digest of the build's settings, 'digests': {page: digest of
-    what it shows}, 'order': the reading order, 'todo': the pages this build
-    writes, 'gone': those it removes}``.  A digest says whether a page whose
+    what it shows}, 'parts': {page: the names of its parts}, 'order': the
+    reading order, 'todo': the pages this build writes (each with its
+    parts), 'gone': the parts it removes}``.  A digest says whether a page whose
     cards the store's changes touch shows something else (a ruling's other
     cards lead to their own pages: a page is written only when it changed)."""
 
@@ -394,10 +396,9 @@ def _digests_of_changed(env: BuildEnvironment, names: dict[str, str], old: dict[
     where the links of the cards *moved* lead: see the module docstring):
     those computed again, the others kept; and the parts of each page.  A
     moved card shows on its own page and on those of the cards named with
-    it in a ruling.  None where a
-    card gained its first link or lost its last (the set of pages changed:
-    every digest is computed again, since § links of other pages' rulings
-    lead to the pages)."""
+    it in a ruling.  None where a card gained its first link or lost its
+    last (the set of pages changed: every digest is computed again, since §
+    links of other pages' rulings lead to the pages)."""
     registry = card_links.registry(env)
     before, records = store(env).before, store(env).pages
     keys = {k for doc in changes(env).pages for k in shown_keys(before.get(doc), records.get(doc))}
