@@ -254,6 +254,16 @@ def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
         for key, written in record.cards:
             spellings.setdefault(key, {})[written] = None
     limit = env.config.handbook_card_page_rulings
+    # what makes each ruling the same as another (see listed()), made once:
+    # a ruling is on the page of each card it names
+    identities: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}
+
+    def identity(r: Ruling) -> tuple[str, frozenset[str]]:
+        found = identities.get((r.docname, r.anchor))
+        if found is None:
+            found = identities[r.docname, r.anchor] = same.identity(r)
+        return found
+
     out = []
     for entry in entries:
         card = entry.card
@@ -265,7 +275,7 @@ def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
         written = spellings.get(card.key, {})  # as pages write it (records keep card keys)
         page = page_name(entry.id, card.key)
         # how many it lists, each group of the same ruling once (see listed())
-        count = len({same.identity(r) for r in standing}) + len({same.identity(r) for r in fallen})
+        count = len({identity(r) for r in standing}) + len({identity(r) for r in fallen})
         out.append(CardPage(
             page, entry, tuple(name for name in written if name not in shown),
             tuple(newest_first(standing, order)), tuple(newest_first(fallen, order)),
