@@ -7,7 +7,7 @@ from __future__ import annotations
 import html as html_module
 import re
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
 from handbook.core.names import SEPARATOR_CLASS, fold
@@ -143,12 +143,11 @@ def test_database_link_aliases_spellings_series(app):
     assert '<p class="card-page-summary">没有裁定提到「星骑士」。</p>' in series
     assert 'card-filter' not in series and 'card-ruling' not in series  # nothing to filter
     # the filter's suggestions: the cards named with it, most shared first
-    options = re.findall(r'<option value="([^"]*)" data-key="([^"]*)" data-names="([^"]*)">',
+    # (its folded names but its key, which the script adds)
+    options = re.findall(r'<option value="([^"]*)" data-key="([^"]*)"(?: data-names="([^"]*)")?>',
                          content(app, 'cards/旋风'))
-    assert options == [('神之宣告', '神之宣告', '神之宣告'),
-                       ('王宫的铁壁', '王宫的铁壁', '王宫的铁壁 王宮的鐵壁'),
-                       ('DDD 反骨王 列奥尼达', 'ddd反骨王列奥尼达', 'ddd反骨王列奥尼达'),
-                       ('黑洞', '黑洞', '黑洞')]
+    assert options == [('神之宣告', '神之宣告', ''), ('王宫的铁壁', '王宫的铁壁', '王宮的鐵壁'),
+                       ('DDD 反骨王 列奥尼达', 'ddd反骨王列奥尼达', ''), ('黑洞', '黑洞', '')]
 
 
 @pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
@@ -185,6 +184,118 @@ def test_a_card_page_can_be_shared(app):
     # every text escaped: the card named &lt;b&gt;卡
     assert '<meta property="og:title" content="&amp;lt;b&amp;gt;卡" />' in \
         html(app, 'cards/lt-b-gt-卡')
+
+
+# -- a page of many rulings is several parts ----------------------------------------------
+
+#: the parts of 旋风's page, two rulings to a part: (its ruling numbers' start, its rulings)
+XUANFENG_PARTS = {'cards/旋风': (1, XUANFENG[:2], []), 'cards/旋风_2': (3, XUANFENG[2:4], []),
+                  'cards/旋风_3': (5, XUANFENG[4:], OVERTURNED)}
+
+
+def ids_and_links(app, name: str) -> tuple[set[str], list[str]]:
+    """The ids of a page, and the targets of its links (not of the theme's frame)."""
+    page = re.search(r'<section class="card-page" id="card-page">.*?\n</section>', html(app, name),
+                     re.S)[0]
+    return (set(re.findall(r' id="([^"]*)"', html(app, name))),
+            [html_module.unescape(unquote(h)) for h in re.findall(r' href="([^"]*)"', page)])
+
+
+@pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-parts', freshenv=True,
+                    confoverrides={'handbook_card_page_rulings': 2})
+def test_a_card_of_many_rulings_is_a_page_of_several_parts(app):
+    app.build()
+    assert_no_warnings(app)
+    # 旋风: five rulings and an overturned one, two to a part, in order
+    for name, (start, shown, fallen) in XUANFENG_PARTS.items():
+        assert standing(app, name) == shown, name
+        assert overturned(app, name) == fallen, name
+        assert f'<ol class="card-rulings" start="{start}">' in content(app, name) or start == 1
+    # every ruling of every card exactly once across its parts, none over two to a part
+    pages = card_pages.card_pages(app.env)
+    assert written(app) == sorted(part for page in pages for part in page.parts)
+    assert {page.name: page.parts for page in pages if len(page.parts) > 1} == {
+        'cards/神之宣告': ('cards/神之宣告', 'cards/神之宣告_2'), 'cards/旋风': tuple(XUANFENG_PARTS)}
+    for page in pages:
+        listed = [href for part in page.parts
+                  for _c, _s, href, _w, _t in standing(app, part) + overturned(app, part)]
+        assert all(len(standing(app, part) + overturned(app, part)) <= 2 for part in page.parts)
+        expected = [f'../{r.docname}.html#{r.anchor}' for r in (*page.rulings, *page.overturned)]
+        assert sorted(listed) == sorted(expected) and len(set(listed)) == len(listed), page.name
+    # each part: its title, the bar of the parts above and below its rulings
+    for number, name in enumerate(XUANFENG_PARTS, 1):
+        page = content(app, name)
+        bars = re.findall(r'<(nav|p) class="card-page-parts"( aria-label="裁定的各页")?>(.*?)</\1>',
+                          page, re.S)
+        assert [(tag, label) for tag, label, _bar in bars] == [('nav', ' aria-label="裁定的各页"'),
+                                                              ('p', '')]
+        for _tag, _label, bar in bars:
+            assert strip(bar) == '共 3 页：1 · 2 · 3'
+            assert f'<strong aria-current="page">{number}</strong>' in bar
+            assert [(unquote(h), t) for h, t in re.findall(
+                r'<a href="([^"]*)" aria-label="第 \d 页">(\d)</a>', bar)] == [
+                (f'{other.removeprefix("cards/")}.html', str(i))
+                for i, other in enumerate(XUANFENG_PARTS, 1) if i != number]
+        title = '旋风' if number == 1 else f'旋风（第 {number} 页）'
+        assert f'<title>{title} ' in html(app, name)
+        # the sections that link it on the first part alone, the summary on each
+        assert ('<section class="card-page-places"' in page) == (number == 1)
+        assert '<p class="card-page-summary">5 条裁定提到「旋风」，最新的在前。</p>' in page
+    # the overturned one is on the last part: the others link there
+    assert ('<p class="card-rulings-overturned-at"><a href="%s.html">已被推翻或已过时的裁定（1）在第 3 页'
+            '</a></p>' % quote('旋风_3')) in content(app, 'cards/旋风')
+    assert 'card-rulings-overturned-at' not in content(app, 'cards/旋风_3')
+    # the filter: this part's rulings, and the parts whose rulings name each other card
+    page = content(app, 'cards/旋风_2')
+    assert 'data-some="本页 {count} 条裁定同时提到「{name}」" data-none="本页没有裁定同时提到「{name}」" ' \
+        'data-part="2" data-elsewhere="其他页：" data-part-text="第 {page} 页"' in page
+    assert dict(re.findall(r'<option value="([^"]*)"[^>]* data-parts="([^"]*)">', page)) == {
+        '神之宣告': '1 3', '王宫的铁壁': '1 2', '黑洞': '1', 'DDD 反骨王 列奥尼达': '2'}
+    assert 'data-parts' not in content(app, 'cards/黑洞')  # a page of one part
+    # every link of every card page leads to a page written, and to an id on it
+    for name in written(app):
+        _ids, targets = ids_and_links(app, name)
+        for target in targets:
+            if '://' in target:
+                continue
+            path, _hash, anchor = target.partition('#')
+            file = Path(app.outdir, 'cards', path).resolve()
+            assert file.is_file(), (name, target)
+            if anchor:
+                assert anchor in set(re.findall(r' id="([^"]*)"', file.read_text(encoding='utf-8'))), \
+                    (name, target)
+    # the sitemap lists every part
+    from handbook.publishing.site_urls import generated_pages
+    assert sorted(name for name in generated_pages(app.env) if name.startswith('cards/')) == \
+        written(app)
+
+
+@pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-parts-incremental')
+def test_a_lost_part_is_written_again_and_parts_no_longer_needed_removed(app, make_app):
+    conf = Path(app.srcdir, 'conf.py')
+    settings = conf.read_text(encoding='utf-8')
+    outdir = Path(app.outdir)
+
+    def rebuild(rulings: int) -> list[str]:
+        conf.write_text(f'{settings}handbook_card_page_rulings = {rulings}\n', encoding='utf-8')
+        again = make_app('html', srcdir=app.srcdir)
+        before = {p: p.stat().st_mtime_ns for p in outdir.glob('cards/*.html')}
+        again.build()
+        return sorted(p.relative_to(outdir).with_suffix('').as_posix()
+                      for p in outdir.glob('cards/*.html')
+                      if before.get(p) != p.stat().st_mtime_ns)
+
+    rebuild(2)
+    assert [name for name in written(app) if name.startswith('cards/旋风')] == list(XUANFENG_PARTS)
+    assert rebuild(2) == []
+    (outdir / 'cards' / '旋风_2.html').unlink()
+    assert rebuild(2) == list(XUANFENG_PARTS)  # the page's parts, and nothing else
+    rebuild(4)
+    assert [name for name in written(app) if name.startswith('cards/旋风')] == \
+        ['cards/旋风', 'cards/旋风_2']
+    assert standing(app, 'cards/旋风_2') == XUANFENG[4:]
+    assert overturned(app, 'cards/旋风_2') == OVERTURNED
+    assert not (outdir / 'cards' / '神之宣告_2.html').exists()
 
 
 # -- where they are linked from -----------------------------------------------------------
@@ -243,7 +354,7 @@ def test_names_in_the_language_of_the_build(app):
     page = content(app, 'cards/王宫的铁壁')
     assert '<h1><span class="card-page-name">王宮的鐵壁</span></h1>' in page
     assert re.findall(r'<span class="card-page-alias">([^<]*)</span>', page) == ['王宫的铁壁']
-    assert '<option value="旋風" data-key="旋风" data-names="旋風 旋风">' in page
+    assert '<option value="旋風" data-key="旋风" data-names="旋風">' in page
 
 
 # -- the filter's folding is the registry's -------------------------------------------------

@@ -1,17 +1,21 @@
 """Card pages in a real browser (_ext/handbook/listings/card_pages.py): a card's
 page lists exactly the rulings naming it, newest first; the two-card filter
-shows exactly the rulings naming both; the § after a card link leads there;
-the page fits a phone.  Checked against rulings.json, the export of every
-ruling.  (Not test_card_pages.py: tests/test_card_pages.py has that name.)"""
+shows exactly the rulings naming both, and on a page in parts leads to the
+other parts; the § after a card link leads there; the page fits a phone.
+Checked against rulings.json, the export of every ruling.  (Not
+test_card_pages.py: tests/test_card_pages.py has that name.)"""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from urllib.parse import quote, unquote
 
 import pytest
 from handbook.core.names import fold
+from conftest import ROOT
+from helpers import serve
 from test_reader import _CUT_OFF  # what sticks out to the right of a phone's screen
 
 #: each listed ruling: its permalink, the keys it names, whether it is shown
@@ -153,3 +157,41 @@ def test_the_longest_card_pages_fit_a_phone(phone, site, screenshot):
         assert phone.evaluate(_CUT_OFF) == [], path.name
         assert phone.evaluate('document.documentElement.scrollWidth') <= 375, path.name
     screenshot(phone, 'longest', full_page=True)
+
+
+@pytest.mark.sphinx('html', testroot='card-pages', srcdir='card-pages-parts-browser',
+                    freshenv=True, confoverrides={
+                        'handbook_card_page_rulings': 2, 'html_css_files': ['handbook.css'],
+                        'html_static_path': [str(ROOT / '_static')]})
+def test_the_filter_of_a_page_in_parts_leads_to_the_other_parts(app, desktop, screenshot):
+    """旋风's page in three parts of two rulings (tests/roots/test-card-pages):
+    the filter counts the part's own rulings and links to the parts that have
+    others, carrying the name typed; the part opened filters at once."""
+    app.build()
+    page = desktop
+    with serve(Path(app.outdir)) as base:
+        page.goto(f'{base}cards/{quote("旋风_2")}.html')
+        assert page.locator('nav.card-page-parts').inner_text() == '共 3 页：1 · 2 · 3'
+        for target in page.locator('.card-page-parts a, .card-page-parts strong').all():
+            box = target.bounding_box()
+            assert box['width'] >= 24 and box['height'] >= 24
+        page.get_by_label('与另一张卡').fill('神之宣告')
+        assert [shown for _href, _cards, shown in listed(page)] == [False, False]
+        assert page.locator('.card-filter-status').inner_text() == '本页没有裁定同时提到「神之宣告」'
+        elsewhere = page.locator('.card-filter-elsewhere')
+        assert elsewhere.inner_text() == '其他页：第 1 页、第 3 页'
+        # the parts' bars carry the name typed too
+        assert unquote(page.locator('nav.card-page-parts a').first.get_attribute('href')) == \
+            '旋风.html?card=神之宣告'
+        elsewhere.get_by_role('link', name='第 3 页').click()
+        page.wait_for_url(lambda url: '旋风_3.html?card=' in unquote(url))
+        assert page.get_by_label('与另一张卡').input_value() == '神之宣告'
+        assert [shown for _href, _cards, shown in listed(page)] == [True, False]  # 2nd: folded
+        assert page.locator('.card-filter-status').inner_text() == '本页 1 条裁定同时提到「神之宣告」'
+        assert page.locator('.card-filter-elsewhere').inner_text() == '其他页：第 1 页'
+        screenshot(page, 'part-filtered')
+        # emptied: every ruling, no other part named
+        page.get_by_label('与另一张卡').fill('')
+        assert page.locator('.card-filter-elsewhere').is_hidden()
+        assert unquote(page.locator('nav.card-page-parts a').first.get_attribute('href')) == \
+            '旋风.html'

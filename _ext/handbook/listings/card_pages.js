@@ -4,10 +4,18 @@
  *
  * Each ruling is an <li class="card-ruling" data-cards="key key …"> (folded
  * registry keys); the suggestions are the <datalist>'s options, each with
- * data-key and data-names (its folded names).  The typed text is folded as
+ * data-key (its folded name) and data-names (its other names, folded; none
+ * where it has none).  The typed text is folded as
  * names.fold folds (NFKC, separators removed, lower case); the rulings shown
  * are those naming the card whose name is exactly the text, else every card
- * whose name contains it.  Empty text: every ruling. */
+ * whose name contains it.  Empty text: every ruling.
+ *
+ * A card page of several parts (cards/<id>_2.html …) lists part of the
+ * rulings: the form says which part it is (data-part), each suggestion the
+ * parts whose rulings name it (data-parts, "1 3").  The status counts this
+ * part's rulings, and a line names the other parts that have some, each a
+ * link to it that carries the text (?card=…), as do the links of the parts'
+ * bars; a part opened with ?card=… filters at once. */
 (() => {
   "use strict";
   const SEPARATORS = new RegExp(`${HANDBOOK_CARD_SEPARATORS}+`, "gu");
@@ -19,7 +27,14 @@
     const cards = [...form.querySelectorAll("datalist option")].map((option) => ({
       key: option.dataset.key,
       name: option.value,
-      names: [fold(option.value), ...option.dataset.names.split(" ")].filter(Boolean),
+      names: [fold(option.value), option.dataset.key,
+              ...(option.dataset.names || "").split(" ")].filter(Boolean),
+      parts: (option.dataset.parts || "").split(" ").filter(Boolean),
+    }));
+    const elsewhere = form.querySelector(".card-filter-elsewhere");
+    const bars = [...document.querySelectorAll(".card-page-parts a")].map((link) => ({
+      link,
+      href: link.getAttribute("href"),
     }));
     const rulings = [...document.querySelectorAll("li.card-ruling")].map((item) => ({
       item,
@@ -28,11 +43,37 @@
     const format = (template, values) =>
       template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
 
+    // the other parts whose rulings name one of *wanted*, each a link carrying the text
+    const showElsewhere = (wanted) => {
+      const text = input.value.trim();
+      for (const { link, href } of bars) {
+        link.setAttribute("href", text ? `${href}?card=${encodeURIComponent(text)}` : href);
+      }
+      if (!elsewhere) return;
+      const parts = [...new Set(wanted.flatMap((card) => card.parts))]
+        .filter((part) => part !== form.dataset.part)
+        .sort((a, b) => Number(a) - Number(b));
+      elsewhere.replaceChildren();
+      elsewhere.hidden = !parts.length;
+      if (!parts.length) return;
+      elsewhere.append(form.dataset.elsewhere);
+      parts.forEach((part, i) => {
+        const bar = bars.find(({ link }) => link.textContent === part);
+        if (!bar) return;
+        if (i) elsewhere.append("、");
+        const link = document.createElement("a");
+        link.setAttribute("href", `${bar.href}?card=${encodeURIComponent(text)}`);
+        link.textContent = format(form.dataset.partText, { page: part });
+        elsewhere.append(link);
+      });
+    };
+
     const apply = () => {
       const query = fold(input.value);
       if (!query) {
         rulings.forEach(({ item }) => { item.hidden = false; });
         status.textContent = "";
+        showElsewhere([]);
         return;
       }
       const exact = cards.filter((card) => card.names.includes(query));
@@ -48,10 +89,13 @@
       const name = wanted.length === 1 ? wanted[0].name : input.value.trim();
       status.textContent = format(count ? form.dataset.some : form.dataset.none,
                                   { count, name });
+      showElsewhere(wanted);
     };
     input.addEventListener("input", apply);
     form.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
-    if (input.value) apply();  // a value the browser kept (back button)
+    const asked = new URLSearchParams(location.search).get("card");
+    if (asked && !input.value) input.value = asked;  // from another part's link
+    if (input.value) apply();  // that, or a value the browser kept (back button)
   };
 
   const start = () => document.querySelectorAll("form.card-filter").forEach(setUp);

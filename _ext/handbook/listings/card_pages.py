@@ -35,6 +35,26 @@ have the card index).  It shows, from the handbook store:
   card whose name contains the text);
 * the sections that link the card (``页面 › 小节``), as on the card index.
 
+**A page of many rulings is several parts.**  A card that a handbook of
+15,000 rulings names in a thousand of them would make a page of megabytes,
+too heavy for a phone.  A page lists at most ``handbook_card_page_rulings``
+rulings (each ruling in several places once); the others are on its next
+parts, ``cards/<id>_2.html``, ``cards/<id>_3.html``…  (``_`` is never in a
+page's id, so a part never has another card's page name).  The rulings
+are listed in the same order across the parts: the standing ones newest
+first, then the folded ones, so the first page holds the newest rulings;
+each part's numbers go on from the previous part's (``<ol start>``).  Each
+part has the card's name, database link, other names, summary and filter;
+a bar of the parts (``共 3 页：1 · 2 · 3``) above and below its rulings; its
+title, after the first, says its number (``旋风（第 2 页）``); the sections
+that link the card are on the first part, and a part before the first
+folded ruling links to the part holding it.  The filter counts this part's
+rulings and names the other parts whose rulings name the second card, each
+a link that carries the text (``?card=…``; a part opened with it filters at
+once).  Every link to a card's page leads to its first part, which has the
+newest rulings; no link leads into a card page's rulings (a ruling's
+permalink is the page it is on), so no anchor is forwarded.
+
 Every text is escaped (Jinja's autoescape in
 ``templates/handbook-card.html``, :func:`html.escape` for the title); the generated texts are messages of the
 ``handbook`` catalog, card names are shown with
@@ -65,9 +85,10 @@ are tokens; each page is that frame with its own, escaped.  Once the pages are
 read (``env-get-updated``), a digest of what each card page shows (the card,
 its rulings' records, page titles, the names and links of the cards they
 name, the sections) is compared with the one kept in the store
-(:class:`CardPagesState`); only the pages whose digest changed, or whose file is
-missing, are written.  Where neither the registry, nor the reading order,
-nor the set of card pages changed, only the digests of the cards whose
+(:class:`CardPagesState`); only the pages whose digest changed, or a file of
+whose parts is missing, are written (every part of such a page).  Where
+neither the registry, nor the reading order, nor the set of card pages
+changed, only the digests of the cards whose
 rulings, sections, spellings or overturned rulings on the pages read again
 changed are computed again (:func:`shown_keys`): another card's page shows
 nothing else of those pages -- so a one-page edit rewrites the card pages of
@@ -75,11 +96,12 @@ the cards whose rulings or sections on that page changed.  Where a registry
 row changed only where its link leads, the pages of that card and of the
 cards named with it in a ruling are computed again too.  A change of the
 configuration, the tags or the templates writes them all; the page of a card
-no page links any more is removed.
+no page links any more is removed, and so is a part a page no longer has.
 
 Configuration (``conf.py``)::
 
     handbook_card_pages = True  # False: no card pages; § leads to the card index
+    handbook_card_page_rulings = 200  # the rulings a page lists; more are on its next parts
 """
 
 from __future__ import annotations
@@ -138,7 +160,7 @@ FOLDED = frozenset({'overturned', 'superseded'})
 #: the store's per-build value: the card pages someone is writing (:func:`take`)
 TAKEN = 'card_pages_taken'
 #: raised when what a page shows, or how, changes shape (every page written again)
-VERSION = '2'
+VERSION = '3'
 #: the longest page id, in UTF-8 bytes (file names are at most 255)
 MAX_ID_BYTES = 150
 
@@ -146,8 +168,9 @@ MAX_ID_BYTES = 150
 class CardPagesState(State):
     """What the card pages keep from build to build (:func:`handbook.store.state`):
     ``{'base': digest of the build's settings, 'digests': {page: digest of
-    what it shows}, 'order': the reading order, 'todo': the pages this build
-    writes, 'gone': those it removes}``.  A digest says whether a page whose
+    what it shows}, 'parts': {page: the names of its parts}, 'order': the
+    reading order, 'todo': the pages this build writes (each with its
+    parts), 'gone': the parts it removes}``.  A digest says whether a page whose
     cards the store's changes touch shows something else (a ruling's other
     cards lead to their own pages: a page is written only when it changed)."""
 
@@ -176,11 +199,36 @@ def page_name(entry_id: str, key: str) -> str:
 class CardPage:
     """One card's page."""
 
-    name: str  # the page name, 'cards/…'
+    name: str  # the page name, 'cards/…' (its first part's)
     entry: Entry
     spellings: tuple[str, ...]  # the names pages write it with, other than its own
     rulings: tuple[Ruling, ...]  # newest first
     overturned: tuple[Ruling, ...]  # no longer holding (FOLDED), newest first
+    parts: tuple[str, ...]  # the names of its parts: (name, 'cards/…_2', …)
+
+
+def part_names(name: str, listed: int, limit: int) -> tuple[str, ...]:
+    """The parts of the page *name* that lists *listed* rulings (each group
+    of the same ruling once), *limit* to a part: the page itself, then
+    ``<name>_2``, ``<name>_3``…  (``_`` is never in a page's id: no part
+    has another card's page name)."""
+    count = max(1, -(-listed // max(1, limit)))
+    return (name, *(f'{name}_{number}' for number in range(2, count + 1)))
+
+
+def listed(page: CardPage) -> list[tuple[bool, list[Ruling]]]:
+    """What *page* lists, in order: each group of the same ruling
+    (:func:`handbook.rulings.same.grouped`) once, the standing ones first,
+    then the folded ones (``True``)."""
+    return [*((False, group) for group in same.grouped(page.rulings)),
+            *((True, group) for group in same.grouped(page.overturned))]
+
+
+def split(page: CardPage, limit: int) -> list[list[tuple[bool, list[Ruling]]]]:
+    """What each part of *page* lists (:func:`listed`), *limit* to a part:
+    as many parts as :attr:`CardPage.parts`."""
+    shown, limit = listed(page), max(1, limit)
+    return [shown[start:start + limit] for start in range(0, len(shown), limit)] or [[]]
 
 
 def newest_first(rulings: list[Ruling], order: dict[str, int]) -> list[Ruling]:
@@ -205,6 +253,17 @@ def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
     for record in store(env).pages.values():
         for key, written in record.cards:
             spellings.setdefault(key, {})[written] = None
+    limit = env.config.handbook_card_page_rulings
+    # what makes each ruling the same as another (see listed()), made once:
+    # a ruling is on the page of each card it names
+    identities: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}
+
+    def identity(r: Ruling) -> tuple[str, frozenset[str]]:
+        found = identities.get((r.docname, r.anchor))
+        if found is None:
+            found = identities[r.docname, r.anchor] = same.identity(r)
+        return found
+
     out = []
     for entry in entries:
         card = entry.card
@@ -214,10 +273,13 @@ def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
         shown = {card.name_in(env.config.language), card.name}
         shown.update(alias for _lang, alias in card.aliases)
         written = spellings.get(card.key, {})  # as pages write it (records keep card keys)
+        page = page_name(entry.id, card.key)
+        # how many it lists, each group of the same ruling once (see listed())
+        count = len({identity(r) for r in standing}) + len({identity(r) for r in fallen})
         out.append(CardPage(
-            page_name(entry.id, card.key), entry,
-            tuple(name for name in written if name not in shown),
-            tuple(newest_first(standing, order)), tuple(newest_first(fallen, order))))
+            page, entry, tuple(name for name in written if name not in shown),
+            tuple(newest_first(standing, order)), tuple(newest_first(fallen, order)),
+            part_names(page, count, limit)))
     return out
 
 
@@ -239,7 +301,8 @@ class Shown:
     def __call__(self, page: CardPage) -> str:
         card = page.entry.card
         shown = (
-            page.name, card, card.name_in(self.language), self.urls.url(card), page.spellings,
+            page.name, page.parts, card, card.name_in(self.language), self.urls.url(card),
+            page.spellings,
             tuple(map(self.ruling, page.rulings)), tuple(map(self.ruling, page.overturned)),
             tuple((p.docname, p.section_id, p.page_title, p.section_title)
                   for p in page.entry.places),
@@ -295,43 +358,57 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     # the card pages on disk, in one listing of the folder
     written = {f'{FOLDER}/{entry.name.removesuffix(".html")}'
                for entry in os.scandir(outdir / FOLDER)} if (outdir / FOLDER).is_dir() else set()
+    old_parts = before.get('parts', {})
     if store(env).unchanged() and before.get('base') == base and index.card_pages:
-        # nothing a card page shows changed: write only the missing ones
+        # nothing a card page shows changed: write only those with a part missing
         kept.written = {**before, 'gone': [], 'todo': [
-            name for name in before['digests'] if name not in written]}
+            name for name in before['digests']
+            if not written.issuperset(old_parts.get(name, (name,)))]}
         return []
     order = ruling_lines.page_order(env)
     old = before.get('digests', {}) if before.get('base') == base else {}
-    digests = None
+    found = None
     moved = store(env).registry_relinked  # rows whose link alone changed
     if old and index.card_pages and store(env).registry_changed == moved \
             and before.get('order') == order:
-        digests = _digests_of_changed(env, index.card_pages, old, moved)
-    if digests is None:
+        found = _digests_of_changed(env, index.card_pages, old, old_parts, moved)
+    if found is None:
         pages = card_pages(env)
         names = {page.entry.card.key: page.name for page in pages}
         index.card_pages = names
         shown = Shown(env, names)
-        digests = {page.name: shown(page) for page in pages}
+        found = ({page.name: shown(page) for page in pages},
+                 {page.name: page.parts for page in pages})
+    digests, parts = found
     todo = [name for name, digest in digests.items()
-            if old.get(name) != digest or name not in written]
-    gone = sorted(set(before.get('digests', {})) - set(digests))
-    kept.written = {'base': base, 'digests': digests, 'todo': todo, 'gone': gone,
-                    'order': order}
+            if old.get(name) != digest or not written.issuperset(parts[name])]
+    now = {part for names in parts.values() for part in names}
+    gone = sorted({part for names in old_parts.values() for part in names} - now)
+    kept.written = {'base': base, 'digests': digests, 'parts': parts, 'todo': todo,
+                    'gone': gone, 'order': order}
     return []
 
 
+def names(env: BuildEnvironment) -> list[str]:
+    """Every card page's parts written in this build (the sitemap's)."""
+    if not card_index.kept(env).card_pages:
+        return []
+    return [part for parts in state(env, CardPagesState).written.get('parts', {}).values()
+            for part in parts]
+
+
 def _digests_of_changed(env: BuildEnvironment, names: dict[str, str], old: dict[str, str],
-                        moved: frozenset[str]) -> dict[str, str] | None:
+                        old_parts: dict[str, tuple[str, ...]], moved: frozenset[str],
+                        ) -> tuple[dict[str, str], dict[str, tuple[str, ...]]] | None:
     """The digests of every card page where only the cards whose rulings,
     sections or spellings on the pages read again changed can show
     something else (the same reading order, and registry rows the same but
     where the links of the cards *moved* lead: see the module docstring):
-    those computed again, the others kept.  A moved card shows on its own
-    page and on those of the cards named with it in a ruling.  None where a
-    card gained its first link or lost its last (the set of pages changed:
-    every digest is computed again, since § links of other pages' rulings
-    lead to the pages)."""
+    those computed again, the others kept; and the parts of each page.  A
+    moved card shows on its own page and on those of the cards named with
+    it in a ruling.  None where a card gained its first link or lost its
+    last (the set of pages changed: every digest is computed again, since §
+    links of other pages' rulings lead to the pages)."""
     registry = card_links.registry(env)
     before, records = store(env).before, store(env).pages
     keys = {k for doc in changes(env).pages for k in shown_keys(before.get(doc), records.get(doc))}
@@ -343,10 +420,11 @@ def _digests_of_changed(env: BuildEnvironment, names: dict[str, str], old: dict[
     pages = card_pages(env, keys)
     present = {page.entry.card.key: page.name for page in pages}
     if present != {k: name for k, name in names.items() if k in keys} or \
-            any(name not in old for name in present.values()):
+            any(name not in old or name not in old_parts for name in present.values()):
         return None
     shown = Shown(env, names)
-    return {**old, **{page.name: shown(page) for page in pages}}
+    return ({**old, **{page.name: shown(page) for page in pages}},
+            {**old_parts, **{page.name: page.parts for page in pages}})
 
 
 def shown_keys(old: PageRecord | None, new: PageRecord | None) -> set[str]:
@@ -437,14 +515,16 @@ def writer(app: Sphinx, pages: list[CardPage]) -> Callable[[list[CardPage]], Non
 
     def write(some: list[CardPage]) -> None:
         for page in some:
-            card = page.entry.card
-            body = template.render(context(page))
-            ident = page.name.removeprefix(f'{FOLDER}/')
-            text = (frame.replace(TITLE_TOKEN, html.escape(card.name_in(env.config.language)))
-                    .replace(DESCRIPTION_TOKEN, html.escape(context.description(page)))
-                    .replace(PAGE_TOKEN, quote(ident))
-                    .replace(BODY_TOKEN, body))  # last: nothing in the content is replaced
-            (outdir / f'{page.name}.html').write_text(text, encoding='utf-8')
+            description = html.escape(context.description(page))
+            for number, (part, values) in enumerate(zip(page.parts, context(page), strict=True), 1):
+                title = context.title(page, number)
+                ident = part.removeprefix(f'{FOLDER}/')
+                text = (frame.replace(TITLE_TOKEN, html.escape(title))
+                        .replace(DESCRIPTION_TOKEN, description)
+                        .replace(PAGE_TOKEN, quote(ident))
+                        # last: nothing in the content is replaced
+                        .replace(BODY_TOKEN, template.render(values)))
+                (outdir / f'{part}.html').write_text(text, encoding='utf-8')
 
     return write
 
@@ -482,6 +562,12 @@ class Contexts:
             'placeholder': str(_('输入卡名')),
             'some': str(_('{count} 条裁定同时提到「{name}」')),
             'none': str(_('没有裁定同时提到「{name}」')),
+            # a page of several parts: the filter counts this part's rulings, and names the others
+            'some_here': str(_('本页 {count} 条裁定同时提到「{name}」')),
+            'none_here': str(_('本页没有裁定同时提到「{name}」')),
+            'elsewhere': str(_('其他页：')),
+            'part': str(_('第 {page} 页')),
+            'parts': str(_('裁定的各页')),
             'permalink': str(_('固定链接')),
             'also': str(_('也见于')),
         }
@@ -538,44 +624,59 @@ class Contexts:
             self.env.config.handbook_description_width)
 
     def partner(self, key: str) -> dict[str, str]:
-        """A suggestion of the filter: a card, its folded names."""
+        """A suggestion of the filter: a card, its folded names but its key
+        (the script adds the key: most cards have no other name)."""
         if key not in self.partners:
             card = self.registry[key]
-            names = {fold(card.name), *(fold(alias) for _lang, alias in card.aliases)}
+            names = {fold(card.name), *(fold(alias) for _lang, alias in card.aliases)} - {key}
             self.partners[key] = {'key': key, 'name': card.name_in(self.language),
                                   'names': ' '.join(sorted(names))}
         return self.partners[key]
 
-    def __call__(self, page: CardPage) -> dict[str, Any]:
+    def title(self, page: CardPage, number: int) -> str:
+        """The title of the part *number* (from 1) of *page*: the card's name,
+        and the part's number after the first."""
+        name = page.entry.card.name_in(self.language)
+        return name if number == 1 else str(_('{name}（第 {page} 页）').format(
+            name=name, page=number))
+
+    def __call__(self, page: CardPage) -> list[dict[str, Any]]:
+        """The context of each part of *page* (see :func:`split`)."""
         registry = self.registry
         card = page.entry.card
         name = card.name_in(self.language)
+        parts = split(page, self.env.config.handbook_card_page_rulings)
+        # the other cards named with this one: how often, and on which parts
         shared: dict[str, int] = {}
-        for ruling in (*page.rulings, *page.overturned):
-            for key, _written in ruling.cards:
-                other = registry.get(key)
-                if other is not None and other.key != card.key:
-                    shared[other.key] = shared.get(other.key, 0) + 1
-        rulings, fallen = same.grouped(page.rulings), same.grouped(page.overturned)
-        count = len(rulings)
+        where: dict[str, dict[int, None]] = {}
+        for number, part in enumerate(parts, 1):
+            for _folded, group in part:
+                for ruling in group:
+                    for key, _written in ruling.cards:
+                        other = registry.get(key)
+                        if other is not None and other.key != card.key:
+                            shared[other.key] = shared.get(other.key, 0) + 1
+                            where.setdefault(other.key, {})[number] = None
+        several = len(parts) > 1
+        partners = [{**self.partner(key), 'parts': ' '.join(map(str, where[key]) if several else ())}
+                    for key in sorted(shared, key=lambda k: (-shared[k], k))]
+        count = sum(not folded for part in parts for folded, _group in part)
         summary = (_('{count} 条裁定提到「{name}」，最新的在前。').format(count=count, name=name)
                    if count else _('没有裁定提到「{name}」。').format(name=name))
         aliases = [alias for _lang, alias in card.aliases if alias != name]
         if name != card.name:
             aliases.insert(0, card.name)
-        return {
+        pager = [{'number': number, 'url': self.uri(part)}
+                 for number, part in enumerate(page.parts, 1)] if several else []
+        # the first part that lists folded rulings
+        folded_at = next((number for number, part in enumerate(parts, 1)
+                          if any(folded for folded, _group in part)), 0)
+        common = {
             'handbook_card': {
                 'name': name, 'key': card.key, 'kind': card.kind, 'url': self.urls.url(card),
                 'aliases': [*dict.fromkeys([*aliases, *page.spellings])],
             },
-            'handbook_card_rulings': [self.once(group) for group in rulings],
-            'handbook_card_overturned': [self.once(group) for group in fallen],
-            'handbook_card_partners': [self.partner(key) for key in
-                                       sorted(shared, key=lambda k: (-shared[k], k))],
-            'handbook_card_places': [
-                {'text': p.page_title if not p.section_title else
-                 f'{p.page_title} › {p.section_title}',
-                 'url': self.uri(p.docname, p.section_id)} for p in page.entry.places],
+            'handbook_card_partners': partners,
             'handbook_card_texts': {
                 **self.texts,
                 'database': str(_('在卡片数据库中查看「{name}」').format(name=name)),
@@ -583,8 +684,33 @@ class Contexts:
                 'overturned': str(_('已被推翻或已过时的裁定（{count}）').format(
                     count=len(page.overturned))),
                 'places': str(_('提到「{name}」的章节').format(name=name)),
+                'pages': str(_('共 {count} 页：').format(count=len(parts))),
+                'overturned_at': str(_('已被推翻或已过时的裁定（{count}）在第 {page} 页')
+                                     .format(count=len(page.overturned), page=folded_at)),
             },
         }
+        places = [{'text': p.page_title if not p.section_title else
+                   f'{p.page_title} › {p.section_title}',
+                   'url': self.uri(p.docname, p.section_id)} for p in page.entry.places]
+        out, standing, fallen = [], 0, 0
+        for number, part in enumerate(parts, 1):
+            rulings = [self.once(group) for folded, group in part if not folded]
+            overturned = [self.once(group) for folded, group in part if folded]
+            out.append({
+                **common,
+                'handbook_card_rulings': rulings,
+                'handbook_card_overturned': overturned,
+                # where each list's numbers start on this part
+                'handbook_card_start': (standing + 1, fallen + 1),
+                'handbook_card_places': places if number == 1 else [],
+                'handbook_card_part': {
+                    'number': number, 'pages': pager,
+                    'overturned_url': self.uri(page.parts[folded_at - 1])
+                    if folded_at and not overturned and number < folded_at else '',
+                },
+            })
+            standing, fallen = standing + len(rulings), fallen + len(overturned)
+        return out
 
 
 def prepare_frame(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
@@ -610,6 +736,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.publishing.link_previews')  # a page's preview tags
     app.add_config_value('handbook_card_pages', True, 'html', types=frozenset({bool}),
                          description='a page per card and series, cards/<id>.html')
+    app.add_config_value('handbook_card_page_rulings', 200, 'html', types=frozenset({int}),
+                         description='the rulings a card page lists; more are on its '
+                                     'next parts, cards/<id>_2.html')
     app.connect('config-inited', add_templates)
     # after card_index's (500): the entry ids are the store's for this build
     app.connect('env-get-updated', pages_to_write, priority=600)

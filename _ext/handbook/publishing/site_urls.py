@@ -60,7 +60,7 @@ from sphinx.util import logging
 
 from handbook.core import url_policy
 from handbook.core.files import write_if_changed
-from handbook.listings.card_index import kept as card_index_state
+from handbook.listings import card_pages
 from handbook.render import split_pages
 
 if TYPE_CHECKING:
@@ -182,11 +182,12 @@ def write_sitemap(app: Sphinx, exception: Exception | None) -> None:
 
 def generated_pages(env: BuildEnvironment) -> list[str]:
     """The pages written from the store rather than from a source: the card
-    pages (:mod:`handbook.listings.card_pages`), the pages of the timeline's
-    years and of the card index's initials (:mod:`handbook.render.split_pages`)."""
+    pages and their parts (:mod:`handbook.listings.card_pages`), the pages of
+    the timeline's years and of the card index's initials
+    (:mod:`handbook.render.split_pages`)."""
     if 'handbook' not in env.domains:
         return []
-    return [*card_index_state(env).card_pages.values(), *split_pages.names(env)]
+    return [*card_pages.names(env), *split_pages.names(env)]
 
 
 def write_robots_txt(app: Sphinx, exception: Exception | None) -> None:
