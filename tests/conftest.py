@@ -6,6 +6,7 @@ each build of the real handbook is made once per run, by the first worker that
 needs it, and read by all (``helpers.once``)."""
 
 from collections.abc import Iterator
+from io import StringIO
 import os
 import runpy
 import sys
@@ -21,6 +22,7 @@ from helpers import (  # noqa: E402  (the path above)
     PUBLISHED,
     SCREENSHOTS,
     Build,
+    SharedBuild,
     build_once,
     make_command,
     speed_options,
@@ -33,7 +35,7 @@ collect_ignore = ['roots']
 
 
 @pytest.fixture
-def make_app(make_app):
+def make_app(make_app, test_params, request):
     """sphinx.testing's ``make_app``, the speed package on or off as the run
     asks (``HANDBOOK_SPEED``, :func:`helpers.with_speed`) in every root that
     loads a handbook extension (where the test does not give the extensions
@@ -42,7 +44,15 @@ def make_app(make_app):
     Chinese search (``sphinx.search.zh`` loads jieba's whole dictionary,
     350,000 words, into jieba's global tokenizer again at every HTML build:
     a second each time, and each load adds to the word counts of the last;
-    jieba loads it once per process by itself)."""
+    jieba loads it once per process by itself).
+
+    A test marked ``@pytest.mark.test_params(shared_result=key)`` gets a
+    :class:`helpers.SharedBuild`: the tests of a module that mark the same
+    key share one build (per pytest-xdist worker), made by the first that
+    calls ``app.build()``; the others read its output, its pickled
+    environment, and its warnings (sphinx.testing's ``shared_result``)."""
+    shared = []
+
     def make(*args, **kwargs):
         srcdir = kwargs.get('srcdir')
         if srcdir is None and kwargs.get('testroot'):
@@ -58,9 +68,20 @@ def make_app(make_app):
             if 'html_search_options' not in overrides and not config.get('html_search_options'):
                 overrides['html_search_options'] = {'dict': ''}
             kwargs['confoverrides'] = overrides
-        return make_app(*args, **kwargs)
+        if not test_params['shared_result']:
+            return make_app(*args, **kwargs)
+        if kwargs.get('freshenv'):
+            raise pytest.UsageError('a shared build reads the environment of the first: '
+                                    'freshenv=True would leave it empty')
+        kwargs.setdefault('status', StringIO())
+        kwargs.setdefault('warning', StringIO())
+        app = SharedBuild(*args, owner=request.module.__name__, **kwargs)
+        shared.append(app)
+        return app
 
-    return make
+    yield make
+    for app in reversed(shared):
+        app.cleanup()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -17,11 +17,12 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sphinx.testing.util import SphinxTestApp
 from sphinx.util.console import strip_escape_sequences
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +74,30 @@ def assert_no_warnings(app) -> None:
 
 def html(app, docname: str = 'index') -> str:
     return (app.outdir / f'{docname}.html').read_text(encoding='utf-8')
+
+
+class SharedBuild(SphinxTestApp):
+    """The app of a build that several tests share (``@pytest.mark.test_params(
+    shared_result=key)``, see conftest.py's ``make_app``): :meth:`build` builds
+    once, then does nothing.  sphinx.testing's own wrapper skips a build where
+    the output folder is not empty, but the handbook writes its readers'
+    script there when the builder starts (publishing/reader_tools.py): here a
+    file beside the output folder says that a build finished, and for which
+    test module (*owner*).  A key is one module's: sphinx.testing keeps the
+    warnings of a shared build for the tests of its module only."""
+
+    def __init__(self, *args: Any, owner: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+
+    def build(self, force_all: bool = False, filenames: Sequence[Path] = ()) -> None:
+        done = Path(self.outdir).with_name(f'{Path(self.outdir).name}.built')
+        if done.is_file():
+            assert done.read_text(encoding='utf-8') == self.owner, \
+                f'the shared build {self.srcdir.name!r} is also the module {done.read_text()}\'s'
+            return
+        super().build(force_all, filenames)
+        done.write_text(self.owner, encoding='utf-8')
 
 
 class PagesWritten:
