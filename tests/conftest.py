@@ -46,11 +46,14 @@ def make_app(make_app, test_params, request):
     a second each time, and each load adds to the word counts of the last;
     jieba loads it once per process by itself).
 
-    A test marked ``@pytest.mark.test_params(shared_result=key)`` gets a
+    A test marked ``@pytest.mark.test_params(shared_result=key)`` (the key
+    names the source folder, a copy of the root) gets a
     :class:`helpers.SharedBuild`: the tests of a module that mark the same
     key share one build (per pytest-xdist worker), made by the first that
     calls ``app.build()``; the others read its output, its pickled
-    environment, and its warnings (sphinx.testing's ``shared_result``)."""
+    environment, and what it printed.  For tests that only read a build:
+    not for one that patches something before it builds, or reads the
+    builder's state during the writing."""
     shared = []
 
     def make(*args, **kwargs):
@@ -73,8 +76,8 @@ def make_app(make_app, test_params, request):
         if kwargs.get('freshenv'):
             raise pytest.UsageError('a shared build reads the environment of the first: '
                                     'freshenv=True would leave it empty')
-        kwargs.setdefault('status', StringIO())
-        kwargs.setdefault('warning', StringIO())
+        # the streams are the build's (SharedBuild), not sphinx.testing's copy of them
+        kwargs.update(status=StringIO(), warning=StringIO())
         app = SharedBuild(*args, owner=request.module.__name__, **kwargs)
         shared.append(app)
         return app
@@ -85,6 +88,8 @@ def make_app(make_app, test_params, request):
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line('markers', 'long: a browser test of many seconds, run first of them '
+                            '(pytest_collection_modifyitems)')
     # the pinned sphinx-sitemap and sphinx-notfound-page use APIs Sphinx 11 removes
     for module in ('sphinx_sitemap', 'notfound.extension'):
         config.addinivalue_line(
@@ -112,8 +117,14 @@ def pytest_collection_modifyitems(config, items):
     and a parallel Sphinx build forks; forking a process with running threads
     can deadlock the child (a lock held by another thread at the fork).
     pytest-xdist hands each worker its tests in this order, so on a worker too
-    no test forks once its browser tests have begun."""
-    items.sort(key=lambda item: 'tests/browser/' in item.nodeid)
+    no test forks once its browser tests have begun.  (Hence ``--dist load``,
+    the default: pytest-xdist's ``worksteal`` would hand a worker that has
+    begun its browser tests another's forking tests.)
+
+    The browser tests marked ``long`` (many seconds each) first among them: the
+    run does not end with one worker busy on one of them and the other idle."""
+    items.sort(key=lambda item: ('tests/browser/' in item.nodeid,
+                                 item.get_closest_marker('long') is None))
 
 
 @pytest.fixture(scope='session')

@@ -153,6 +153,7 @@ def schemes(browser):
         context.close()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize('scheme', ['light', 'dark'])
 @pytest.mark.parametrize('kind', list(PAGE_TYPES))
 def test_axe_finds_nothing_serious_on_any_page_type(request, schemes, site, kind, scheme):
