@@ -6,6 +6,7 @@ each build of the real handbook is made once per run, by the first worker that
 needs it, and read by all (``helpers.once``)."""
 
 from collections.abc import Iterator
+from io import StringIO
 import os
 import runpy
 import sys
@@ -21,6 +22,7 @@ from helpers import (  # noqa: E402  (the path above)
     PUBLISHED,
     SCREENSHOTS,
     Build,
+    SharedBuild,
     build_once,
     make_command,
     speed_options,
@@ -33,7 +35,7 @@ collect_ignore = ['roots']
 
 
 @pytest.fixture
-def make_app(make_app):
+def make_app(make_app, test_params, request):
     """sphinx.testing's ``make_app``, the speed package on or off as the run
     asks (``HANDBOOK_SPEED``, :func:`helpers.with_speed`) in every root that
     loads a handbook extension (where the test does not give the extensions
@@ -42,7 +44,18 @@ def make_app(make_app):
     Chinese search (``sphinx.search.zh`` loads jieba's whole dictionary,
     350,000 words, into jieba's global tokenizer again at every HTML build:
     a second each time, and each load adds to the word counts of the last;
-    jieba loads it once per process by itself)."""
+    jieba loads it once per process by itself).
+
+    A test marked ``@pytest.mark.test_params(shared_result=key)`` (the key
+    names the source folder, a copy of the root) gets a
+    :class:`helpers.SharedBuild`: the tests of a module that mark the same
+    key share one build (per pytest-xdist worker), made by the first that
+    calls ``app.build()``; the others read its output, its pickled
+    environment, and what it printed.  For tests that only read a build:
+    not for one that patches something before it builds, or reads the
+    builder's state during the writing."""
+    shared = []
+
     def make(*args, **kwargs):
         srcdir = kwargs.get('srcdir')
         if srcdir is None and kwargs.get('testroot'):
@@ -58,12 +71,25 @@ def make_app(make_app):
             if 'html_search_options' not in overrides and not config.get('html_search_options'):
                 overrides['html_search_options'] = {'dict': ''}
             kwargs['confoverrides'] = overrides
-        return make_app(*args, **kwargs)
+        if not test_params['shared_result']:
+            return make_app(*args, **kwargs)
+        if kwargs.get('freshenv'):
+            raise pytest.UsageError('a shared build reads the environment of the first: '
+                                    'freshenv=True would leave it empty')
+        # the streams are the build's (SharedBuild), not sphinx.testing's copy of them
+        kwargs.update(status=StringIO(), warning=StringIO())
+        app = SharedBuild(*args, owner=request.module.__name__, **kwargs)
+        shared.append(app)
+        return app
 
-    return make
+    yield make
+    for app in reversed(shared):
+        app.cleanup()
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line('markers', 'long: a browser test of many seconds, run first of them '
+                            '(pytest_collection_modifyitems)')
     # the pinned sphinx-sitemap and sphinx-notfound-page use APIs Sphinx 11 removes
     for module in ('sphinx_sitemap', 'notfound.extension'):
         config.addinivalue_line(
@@ -91,8 +117,14 @@ def pytest_collection_modifyitems(config, items):
     and a parallel Sphinx build forks; forking a process with running threads
     can deadlock the child (a lock held by another thread at the fork).
     pytest-xdist hands each worker its tests in this order, so on a worker too
-    no test forks once its browser tests have begun."""
-    items.sort(key=lambda item: 'tests/browser/' in item.nodeid)
+    no test forks once its browser tests have begun.  (Hence ``--dist load``,
+    the default: pytest-xdist's ``worksteal`` would hand a worker that has
+    begun its browser tests another's forking tests.)
+
+    The browser tests marked ``long`` (many seconds each) first among them: the
+    run does not end with one worker busy on one of them and the other idle."""
+    items.sort(key=lambda item: ('tests/browser/' in item.nodeid,
+                                 item.get_closest_marker('long') is None))
 
 
 @pytest.fixture(scope='session')

@@ -17,11 +17,12 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sphinx.testing.util import SphinxTestApp
 from sphinx.util.console import strip_escape_sequences
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +74,40 @@ def assert_no_warnings(app) -> None:
 
 def html(app, docname: str = 'index') -> str:
     return (app.outdir / f'{docname}.html').read_text(encoding='utf-8')
+
+
+class SharedBuild(SphinxTestApp):
+    """The app of a build that several tests of a module share
+    (``@pytest.mark.test_params(shared_result=key)``, see conftest.py's
+    ``make_app``): the first :meth:`build` builds, and a file beside the
+    output folder keeps what it printed (status and warnings); a later app of
+    the same key does not build again, its streams say what the build said,
+    and its environment is the build's (pickled).
+
+    sphinx.testing's own wrapper skips a build where the output folder is not
+    empty, but the handbook writes its readers' script there when the builder
+    starts (publishing/reader_tools.py); and its ``shared_result`` keeps the
+    streams for the tests of one module in a row only, where a test run on
+    this file's terms may come back to a module later."""
+
+    def __init__(self, *args: Any, owner: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+
+    def build(self, force_all: bool = False, filenames: Sequence[Path] = ()) -> None:
+        done = Path(self.outdir).with_name(f'{Path(self.outdir).name}.built.json')
+        if done.is_file():
+            said = json.loads(done.read_text(encoding='utf-8'))
+            assert said['owner'] == self.owner, \
+                f'the shared build {Path(self.srcdir).name!r} is also {said["owner"]}\'s'
+            for stream, text in ((self.status, said['status']), (self.warning, said['warning'])):
+                stream.seek(0)
+                stream.truncate()
+                stream.write(text)
+            return
+        super().build(force_all, filenames)
+        done.write_text(json.dumps({'owner': self.owner, 'status': self.status.getvalue(),
+                                    'warning': self.warning.getvalue()}), encoding='utf-8')
 
 
 class PagesWritten:

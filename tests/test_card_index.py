@@ -161,7 +161,8 @@ def markers(app, docname: str) -> list[tuple[str, str, str]]:
 # -- structure --------------------------------------------------------------------------
 
 
-@pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-index')
+@pytest.mark.test_params(shared_result='card_index-card-index')
 def test_index_structure(app):
     app.build()
     assert_no_warnings(app)
@@ -189,7 +190,8 @@ def test_index_structure(app):
     assert len(ids) == len(set(ids))
 
 
-@pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-index')
+@pytest.mark.test_params(shared_result='card_index-card-index')
 def test_old_anchors_of_the_index_lead_to_the_pages_of_the_initials(app):
     """card-index.html#card-旋风 and #initial-x still lead to their entry: the
     index's page maps each id to its page, which a script follows."""
@@ -208,7 +210,8 @@ def test_old_anchors_of_the_index_lead_to_the_pages_of_the_initials(app):
     assert sum(map(len, moved.values())) == len(INDEX) + sum(len(e) for _g, _t, e in INDEX)
 
 
-@pytest.mark.sphinx('html', testroot='card-index', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-index')
+@pytest.mark.test_params(shared_result='card_index-card-index')
 def test_every_card_link_has_a_marker_to_its_entry(app):
     app.build()
     entry_ids = {name: ident for _, _, entries in INDEX for ident, _, name, _ in entries}
@@ -714,7 +717,8 @@ SPLIT = {
 }
 
 
-@pytest.mark.sphinx('html', testroot='card-index', freshenv=True, confoverrides=SECOND_LETTERS)
+@pytest.mark.sphinx('html', testroot='card-index', confoverrides=SECOND_LETTERS)
+@pytest.mark.test_params(shared_result='card_index-card-index-second-letters')
 def test_a_heavy_initial_is_a_page_per_second_letter(app):
     """An initial of more links than handbook_card_index_page_links is a
     page per second letter of its names' pinyin (card-index/x-u.html), each
@@ -759,7 +763,8 @@ def test_a_heavy_initial_is_a_page_per_second_letter(app):
                 assert not anchor or f'id="{anchor}"' in target.read_text(encoding='utf-8')
 
 
-@pytest.mark.sphinx('html', testroot='card-index', freshenv=True, confoverrides=SECOND_LETTERS)
+@pytest.mark.sphinx('html', testroot='card-index', confoverrides=SECOND_LETTERS)
+@pytest.mark.test_params(shared_result='card_index-card-index-second-letters')
 def test_old_anchors_lead_to_the_pages_of_the_second_letters(app):
     """card-index.html#card-旋风 and card-index/x.html#card-旋风 both lead
     to card-index/x-u.html, through the moved anchors' map of each page."""

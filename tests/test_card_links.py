@@ -9,7 +9,8 @@ from handbook.nodes import card_reference
 from helpers import PagesWritten, assert_no_warnings, html, links, warnings
 
 
-@pytest.mark.sphinx('html', testroot='cards', freshenv=True)
+@pytest.mark.sphinx('html', testroot='cards')
+@pytest.mark.test_params(shared_result='card_links-cards')
 def test_card_links_resolve(app):
     app.build()
     found = links(app)
@@ -33,7 +34,8 @@ def test_card_links_resolve(app):
             'https://ygocdb.com/card/name/%E6%97%8B%E9%A2%A8%E4%B9%8B%E7%8E%8B', '旋風王') in found
 
 
-@pytest.mark.sphinx('html', testroot='cards', freshenv=True)
+@pytest.mark.sphinx('html', testroot='cards')
+@pytest.mark.test_params(shared_result='card_links-cards')
 def test_same_page_targets_win(app):
     app.build()
     page = html(app)
@@ -43,7 +45,8 @@ def test_same_page_targets_win(app):
     assert [text for _, _, text in links(app)].count('同时处理') == 0
 
 
-@pytest.mark.sphinx('html', testroot='cards', freshenv=True)
+@pytest.mark.sphinx('html', testroot='cards')
+@pytest.mark.test_params(shared_result='card_links-cards')
 def test_unknown_names_are_errors_at_their_line(app):
     app.build()
     assert warnings(app) == [

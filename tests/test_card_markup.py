@@ -39,7 +39,8 @@ def by_line(warning: str) -> int:
     return int(warning.split(':')[1])
 
 
-@pytest.mark.sphinx('html', testroot='check-cards', freshenv=True)
+@pytest.mark.sphinx('html', testroot='check-cards')
+@pytest.mark.test_params(shared_result='card_markup-check-cards')
 def test_broken_markup_warns_at_its_line(app):
     app.build()
     # the unknown name (line 10) is card_links' error
@@ -48,7 +49,8 @@ def test_broken_markup_warns_at_its_line(app):
         'if it is a new card, add a row to cards.tsv. [handbook.card]'], key=by_line)
 
 
-@pytest.mark.sphinx('html', testroot='check-cards', freshenv=True)
+@pytest.mark.sphinx('html', testroot='check-cards')
+@pytest.mark.test_params(shared_result='card_markup-check-cards')
 def test_what_is_not_reported(app):
     app.build()
     text = '\n'.join(warnings(app))

@@ -82,14 +82,16 @@ def written(app) -> list[str]:
 # -- what a page shows --------------------------------------------------------------------
 
 
-@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-pages')
+@pytest.mark.test_params(shared_result='card_pages-card-pages')
 def test_a_page_per_linked_card(app):
     app.build()
     assert_no_warnings(app)
     assert written(app) == PAGES
 
 
-@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-pages')
+@pytest.mark.test_params(shared_result='card_pages-card-pages')
 def test_the_rulings_naming_the_card_newest_first(app):
     app.build()
     assert standing(app, 'cards/旋风') == XUANFENG
@@ -111,7 +113,8 @@ def test_the_rulings_naming_the_card_newest_first(app):
         ('../other.html', '另一页')]
 
 
-@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-pages')
+@pytest.mark.test_params(shared_result='card_pages-card-pages')
 def test_every_listed_ruling_names_the_card_and_none_is_missing(app):
     """A page lists exactly the store's rulings whose cards name the card."""
     app.build()
@@ -125,7 +128,8 @@ def test_every_listed_ruling_names_the_card_and_none_is_missing(app):
         assert all(key in cards.split() for cards, *_rest in listed), name
 
 
-@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-pages')
+@pytest.mark.test_params(shared_result='card_pages-card-pages')
 def test_database_link_aliases_spellings_series(app):
     app.build()
     black_hole = content(app, 'cards/黑洞')
@@ -150,7 +154,8 @@ def test_database_link_aliases_spellings_series(app):
                        ('DDD 反骨王 列奥尼达', 'ddd反骨王列奥尼达', ''), ('黑洞', '黑洞', '')]
 
 
-@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-pages')
+@pytest.mark.test_params(shared_result='card_pages-card-pages')
 def test_every_text_is_escaped(app):
     """A card named ``&lt;b&gt;卡`` (as written: no markup) and an alias
     ``<b>粗体</b>`` are shown as text, never as markup."""
@@ -165,7 +170,8 @@ def test_every_text_is_escaped(app):
         card_targets(html(app, 'cards/黑洞'))
 
 
-@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-pages')
+@pytest.mark.test_params(shared_result='card_pages-card-pages')
 def test_a_card_page_can_be_shared(app):
     """A link to a card page is previewed with the card's name, its count of
     rulings and the newest of them, cut; and the page's address."""
@@ -301,7 +307,8 @@ def test_a_lost_part_is_written_again_and_parts_no_longer_needed_removed(app, ma
 # -- where they are linked from -----------------------------------------------------------
 
 
-@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-pages')
+@pytest.mark.test_params(shared_result='card_pages-card-pages')
 def test_markers_and_index_entries_lead_to_the_card_pages(app):
     app.build()
     assert card_targets(html(app, 'other')) == [
@@ -360,7 +367,8 @@ def test_names_in_the_language_of_the_build(app):
 # -- the filter's folding is the registry's -------------------------------------------------
 
 
-@pytest.mark.sphinx('html', testroot='card-pages', freshenv=True)
+@pytest.mark.sphinx('html', testroot='card-pages')
+@pytest.mark.test_params(shared_result='card_pages-card-pages')
 def test_the_script_folds_as_the_registry(app):
     app.build()
     script = Path(app.outdir, '_static', card_pages.STATIC_SCRIPT).read_text(encoding='utf-8')

@@ -114,7 +114,8 @@ def permalinks(app, docname: str) -> set[str]:
     return set(re.findall(r'href="index.html#(ruling-[^"]+)"', whole_list(app.outdir, docname)))
 
 
-@pytest.mark.sphinx('html', testroot='editions', freshenv=True)
+@pytest.mark.sphinx('html', testroot='editions')
+@pytest.mark.test_params(shared_result='editions-editions')
 def test_full_edition_shows_overturned_rulings_struck(app):
     app.build()
     assert_no_warnings(app)
@@ -209,7 +210,8 @@ def test_current_edition_is_published_in_its_folder(app):
             '  </ul>\n</nav>') in page
 
 
-@pytest.mark.sphinx('html', testroot='editions', freshenv=True)
+@pytest.mark.sphinx('html', testroot='editions')
+@pytest.mark.test_params(shared_result='editions-editions')
 def test_full_edition_links_the_current_one(app):
     app.build()
     page = whole_list(app.outdir, 'timeline')

@@ -53,13 +53,15 @@ def card_link(name: str) -> str:
 # -- item 3: whole rulings struck through, card names included ------------------------
 
 
-@pytest.mark.sphinx('html', testroot='legacy-handbook', freshenv=True)
+@pytest.mark.sphinx('html', testroot='legacy-handbook')
+@pytest.mark.test_params(shared_result='legacy_markup-legacy-handbook')
 def test_struck_and_placeholder_pages_are_fine(app):
     app.build()
     assert reports(app, 'struck.rst', 'quotes.rst') == []
 
 
-@pytest.mark.sphinx('html', testroot='legacy-handbook', freshenv=True)
+@pytest.mark.sphinx('html', testroot='legacy-handbook')
+@pytest.mark.test_params(shared_result='legacy_markup-legacy-handbook')
 def test_struck_card_names_are_struck_links(app):
     app.build()
     page = html(app, 'struck')
@@ -156,7 +158,8 @@ def test_is_placeholder(content, placeholder):
     assert is_placeholder(content) is placeholder
 
 
-@pytest.mark.sphinx('html', testroot='legacy-handbook', freshenv=True)
+@pytest.mark.sphinx('html', testroot='legacy-handbook')
+@pytest.mark.test_params(shared_result='legacy_markup-legacy-handbook')
 def test_placeholders_are_text_though_the_registry_has_them(app):
     app.build()
     assert {'○○', '××', 'a'} <= set(registry(app.env))  # else this test proves nothing

@@ -16,7 +16,8 @@ DUPLICATES = [
 ]
 
 
-@pytest.mark.sphinx('html', testroot='labels', freshenv=True)
+@pytest.mark.sphinx('html', testroot='labels')
+@pytest.mark.test_params(shared_result='link_targets-labels')
 def test_duplicate_labels_across_pages(app):
     app.build()
     # exactly once each, at the label's own line; Sphinx's own warning (at the
@@ -31,7 +32,8 @@ def test_duplicate_labels_in_a_parallel_build(app):
     assert warnings(app) == DUPLICATES
 
 
-@pytest.mark.sphinx('html', testroot='labels', freshenv=True)
+@pytest.mark.sphinx('html', testroot='labels')
+@pytest.mark.test_params(shared_result='link_targets-labels')
 def test_first_definition_wins(app):
     app.build()
     assert app.env.domains.standard_domain.labels['标签'][0] == 'index'

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, make_command
+from helpers import ROOT, make_command, once, run_folder
 
 ROOT_HANDBOOK = ROOT / 'tests' / 'roots' / 'test-handbook'
 
@@ -63,6 +63,34 @@ def build(srcdir: Path, builddir: Path, *variables: str, limit: int | None = Non
 
 def edit(page: Path) -> None:
     page.write_text(page.read_text(encoding='utf-8').replace('也一样', '也是一样'), encoding='utf-8')
+
+
+@pytest.fixture(scope='module')
+def references(tmp_path_factory) -> dict[str, Path]:
+    """What the build after a fault (a kill, a full disk, a warning) must
+    equal, byte for byte: the site of a clean build of the mini-handbook
+    (``clean``), and of a clean build of it with p3.rst edited
+    (``incremental``); and the edited page (``edited``), dated after every
+    build of the test run.  Built once per test run, for every test and every
+    pytest-xdist worker (``helpers.once``)."""
+    def work(folder: Path) -> dict:
+        srcdir = source(folder)
+        assert build(srcdir, folder / 'clean', 'SPHINXOPTS=-q').returncode == 0
+        edited = Path(shutil.copytree(srcdir, folder / 'edited'))
+        edit(edited / 'p3.rst')
+        # Sphinx reads a page again when its file is newer than the build that
+        # last read it; the copies the tests make keep the date
+        later = time.time_ns() + 3_600 * 10**9
+        os.utime(edited / 'p3.rst', ns=(later, later))
+        assert build(edited, folder / 'clean-edited', 'SPHINXOPTS=-q').returncode == 0
+        return {}
+
+    once(tmp_path_factory, 'killed-build-references', work)
+    folder = run_folder(tmp_path_factory) / 'killed-build-references'
+    found = {'clean': folder / 'clean' / 'html', 'incremental': folder / 'clean-edited' / 'html',
+             'edited': folder / 'edited' / 'p3.rst'}
+    assert found['edited'].is_file(), 'the reference builds did not finish'
+    return found
 
 
 # -- the sweep ---------------------------------------------------------------------------
@@ -132,7 +160,7 @@ def test_a_sweep_that_fails_leaves_the_site_as_it_was(tmp_path):
     assert files(folders.site) == {f'{n}.html': f'旧{n}'.encode() for n in 'abc'}
 
 
-def test_a_build_that_fails_on_a_warning_keeps_the_site_and_its_staging(tmp_path):
+def test_a_build_that_fails_on_a_warning_keeps_the_site_and_its_staging(tmp_path, references):
     """-W: a page's problem fails the build; the published site stays the
     last good one, and the next build goes on from the staging folder (it
     need not start from scratch: nothing in it was cut)."""
@@ -147,13 +175,10 @@ def test_a_build_that_fails_on_a_warning_keeps_the_site_and_its_staging(tmp_path
     assert f'make html: the build failed: the published site {out}/html is left as it was\n' \
         in done.stderr
     assert files(out / 'html') == good
-    page.write_text(text, encoding='utf-8')
+    shutil.copy2(references['edited'], page)  # fixed (and edited), with its date
     done = build(srcdir, out, 'SPHINXOPTS=-q')
     assert (done.returncode, done.stderr) == (0, '')  # not from scratch
-    clean = tmp_path / 'clean'
-    assert build(Path(shutil.copytree(srcdir, tmp_path / 'again')), clean,
-                 'SPHINXOPTS=-q').returncode == 0
-    assert differing(files(out / 'html'), files(clean / 'html')) == []
+    assert differing(files(out / 'html'), files(references['incremental'])) == []
 
 
 # -- faults -------------------------------------------------------------------------------
@@ -166,11 +191,11 @@ def crash_report(output: str) -> bool:
     return 'Traceback' in output or 'Versions\n========' in output or 'Exception occurred' in output
 
 
-def test_a_full_disk_during_a_rebuild_leaves_the_good_site(tmp_path):
+def test_a_full_disk_during_a_rebuild_leaves_the_good_site(tmp_path, references):
     srcdir, out = source(tmp_path), tmp_path / 'build'
     assert build(srcdir, out, 'SPHINXOPTS=-q').returncode == 0
     good = files(out / 'html')
-    edit(srcdir / 'p3.rst')
+    shutil.copy2(references['edited'], srcdir / 'p3.rst')  # the edit, with its date
     done = build(srcdir, out, 'SPHINXOPTS=-q -E', limit=20_000)  # every page read and written
     assert done.returncode != 0
     assert not crash_report(done.stdout + done.stderr), done.stderr
@@ -183,9 +208,7 @@ def test_a_full_disk_during_a_rebuild_leaves_the_good_site(tmp_path):
     assert files(out / 'html') == good  # not one page cut
     # the disk has room again: the next build is a clean build's, byte for byte
     assert build(srcdir, out, 'SPHINXOPTS=-q').returncode == 0
-    assert build(srcdir := Path(shutil.copytree(srcdir, tmp_path / 'again')),
-                 tmp_path / 'clean', 'SPHINXOPTS=-q').returncode == 0
-    assert differing(files(out / 'html'), files(tmp_path / 'clean' / 'html')) == []
+    assert differing(files(out / 'html'), files(references['incremental'])) == []
 
 
 def test_a_clean_build_onto_a_full_disk_is_one_line(tmp_path):
@@ -284,31 +307,19 @@ def killed_at(srcdir: Path, out: Path, line: str, jobs: str) -> None:
     assert seen, f'the build never printed {line!r}'
 
 
-def test_a_killed_build_is_followed_by_a_clean_one(tmp_path):
-    srcdir = source(tmp_path)
-    clean = tmp_path / 'clean'
-    assert build(srcdir, clean, 'SPHINXOPTS=-q').returncode == 0
-    edited = Path(shutil.copytree(srcdir, tmp_path / 'edited'))
-    edit(edited / 'p3.rst')
-    # dated after every build of the test: Sphinx reads a page again when its
-    # file is newer than the build that last read it, and the copies keep the date
-    later = time.time_ns() + 3_600 * 10**9
-    os.utime(edited / 'p3.rst', ns=(later, later))
-    clean_edited = tmp_path / 'clean-edited'
-    assert build(edited, clean_edited, 'SPHINXOPTS=-q').returncode == 0
-    reference = {'clean': files(clean / 'html'), 'incremental': files(clean_edited / 'html')}
-    assert differing(*reference.values())  # the edit shows
-
-    for number, (kind, line) in enumerate(KILLS):
-        out = tmp_path / f'kill-{number}'
-        pages = srcdir
-        if kind == 'incremental':
-            pages = Path(shutil.copytree(srcdir, tmp_path / f'pages-{number}'))
-            assert build(pages, out, 'SPHINXOPTS=-q').returncode == 0
-            shutil.copy2(edited / 'p3.rst', pages / 'p3.rst')  # the edit, with its date
-        killed_at(pages, out, line, jobs='2' if number % 2 else '1')
-        done = build(pages, out, 'SPHINXOPTS=-q')
-        assert done.returncode == 0, (line, done.stderr)
-        site = files(out / 'html')
-        assert [name for name in site if name.endswith('.tmp')] == [], line
-        assert differing(site, reference[kind]) == [], line
+@pytest.mark.parametrize(('kind', 'line', 'jobs'), [
+    (kind, line, '2' if number % 2 else '1') for number, (kind, line) in enumerate(KILLS)])
+def test_a_killed_build_is_followed_by_a_clean_one(tmp_path, references, kind, line, jobs):
+    reference = files(references[kind])
+    if kind == 'incremental':
+        assert differing(reference, files(references['clean']))  # the edit shows
+    pages, out = source(tmp_path), tmp_path / 'build'
+    if kind == 'incremental':
+        assert build(pages, out, 'SPHINXOPTS=-q').returncode == 0
+        shutil.copy2(references['edited'], pages / 'p3.rst')  # the edit, with its date
+    killed_at(pages, out, line, jobs=jobs)
+    done = build(pages, out, 'SPHINXOPTS=-q')
+    assert done.returncode == 0, (line, done.stderr)
+    site = files(out / 'html')
+    assert [name for name in site if name.endswith('.tmp')] == [], line
+    assert differing(site, reference) == [], line

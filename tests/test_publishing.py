@@ -46,7 +46,8 @@ def sitemap(outdir: Path) -> list[str]:
     return [loc.text for loc in ET.parse(outdir / 'sitemap.xml').findall('s:url/s:loc', ns)]
 
 
-@pytest.mark.sphinx('html', testroot='publishing', freshenv=True)
+@pytest.mark.sphinx('html', testroot='publishing')
+@pytest.mark.test_params(shared_result='publishing-publishing')
 def test_sitemap_lists_every_page(app):
     app.build()
     assert_no_warnings(app)
@@ -143,7 +144,8 @@ TITLES = {'index': '测试手册', 'renamed': '改名后的页面', 'english': '
           'sub/deep': '深一层的页'}
 
 
-@pytest.mark.sphinx('html', testroot='publishing', freshenv=True)
+@pytest.mark.sphinx('html', testroot='publishing')
+@pytest.mark.test_params(shared_result='publishing-publishing')
 def test_every_page_has_a_link_preview(app):
     app.build()
     assert_no_warnings(app)
@@ -199,7 +201,8 @@ def test_description_width():
 
 # -- the 404 page ------------------------------------------------------------------------
 
-@pytest.mark.sphinx('html', testroot='publishing', freshenv=True)
+@pytest.mark.sphinx('html', testroot='publishing')
+@pytest.mark.test_params(shared_result='publishing-publishing')
 def test_404_page_offers_search_and_the_card_index(app):
     app.build()
     assert_no_warnings(app)
@@ -293,7 +296,8 @@ def redirect_target(app, old: str) -> str:
     return urlsplit(urljoin(f'{BASE}{old}.html', refresh)).path.removeprefix('/handbook/')
 
 
-@pytest.mark.sphinx('html', testroot='publishing', freshenv=True)
+@pytest.mark.sphinx('html', testroot='publishing')
+@pytest.mark.test_params(shared_result='publishing-publishing')
 def test_old_url_lands_on_the_new_page(app):
     app.build()
     assert_no_warnings(app)
@@ -402,7 +406,8 @@ def test_external_loads_are_found(tmp_path):
     ]
 
 
-@pytest.mark.sphinx('html', testroot='publishing', freshenv=True)
+@pytest.mark.sphinx('html', testroot='publishing')
+@pytest.mark.test_params(shared_result='publishing-publishing')
 def test_test_root_loads_nothing_from_other_hosts(app):
     app.build()
     assert_no_warnings(app)

@@ -22,7 +22,8 @@ def load(app) -> dict:
     return json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_export-ruling-lines')
 def test_schema(app):
     app.build()
     data = load(app)
@@ -46,7 +47,8 @@ def test_schema(app):
                 assert isinstance(reference[key], kind), key
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_export-ruling-lines')
 def test_content_and_order(app):
     app.build()
     found = load(app)['rulings']

@@ -37,7 +37,8 @@ def summary(app, docname: str = 'index') -> list[tuple]:
             for r in rulings(app.env)[docname]]
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_lines-ruling-lines')
 def test_one_ruling_per_date(app):
     app.build()
     assert_no_warnings(app)
@@ -47,7 +48,8 @@ def test_one_ruling_per_date(app):
     assert 'timeline' not in rulings(app.env)
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_lines-ruling-lines')
 def test_record_of_a_ruling(app):
     app.build()
     records = {r.anchor: r for r in rulings(app.env)['index']}
@@ -67,7 +69,8 @@ def test_record_of_a_ruling(app):
     assert anchors == [a for a, _, dates, _, _ in INDEX for _ in dates]
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_lines-ruling-lines')
 def test_permalink_html(app):
     app.build()
     page = html(app)

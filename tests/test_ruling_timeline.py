@@ -58,7 +58,8 @@ def entry(app, permalink: str, docname: str = 'timeline') -> str:
     return next(i for i in items if f'href="{permalink}"' in i)
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_timeline-ruling-lines')
 def test_order_and_grouping(app):
     app.build()
     assert_no_warnings(app)
@@ -72,7 +73,8 @@ def test_order_and_grouping(app):
     assert 'ruling-entry' not in page  # the entries are on the year pages
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_timeline-ruling-lines')
 def test_entries_keep_their_links(app):
     app.build()
     # card links, resolved for the timeline page, and the date with its FAQ link
@@ -343,7 +345,8 @@ def test_the_timeline_is_left_out_of_the_section_search(app):
     assert '"terms":{}' in sphinx and '"titleterms":{}' in sphinx
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_timeline-ruling-lines')
 def test_only_doctrees_that_may_hold_the_timeline_are_walked_for_it(app, monkeypatch):
     # each list's post-transform walks a page for its placeholder only where
     # the store says the page, or a page its toctree includes (a doctree
@@ -402,7 +405,8 @@ def links_resolve(outdir, page: str) -> list[str]:
     return broken
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_timeline-ruling-lines')
 def test_a_page_per_year_with_the_jump_bar(app):
     """The timeline's page lists the years and months, each year a page of
     its own (render/split_pages.py) with a title, the years' bar, prev/next
@@ -428,7 +432,8 @@ def test_a_page_per_year_with_the_jump_bar(app):
     assert '<meta name="description" content="2017 年的 7 条裁定，最新的在前。" />' in page
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-lines')
+@pytest.mark.test_params(shared_result='ruling_timeline-ruling-lines')
 def test_old_anchors_of_the_timeline_lead_to_the_year_pages(app):
     """timeline.html#y2017 and #y2017-03 still lead somewhere: the page maps
     each to its year page, which a script follows (render/split_pages.py)."""
@@ -470,7 +475,8 @@ MONTH_PAGES = [
 ]
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True, confoverrides=MONTHS)
+@pytest.mark.sphinx('html', testroot='ruling-lines', confoverrides=MONTHS)
+@pytest.mark.test_params(shared_result='ruling_timeline-ruling-lines-months')
 def test_a_heavy_year_is_a_page_per_month(app):
     """A year of more entries than handbook_timeline_page_rulings is a page
     per month (timeline/2017-12.html), a month of more entries several
@@ -522,7 +528,8 @@ def test_a_heavy_year_is_a_page_per_month(app):
             in html(app, 'timeline'))
 
 
-@pytest.mark.sphinx('html', testroot='ruling-lines', freshenv=True, confoverrides=MONTHS)
+@pytest.mark.sphinx('html', testroot='ruling-lines', confoverrides=MONTHS)
+@pytest.mark.test_params(shared_result='ruling_timeline-ruling-lines-months')
 def test_old_anchors_lead_to_the_month_pages(app):
     """timeline.html#y2017-03 and timeline/2017.html#y2017-03 both lead to
     timeline/2017-03.html, through the moved anchors' map of each page."""

@@ -16,7 +16,8 @@ def notes(app) -> list[str]:
     return re.findall(r'\S+: note: .*', text)
 
 
-@pytest.mark.sphinx('html', testroot='rulings', freshenv=True)
+@pytest.mark.sphinx('html', testroot='rulings')
+@pytest.mark.test_params(shared_result='rulings-rulings')
 def test_ruling_forms_render_as_the_date(app):
     app.build()
     page = html(app)
@@ -27,7 +28,8 @@ def test_ruling_forms_render_as_the_date(app):
     assert f'<a class="ruling reference external" href="{faq}8000">19/2/4</a>' in page
 
 
-@pytest.mark.sphinx('html', testroot='rulings', freshenv=True)
+@pytest.mark.sphinx('html', testroot='rulings')
+@pytest.mark.test_params(shared_result='rulings-rulings')
 def test_ruling_attributes(app):
     app.build()
     doctree = app.env.get_doctree('index')
@@ -37,7 +39,8 @@ def test_ruling_attributes(app):
                          ('18/1/13', '2018-01-13', '7000'), ('19/2/4', '2019-02-04', '8000')]
 
 
-@pytest.mark.sphinx('html', testroot='rulings', freshenv=True)
+@pytest.mark.sphinx('html', testroot='rulings')
+@pytest.mark.test_params(shared_result='rulings-rulings')
 def test_bad_rulings_are_reported_at_their_line(app):
     app.build()
     today = __import__('datetime').date.today().isoformat()

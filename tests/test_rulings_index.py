@@ -95,7 +95,8 @@ def lookup(app) -> Lookup:
     return Lookup(parts(app), manifest(app)['shards'], manifest(app)['chars'])
 
 
-@pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-search')
+@pytest.mark.test_params(shared_result='rulings_index-ruling-search')
 def test_index_holds_every_ruling(app):
     app.build()
     assert_no_warnings(app)
@@ -124,7 +125,8 @@ def test_index_holds_every_ruling(app):
     assert found['labels']['struck'] == '已推翻'
 
 
-@pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-search')
+@pytest.mark.test_params(shared_result='rulings_index-ruling-search')
 def test_sections_say_their_text_outside_rulings(app):
     app.build()
     found = parts(app)
@@ -136,7 +138,8 @@ def test_sections_say_their_text_outside_rulings(app):
     assert found['s'] == [1, 1, 1, 1, 0, 2, 0, 1, 2, 2]
 
 
-@pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-search')
+@pytest.mark.test_params(shared_result='rulings_index-ruling-search')
 def test_shards_find_words_dates_and_spellings(app):
     app.build()
     look = lookup(app)
@@ -157,7 +160,8 @@ def test_shards_find_words_dates_and_spellings(app):
     assert look.spelling('黑') is None
 
 
-@pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-search')
+@pytest.mark.test_params(shared_result='rulings_index-ruling-search')
 def test_only_the_search_page_loads_it(app):
     app.build()
     search = (app.outdir / 'search.html').read_text(encoding='utf-8')
@@ -176,7 +180,8 @@ def test_only_the_search_page_loads_it(app):
         script_text()
 
 
-@pytest.mark.sphinx('html', testroot='ruling-search', freshenv=True)
+@pytest.mark.sphinx('html', testroot='ruling-search')
+@pytest.mark.test_params(shared_result='rulings_index-ruling-search')
 def test_every_page_loads_the_search_box_script_only(app):
     app.build()
     engine = zlib.crc32((app.outdir / '_static' / 'rulings_search.js').read_bytes())

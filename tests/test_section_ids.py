@@ -27,7 +27,8 @@ def section_ids(app, docname: str = 'index') -> list[tuple[str, list[str]]]:
     return [(s[0].astext(), s['ids']) for s in doctree.findall(nodes.section)]
 
 
-@pytest.mark.sphinx('html', testroot='section-ids', freshenv=True)
+@pytest.mark.sphinx('html', testroot='section-ids')
+@pytest.mark.test_params(shared_result='section_ids-section-ids')
 def test_sections_get_readable_ids(app):
     app.build()
     assert_no_warnings(app)
@@ -45,7 +46,8 @@ def test_sections_get_readable_ids(app):
     assert html(app).count('id="cost"') == 1
 
 
-@pytest.mark.sphinx('html', testroot='section-ids', freshenv=True)
+@pytest.mark.sphinx('html', testroot='section-ids')
+@pytest.mark.test_params(shared_result='section_ids-section-ids')
 def test_links_use_the_new_ids(app):
     app.build()
     page = html(app)

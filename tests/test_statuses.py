@@ -80,7 +80,8 @@ def listed(app, docname: str = 'open') -> list[tuple[str, list[str]]]:
                 re.S)]
 
 
-@pytest.mark.sphinx('html', testroot='statuses', freshenv=True)
+@pytest.mark.sphinx('html', testroot='statuses')
+@pytest.mark.test_params(shared_result='statuses-statuses')
 def test_statuses_replacements_and_sources(app):
     app.build()
     assert_no_warnings(app)
@@ -96,7 +97,8 @@ def test_statuses_replacements_and_sources(app):
         'ruling-2019-03-03-王宫的铁壁']
 
 
-@pytest.mark.sphinx('html', testroot='statuses', freshenv=True)
+@pytest.mark.sphinx('html', testroot='statuses')
+@pytest.mark.test_params(shared_result='statuses-statuses')
 def test_badges_links_and_readers_tools_in_html(app):
     app.build()
     page = html(app)
@@ -146,7 +148,8 @@ def test_badges_links_and_readers_tools_in_html(app):
         assert 'reader_tools.js' in html(app, docname)
 
 
-@pytest.mark.sphinx('html', testroot='statuses', freshenv=True)
+@pytest.mark.sphinx('html', testroot='statuses')
+@pytest.mark.test_params(shared_result='statuses-statuses')
 def test_export_carries_the_status(app):
     app.build()
     data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
@@ -158,7 +161,8 @@ def test_export_carries_the_status(app):
                      for a, s, rs, rb, src in INDEX]
 
 
-@pytest.mark.sphinx('html', testroot='statuses', freshenv=True)
+@pytest.mark.sphinx('html', testroot='statuses')
+@pytest.mark.test_params(shared_result='statuses-statuses')
 def test_open_questions(app):
     app.build()
     assert listed(app) == OPEN

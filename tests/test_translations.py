@@ -51,7 +51,8 @@ PO = 'locale/zh_TW/LC_MESSAGES'
 # -- a translated build (test root "intl") ----------------------------------------------
 
 
-@pytest.mark.sphinx('html', testroot='intl', freshenv=True)
+@pytest.mark.sphinx('html', testroot='intl')
+@pytest.mark.test_params(shared_result='translations-intl')
 def test_translated_messages_keep_card_links_and_rulings(app):
     app.build()
     # the zh_TW name (alias) and the original name link the same card, in any order
@@ -86,7 +87,8 @@ def test_translated_messages_keep_card_links_and_rulings(app):
     assert app.config.project == '測試手冊'
 
 
-@pytest.mark.sphinx('html', testroot='intl', freshenv=True)
+@pytest.mark.sphinx('html', testroot='intl')
+@pytest.mark.test_params(shared_result='translations-intl')
 def test_translation_mistakes_are_reported_at_their_po_line(app):
     app.build()
     assert warnings(app) == [
@@ -105,7 +107,8 @@ def test_translation_mistakes_are_reported_at_their_po_line(app):
     ]
 
 
-@pytest.mark.sphinx('html', testroot='intl', freshenv=True)
+@pytest.mark.sphinx('html', testroot='intl')
+@pytest.mark.test_params(shared_result='translations-intl')
 def test_catalogs_are_compiled_into_the_build(app):
     app.build()
     assert not list(Path(app.srcdir, 'locale').rglob('*.mo'))  # nothing written into locale/
@@ -113,8 +116,9 @@ def test_catalogs_are_compiled_into_the_build(app):
     assert compiled == ['errors.mo', 'handbook.mo', 'index.mo']
 
 
-@pytest.mark.sphinx('html', testroot='intl', freshenv=True,
+@pytest.mark.sphinx('html', testroot='intl',
                     confoverrides={'language': 'zh_CN'})
+@pytest.mark.test_params(shared_result='translations-intl-zh-cn')
 def test_the_source_language_is_not_translated(app):
     app.build()
     assert_no_warnings(app)
@@ -136,7 +140,8 @@ def switcher(page: str) -> list[tuple[str, str, str]]:
             for href, tag, label, tag2, label2 in entries]
 
 
-@pytest.mark.sphinx('html', testroot='intl', freshenv=True)
+@pytest.mark.sphinx('html', testroot='intl')
+@pytest.mark.test_params(shared_result='translations-intl')
 def test_switcher_links_to_the_same_page_in_the_root_language(app):
     app.build()
     assert switcher(html(app)) == [('../index.html', 'zh-CN', '简体中文'),
@@ -145,8 +150,9 @@ def test_switcher_links_to_the_same_page_in_the_root_language(app):
     assert 'aria-label="語言"' in html(app)  # the handbook catalog
 
 
-@pytest.mark.sphinx('html', testroot='intl', freshenv=True,
+@pytest.mark.sphinx('html', testroot='intl',
                     confoverrides={'language': 'zh_CN'})
+@pytest.mark.test_params(shared_result='translations-intl-zh-cn')
 def test_switcher_links_from_the_root_into_the_language_folders(app):
     app.build()
     assert switcher(html(app)) == [('current', 'zh-CN', '简体中文'),

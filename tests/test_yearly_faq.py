@@ -67,7 +67,8 @@ def exported(app) -> list[tuple]:
              r['status'], r['sources'], r['cards'], r['text']) for r in data['rulings']]
 
 
-@pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True)
+@pytest.mark.sphinx('html', testroot='yearly-faq')
+@pytest.mark.test_params(shared_result='yearly_faq-yearly-faq')
 def test_every_line_of_a_day_is_a_ruling_dated_by_its_day(app):
     app.build()
     assert_no_warnings(app)  # no report under -W: the page's role, the wiki, the headers
@@ -84,7 +85,8 @@ def test_every_line_of_a_day_is_a_ruling_dated_by_its_day(app):
     assert by_anchor['ruling-2021-01-05-倍倍伤害']['superseded_by'] is None
 
 
-@pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True)
+@pytest.mark.sphinx('html', testroot='yearly-faq')
+@pytest.mark.test_params(shared_result='yearly_faq-yearly-faq')
 def test_a_yearly_faq_page_in_html(app):
     app.build()
     page = html(app, 'faq/2021')
@@ -110,7 +112,8 @@ def test_a_yearly_faq_page_in_html(app):
             '<a class="ruling-superseded-by" href="../chapter.html#同时处理">→ 最新调整</a>') in page
 
 
-@pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True)
+@pytest.mark.sphinx('html', testroot='yearly-faq')
+@pytest.mark.test_params(shared_result='yearly_faq-yearly-faq')
 def test_card_pages_timeline_and_open_questions_follow(app):
     app.build()
     # a card page: the ruling that holds, the overturned one folded
@@ -135,7 +138,8 @@ def test_card_pages_timeline_and_open_questions_follow(app):
         key=lambda r: r.date, reverse=True)][:1] == [('2021-02-09', 'ruling-2021-02-09-试胆竞速')]
 
 
-@pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True)
+@pytest.mark.sphinx('html', testroot='yearly-faq')
+@pytest.mark.test_params(shared_result='yearly_faq-yearly-faq')
 def test_the_search_finds_the_rulings_of_a_day(app):
     from handbook.search.rulings_index import Index
 

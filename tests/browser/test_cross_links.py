@@ -117,6 +117,7 @@ def test_jump_bar_on_a_phone(phone, site, screenshot):
     screenshot(page, 'x')
 
 
+@pytest.mark.long
 def test_the_whole_index_fits_a_phone(phone, site, screenshot):
     """Every page of the index -- a page per initial -- fits a phone; the old
     anchors of the whole index lead to them."""

@@ -137,20 +137,39 @@ PAGE_TYPES = {
 }
 
 
+@pytest.fixture(scope='module')
+def schemes(browser):
+    """One desktop browser context per colour scheme, for the module (its
+    cache keeps the theme's files from page to page)."""
+    made: dict[str, object] = {}
+
+    def context(scheme: str):
+        if scheme not in made:
+            made[scheme] = browser.new_context(**WIDTHS['desktop'], color_scheme=scheme)
+        return made[scheme]
+
+    yield context
+    for context in made.values():
+        context.close()
+
+
+@pytest.mark.long
 @pytest.mark.parametrize('scheme', ['light', 'dark'])
-def test_axe_finds_nothing_serious_on_any_page_type(browser, site, faq_site, scheme):
+@pytest.mark.parametrize('kind', list(PAGE_TYPES))
+def test_axe_finds_nothing_serious_on_any_page_type(request, schemes, site, kind, scheme):
+    """One page type in one scheme a test: pytest-xdist spreads them (axe
+    takes seconds on a long content page)."""
     from axe_playwright_python.sync_playwright import Axe
 
-    axe = Axe()
-    context = browser.new_context(**WIDTHS['desktop'], color_scheme=scheme)
-    page = context.new_page()
-    found = {}
-    for kind, path in PAGE_TYPES.items():
-        page.goto(faq_site + 'rulings.html' if path is None else site.url(quote(path, safe='?=')))
-        if kind == 'search with results':
-            page.wait_for_selector('.ruling-result')
-        violations = axe.run(page, options=AXE_OPTIONS).response['violations']
-        found[kind] = [(v['id'], v['impact'], [n['html'][:120] for n in v['nodes'][:3]])
-                       for v in violations if v['impact'] in FAILING]
-    context.close()
-    assert found == {kind: [] for kind in PAGE_TYPES}
+    path = PAGE_TYPES[kind]
+    url = (request.getfixturevalue('faq_site') + 'rulings.html' if path is None
+           else site.url(quote(path, safe='?=')))
+    page = schemes(scheme).new_page()
+    page.goto(url)
+    if kind == 'search with results':
+        page.wait_for_selector('.ruling-result')
+    violations = Axe().run(page, options=AXE_OPTIONS).response['violations']
+    page.close()
+    found = [(v['id'], v['impact'], [n['html'][:120] for n in v['nodes'][:3]])
+             for v in violations if v['impact'] in FAILING]
+    assert found == [], kind
