@@ -571,8 +571,10 @@ const RulingSearch = (() => {
       return shown.loading;
     };
     shown.fetchNext = fetchNext;
-    if (ui.more.getBoundingClientRect().top < window.innerHeight + NEAR) fetchNext();
-    else if ("IntersectionObserver" in window) {
+    // the observer says at once whether the button is near already; asking
+    // the button's place here would lay the page out before the results are
+    // painted (a long task of its own on a phone)
+    if ("IntersectionObserver" in window) {
       nearMore = new IntersectionObserver((seen) => {
         if (seen.some((entry) => entry.isIntersecting)) {
           nearMore.disconnect();
@@ -580,7 +582,7 @@ const RulingSearch = (() => {
         }
       }, { rootMargin: `0px 0px ${NEAR}px 0px` });
       nearMore.observe(ui.more);
-    }
+    } else fetchNext();
   };
 
   const showMore = () => {
