@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
     from typing import BinaryIO
 
+    from sphinx.builders import Builder
     from sphinx.environment import BuildEnvironment
 
 
@@ -36,6 +37,16 @@ def write_if_changed(path: Path, content: str | bytes) -> bool:
     already (:func:`write_pieces_if_changed`, in one piece); whether it wrote."""
     data = content.encode('utf-8') if isinstance(content, str) else content
     return write_pieces_if_changed(path, lambda: (data,))
+
+
+def copy_script_to_static(builder: Builder, script: Path) -> None:
+    """Copy *script* into the builder's ``_static/`` where its bytes differ,
+    for a builder whose pages run scripts (HTML, not the EPUB's
+    ``embedded`` pages); at ``builder-inited``, before the pages are
+    written, so that each names it with its checksum."""
+    if builder.format != 'html' or getattr(builder, 'embedded', False):
+        return
+    write_if_changed(Path(builder.outdir) / '_static' / script.name, script.read_bytes())
 
 
 def write_pieces_if_changed(path: Path, pieces: Callable[[], Iterable[bytes]]) -> bool:

@@ -65,7 +65,7 @@ from sphinx.locale import get_translation
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from handbook.cards import links as card_links
-from handbook.core.files import write_if_changed
+from handbook.core.files import copy_script_to_static, write_if_changed
 from handbook.listings import card_index
 from handbook.listings.card_index import Section
 from handbook.render.anchors import page_title
@@ -290,16 +290,8 @@ def write_entries(app: Sphinx, pagename: str, templatename: str, context: dict[s
 
 
 def copy_script(app: Sphinx) -> None:
-    """Copy the script into ``_static/`` when it differs (``builder-inited``:
-    before the pages are written, so that each names it with its checksum)."""
-    builder = app.builder
-    if builder.format != 'html' or getattr(builder, 'embedded', False):
-        return
-    target = Path(builder.outdir) / '_static' / SCRIPT.name
-    text = SCRIPT.read_bytes()
-    if not target.is_file() or target.read_bytes() != text:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text)
+    """Copy the script into ``_static/`` (``builder-inited``)."""
+    copy_script_to_static(app.builder, SCRIPT)
 
 
 def skip(self: Any, node: nodes.Node) -> None:

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.locale import get_translation
 
+from handbook.core.files import copy_script_to_static
 from handbook.core.names import SEPARATOR_CLASS
 from handbook.listings import card_index, card_pages
 from handbook.store import store
@@ -95,16 +96,8 @@ def add_script(app: Sphinx, pagename: str, templatename: str, context: dict[str,
 
 
 def copy_script(app: Sphinx) -> None:
-    """Copy the script into ``_static/`` when it differs (``builder-inited``:
-    before the pages are written, so that each names it with its checksum)."""
-    builder = app.builder
-    if builder.format != 'html' or getattr(builder, 'embedded', False):
-        return
-    target = Path(builder.outdir) / '_static' / SCRIPT.name
-    text = SCRIPT.read_bytes()
-    if not target.is_file() or target.read_bytes() != text:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text)
+    """Copy the script into ``_static/`` (``builder-inited``)."""
+    copy_script_to_static(app.builder, SCRIPT)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
