@@ -76,6 +76,13 @@ def html(app, docname: str = 'index') -> str:
     return (app.outdir / f'{docname}.html').read_text(encoding='utf-8')
 
 
+def moved_anchors(app, docname: str) -> dict[str, list[str]]:
+    """The map on page *docname* of a split list from each part's page to the
+    old anchors it holds (render/split_pages.py, ``moved_anchors``)."""
+    return json.loads(re.search(r'<script type="application/json" id="handbook-moved-anchors">'
+                                r'(.*?)</script>', html(app, docname))[1])
+
+
 class SharedBuild(SphinxTestApp):
     """The app of a build that several tests of a module share
     (``@pytest.mark.test_params(shared_result=key)``, see conftest.py's

@@ -4,6 +4,7 @@ its sources."""
 
 from __future__ import annotations
 
+import functools
 import html as html_module
 import json
 import re
@@ -19,7 +20,15 @@ from docutils.parsers.rst import Parser
 from handbook.cards import registry as card_registry
 from handbook.cards.registry import Card
 from handbook.listings import card_index
-from helpers import assert_no_warnings, card_targets, html, warnings, written_by, whole_list
+from helpers import (
+    assert_no_warnings,
+    card_targets,
+    html,
+    moved_anchors,
+    warnings,
+    whole_list,
+    written_by,
+)
 
 #: (group id, title, [(entry id, kind, name, [(href, text, [(ruling href, date)])])])
 #: of test-card-index
@@ -195,12 +204,8 @@ def test_index_structure(app):
 def test_old_anchors_of_the_index_lead_to_the_pages_of_the_initials(app):
     """card-index.html#card-旋风 and #initial-x still lead to their entry: the
     index's page maps each id to its page, which a script follows."""
-    import json
-
     app.build()
-    page = html(app, 'card-index')
-    moved = json.loads(re.search(r'<script type="application/json" id="handbook-moved-anchors">'
-                                 r'(.*?)</script>', page)[1])
+    moved = moved_anchors(app, 'card-index')
     assert sorted(moved) == sorted(f'card-index/{g.removeprefix("initial-")}.html'
                                    for g, _t, _e in INDEX)
     assert moved['card-index/x.html'][:2] == ['initial-x', 'card-心眼的女神']
@@ -769,12 +774,7 @@ def test_old_anchors_lead_to_the_pages_of_the_second_letters(app):
     """card-index.html#card-旋风 and card-index/x.html#card-旋风 both lead
     to card-index/x-u.html, through the moved anchors' map of each page."""
     app.build()
-
-    def moved(docname: str) -> dict[str, list[str]]:
-        return json.loads(re.search(r'<script type="application/json" '
-                                    r'id="handbook-moved-anchors">(.*?)</script>',
-                                    html(app, docname))[1])
-
+    moved = functools.partial(moved_anchors, app)
     overview = moved('card-index')
     assert overview['card-index/x.html'] == ['initial-x']
     assert overview['card-index/x-u.html'] == ['card-旋风']

@@ -199,6 +199,17 @@ XUANFENG_PARTS = {'cards/旋风': (1, XUANFENG[:2], []), 'cards/旋风_2': (3, X
                   'cards/旋风_3': (5, XUANFENG[4:], OVERTURNED)}
 
 
+def rewritten(make_app, app) -> list[str]:
+    """The card pages (and parts) another build of *app*'s root writes, as
+    page names: those whose file's date changed."""
+    outdir = Path(app.outdir)
+    again = make_app('html', srcdir=app.srcdir)
+    before = {p: p.stat().st_mtime_ns for p in outdir.glob('cards/*.html')}
+    again.build()
+    return sorted(p.relative_to(outdir).with_suffix('').as_posix()
+                  for p in outdir.glob('cards/*.html') if before.get(p) != p.stat().st_mtime_ns)
+
+
 def ids_and_links(app, name: str) -> tuple[set[str], list[str]]:
     """The ids of a page, and the targets of its links (not of the theme's frame)."""
     page = re.search(r'<section class="card-page" id="card-page">.*?\n</section>', html(app, name),
@@ -284,12 +295,7 @@ def test_a_lost_part_is_written_again_and_parts_no_longer_needed_removed(app, ma
 
     def rebuild(rulings: int) -> list[str]:
         conf.write_text(f'{settings}handbook_card_page_rulings = {rulings}\n', encoding='utf-8')
-        again = make_app('html', srcdir=app.srcdir)
-        before = {p: p.stat().st_mtime_ns for p in outdir.glob('cards/*.html')}
-        again.build()
-        return sorted(p.relative_to(outdir).with_suffix('').as_posix()
-                      for p in outdir.glob('cards/*.html')
-                      if before.get(p) != p.stat().st_mtime_ns)
+        return rewritten(make_app, app)
 
     rebuild(2)
     assert [name for name in written(app) if name.startswith('cards/旋风')] == list(XUANFENG_PARTS)
@@ -386,12 +392,7 @@ def test_an_edit_rewrites_only_the_pages_whose_rulings_changed(app, make_app):
     outdir = Path(app.outdir)
 
     def rebuild() -> list[str]:
-        again = make_app('html', srcdir=app.srcdir)
-        before = {p: p.stat().st_mtime_ns for p in outdir.glob('cards/*.html')}
-        again.build()
-        return sorted(p.relative_to(outdir).with_suffix('').as_posix()
-                      for p in outdir.glob('cards/*.html')
-                      if before.get(p) != p.stat().st_mtime_ns)
+        return rewritten(make_app, app)
 
     assert rebuild() == []  # nothing changed: nothing written
     other = Path(app.srcdir, 'other.rst')

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 
 import pytest
-from helpers import SPEED, assert_no_warnings, html, warnings, written_by
+from helpers import SPEED, assert_no_warnings, html, moved_anchors, warnings, written_by
 
 I = '../index.html#'  # from a year page, timeline/<year>.html
 #: (year title, [(month title, [permalink of each entry])]) of test-ruling-lines
@@ -437,12 +438,9 @@ def test_a_page_per_year_with_the_jump_bar(app):
 def test_old_anchors_of_the_timeline_lead_to_the_year_pages(app):
     """timeline.html#y2017 and #y2017-03 still lead somewhere: the page maps
     each to its year page, which a script follows (render/split_pages.py)."""
-    import json
-
     app.build()
     page = html(app, 'timeline')
-    moved = json.loads(re.search(r'<script type="application/json" id="handbook-moved-anchors">'
-                                 r'(.*?)</script>', page)[1])
+    moved = moved_anchors(app, 'timeline')
     assert moved['timeline/2017.html'] == ['y2017', 'y2017-12', 'y2017-07', 'y2017-03']
     for target, anchors in moved.items():
         for anchor in anchors:
@@ -533,15 +531,8 @@ def test_a_heavy_year_is_a_page_per_month(app):
 def test_old_anchors_lead_to_the_month_pages(app):
     """timeline.html#y2017-03 and timeline/2017.html#y2017-03 both lead to
     timeline/2017-03.html, through the moved anchors' map of each page."""
-    import json
-
     app.build()
-
-    def moved(docname: str) -> dict[str, list[str]]:
-        return json.loads(re.search(r'<script type="application/json" '
-                                    r'id="handbook-moved-anchors">(.*?)</script>',
-                                    html(app, docname))[1])
-
+    moved = functools.partial(moved_anchors, app)
     overview = moved('timeline')
     assert overview['timeline/2017.html'] == ['y2017']
     assert overview['timeline/2017-03.html'] == ['y2017-03']
