@@ -119,6 +119,7 @@ from sphinx.locale import get_translation
 from sphinx.util import logging
 
 from handbook.cards import links as card_links
+from handbook.core.files import write_if_changed
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.core.records import frozen_record
 from handbook.listings import card_index
@@ -534,10 +535,7 @@ def copy_script(app: Sphinx) -> None:
     text = (f'/* handbook card pages (_ext/handbook/listings/card_pages.py) */\n'
             f'const HANDBOOK_CARD_SEPARATORS = {json.dumps(SEPARATOR_CLASS)};\n'
             f'{SCRIPT.read_text(encoding="utf-8")}')
-    target = Path(app.outdir, '_static', STATIC_SCRIPT)
-    if not target.is_file() or target.read_text(encoding='utf-8') != text:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding='utf-8')
+    write_if_changed(Path(app.outdir, '_static', STATIC_SCRIPT), text)
 
 
 class Contexts:
