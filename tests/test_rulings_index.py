@@ -157,6 +157,8 @@ def test_shards_find_words_dates_and_spellings(app):
     assert look.spelling('旋风') == ['旋风', '', '旋风', ['旋風', '旋风']]
     assert look.spelling('旋風') == look.spelling('旋风')
     assert look.spelling('ddd反骨王列奥尼达')[3] == ['ddd反骨王列奥尼达']
+    # and each in the other script, with no alias in the registry (OpenCC)
+    assert look.spelling(fold('ＤＤＤ反骨王 列奧尼達')) == look.spelling('ddd反骨王列奥尼达')
     assert look.spelling('黑') is None
 
 

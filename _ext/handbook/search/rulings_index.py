@@ -51,7 +51,10 @@ first (newest first; then in page order), with its other places after
 **Every spelling.**  A term that is a spelling of a card the pages link --
 its registry name, a spelling variant, an alias in another language or
 script (``旋風`` for ``旋风``: the registry's ``zh_TW=`` aliases), a name as
-pages write it -- finds every spelling of that card.  A date is found
+pages write it, or any of these in the other script (OpenCC's ``s2t``,
+``s2tw``, ``s2twp`` and ``s2hk`` in a Chinese build, ``tw2s`` and ``t2s`` in a
+Traditional one: ``誘餌人偶·蓪`` with no alias in the registry) -- finds every
+spelling of that card.  A date is found
 however it is written: ``17/3/24``, ``2017/3/24``, ``17/03/24``,
 ``2017-03-24``, ``2017.3.24``, ``2017年3月24日``; ``2017-03`` or ``17/3``
 finds the month (and ``2017`` the year), besides the texts that hold it; a
@@ -138,9 +141,10 @@ _ = get_translation('handbook')
 #: bump when the shape of the index changes
 FORMAT = 2
 #: the environment's version: a new index format, or a change in what a
-#: page's reading leaves for the index, reads every page again, so that the
-#: index is made anew (bump the last digits for the latter)
-ENV_VERSION = FORMAT * 100 + 1
+#: page's reading leaves for the index or in what the index makes of it,
+#: reads every page again, so that the index is made anew (bump the last
+#: digits for the latter; 2: card spellings in the other script)
+ENV_VERSION = FORMAT * 100 + 2
 #: Sphinx's page metadata keys that leave a page out of its search index
 NOSEARCH = ('nosearch', 'no-search')
 #: the metadata key that says the page itself asked to be left out
@@ -189,11 +193,25 @@ def _opencc(config: str) -> Callable[[str], str]:
     return opencc.OpenCC(config).convert
 
 
+def traditional(language: str | None) -> bool:
+    return bool(language) and language.replace('-', '_').startswith(TRADITIONAL)
+
+
 def counterpart(language: str | None) -> Callable[[str], str] | None:
     """The conversion to the other script of a build's texts, if it has one."""
-    if language and language.replace('-', '_').startswith(TRADITIONAL):
-        return _opencc('tw2s')
-    return None
+    return _opencc('tw2s') if traditional(language) else None
+
+
+def other_scripts(language: str | None) -> list[Callable[[str], str]]:
+    """The conversions of a card's spelling into the forms a reader writing the
+    other script types: Traditional (generic, Taiwan's, Taiwan's phrases, Hong
+    Kong's) in a Chinese build, Simplified in a Traditional one; none in a
+    build of another language."""
+    if traditional(language):
+        return [_opencc(config) for config in ('tw2s', 't2s')]
+    if language and language.split('_')[0].split('-')[0] == 'zh':
+        return [_opencc(config) for config in ('s2t', 's2tw', 's2twp', 's2hk')]
+    return []
 
 
 def shown(app: Sphinx, ruling: Ruling) -> bool:
@@ -322,6 +340,11 @@ class Index:
                      card.name_in(app.config.language) if card is not None else key, names]
             for spelling in names:
                 out.setdefault(spelling, value)
+        # the same spellings in the other script find the card too, after every
+        # spelling of the registry and the pages (a variant never takes one's place)
+        for convert in other_scripts(app.config.language):
+            for spelling, value in list(out.items()):
+                out.setdefault(self.fold(convert(spelling)), value)
         return out
 
     def parts(self, app: Sphinx) -> tuple[dict[str, Any], dict[str, str]]:
