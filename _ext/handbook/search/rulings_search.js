@@ -351,12 +351,27 @@ const RulingSearch = (() => {
   };
 
   /** A search: the terms, the documents of each, the rulings in order. */
-  const search = async (query, order) => {
+  const searching = async (query, order) => {
     const asked = generation;
     const terms = await analyse(query);
     const matched = await matchTerms(terms);
     const rulings = await ordered(rulingsOf(matched), terms, order);
     return { asked, query, order, terms, matched, rulings };
+  };
+
+  /** The last search, asked again: the search page's sections search the
+   * query its rulings were searched for. */
+  let last = { key: null, promise: null };
+  const search = (query, order) => {
+    const key = `${generation}\u0000${order}\u0000${query}`;
+    if (last.key !== key) {
+      const promise = searching(query, order);
+      last = { key, promise };
+      promise.catch(() => {
+        if (last.promise === promise) last = { key: null, promise: null };
+      });
+    }
+    return last.promise;
   };
   const current = (result) => result.asked === generation;
 
