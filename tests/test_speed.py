@@ -17,6 +17,7 @@ import types
 
 import pytest
 from handbook.speed import ALLOWED, check_versions
+from handbook.speed.read_order import balanced
 from handbook.speed.writing import LateParts, weighed_chunks
 from helpers import ROOT, SPEED, assert_no_warnings, warnings, whole_list
 from sphinx.errors import ExtensionError
@@ -251,6 +252,34 @@ def test_a_heavy_page_is_written_in_a_chunk_of_its_own():
     assert ['faq/2023'] in chunks and not any({'faq/2023', 'faq/2024'} <= set(c) for c in chunks)
     assert weighed_chunks([], 3, sizes.__getitem__) == []
     assert weighed_chunks(['a', 'b'], 5, lambda name: 0) == [['a'], ['b']]
+
+
+def test_a_parallel_read_spreads_the_yearly_faq_pages_over_its_chunks():
+    # the bench corpus's shape: 48 chapter pages, five yearly FAQ pages of
+    # more than half the source, neighbours in name order
+    names = sorted([f'ch{c}/p{p:02}' for c in range(1, 7) for p in range(1, 9)]
+                   + [f'ch{c}/index' for c in range(1, 7)]
+                   + [f'faq/{year}' for year in range(2020, 2025)]
+                   + ['card-index', 'faq/index', 'index', 'timeline'])
+    sizes = {name: 45_000 if '/p' in name else 2_000 for name in names}
+    sizes.update({'faq/2020': 465_000, 'faq/2021': 517_000, 'faq/2022': 591_000,
+                  'faq/2023': 642_000, 'faq/2024': 697_000})
+
+    def weights(order):
+        return [sum(sizes[name] for name in chunk) for chunk in make_chunks(order, 2)]
+
+    before = weights(names)
+    assert max(before) > 0.6 * sum(before)  # one chunk holds every FAQ page
+    order = balanced(names, 2, sizes.__getitem__)
+    assert sorted(order) == names
+    assert [len(c) for c in make_chunks(order, 2)] == [len(c) for c in make_chunks(names, 2)]
+    after = weights(order)
+    assert after == sorted(after, reverse=True)  # the heaviest chunk first
+    assert max(after) < 1.1 * sum(after) / len(after)
+    assert all(sum(name.startswith('faq/20') for name in chunk) <= 2
+               for chunk in make_chunks(order, 2))
+    assert balanced(names, 2, sizes.__getitem__) == order  # the same order for the same pages
+    assert balanced([], 2, sizes.__getitem__) == []
 
 
 def test_late_parts_are_written_into_their_page_in_place_of_their_markers(tmp_path):

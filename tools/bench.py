@@ -1,4 +1,4 @@
-"""Benchmark the handbook's toolchain against plain Sphinx on a realistic handbook (``make bench``).
+r"""Benchmark the handbook's toolchain against plain Sphinx on a realistic handbook (``make bench``).
 
 Usage::
 
@@ -873,7 +873,7 @@ MEASURES = ['clean', 'no-change', 'ruling', 'faq-edit', 'registry', 'check', 'pr
             'faq-preview', 'suggest', 'card-pages', 'search', 'weight', 'parts']
 #: the speed package's parts (_ext/handbook/speed/__init__.py), measured by --only parts
 SPEED_PARTS = ['gc', 'write', 'toctrees', 'parser', 'pinyin-ahead', 'card-pages-aside',
-               'index-aside']
+               'index-aside', 'read-order']
 
 
 class Bench:

@@ -24,11 +24,16 @@ default; ``-D handbook_speed_parts=gc,write`` keeps two):
                        (:mod:`handbook.speed.card_pages`)
 ``index-aside``        the search index made by a process of its own while
                        the pages are written (:mod:`handbook.speed.index_aside`)
+``read-order``         a ``-j`` read's chunks of about the same weight
+                       (:mod:`handbook.speed.read_order`)
 =====================  =====================================================
 
 Each part is kept because ``make bench`` shows it earns at least 5 % of a
 clean or an edit build (``docs/bench-records.md``); what earned less was
-dropped (the templates' bytecode kept, a parallel read's order); what
+dropped (the templates' bytecode kept); a parallel read's order, dropped
+on a corpus whose large pages were spread out by their names, came back
+when the corpus took real handbooks' shape (yearly FAQ pages, neighbours);
+what
 served a feature that is gone went with it (jieba's dictionary shared and
 each page's words kept, for Sphinx's own search index, which the handbook
 no longer fills: :mod:`handbook.search.rulings_index`).
@@ -75,6 +80,7 @@ PARTS = {
     'pinyin-ahead': 'handbook.speed.pinyin_ahead',
     'card-pages-aside': 'handbook.speed.card_pages',
     'index-aside': 'handbook.speed.index_aside',
+    'read-order': 'handbook.speed.read_order',
 }
 #: the parts that accelerate a concern: loaded only where the concern is
 CONCERNS = {
