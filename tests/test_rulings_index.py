@@ -17,7 +17,7 @@ import zlib
 import pytest
 
 from handbook.core.names import SEPARATOR_CLASS, fold
-from handbook.search import shards
+from handbook.search import other_scripts, shards
 from handbook.search.rulings_index import (
     SEPARATORS_SLOT,
     counterpart,
@@ -354,3 +354,47 @@ def test_the_same_ruling_is_its_folded_text_and_cards():
     other_text = ruling('「旋风」可以对应「黑洞」。', '旋风', '黑洞', where='d')
     groups = grouped([first, other_cards, again, other_text])
     assert [[r.where for r in group] for group in groups] == [['a', 'b'], ['c'], ['d']]
+
+
+@pytest.mark.sphinx('html', testroot='ruling-search')
+@pytest.mark.test_params(shared_result='rulings_index-ruling-search')
+def test_the_other_scripts_spellings_are_converted_once_in_a_process_of_their_own(
+        app, monkeypatch):
+    app.build()
+    kept = json.loads((app.doctreedir / other_scripts.KEPT).read_text(encoding='utf-8'))
+    assert kept['configs'] == ['s2t', 's2tw', 's2twp', 's2hk']
+    assert kept['names']['ddd反骨王列奥尼达'] == ['ddd反骨王列奧尼達']
+    assert kept['names']['旋风'] == ['旋風']
+
+    # a later build converts only what no build converted: here, nothing
+    def no_process(*args):
+        raise AssertionError('converted again')
+
+    monkeypatch.setattr(other_scripts, '_convert', no_process)
+    assert other_scripts.variants(app, ['旋风', 'ddd反骨王列奥尼达']) == {
+        '旋风': ['旋風'], 'ddd反骨王列奥尼达': ['ddd反骨王列奧尼達']}
+
+
+@pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-no-opencc')
+def test_where_opencc_cannot_run_a_note_says_so_and_the_index_is_made(app, monkeypatch):
+    monkeypatch.setattr(other_scripts, 'PROGRAM', 'raise SystemExit("No module named opencc")')
+    app.build()
+    assert_no_warnings(app)
+    notes = [line for line in app.status.getvalue().splitlines() if 'search-scripts' in line]
+    assert notes == [
+        "note: the search finds the cards by the spellings the registry and the pages give, "
+        "not in the other script too: OpenCC did not run (No module named opencc); install "
+        "the project's requirements (pip install -r requirements.txt) "
+        "[handbook.search-scripts]"]
+    look = lookup(app)
+    assert look.spelling('旋風') == look.spelling('旋风')  # the registry's alias
+    assert look.spelling(fold('DDD反骨王 列奧尼達')) is None
+    assert not (app.doctreedir / other_scripts.KEPT).exists()
+
+
+@pytest.mark.parametrize('language, configs', [
+    ('zh_CN', other_scripts.INTO_TRADITIONAL), ('zh', other_scripts.INTO_TRADITIONAL),
+    ('zh-Hans', other_scripts.INTO_TRADITIONAL), ('zh_TW', other_scripts.INTO_SIMPLIFIED),
+    ('zh_HK', other_scripts.INTO_SIMPLIFIED), ('en', ()), (None, ()), ('', ())])
+def test_which_conversions_a_language_gets(language, configs):
+    assert other_scripts.configs(language) == configs

@@ -51,10 +51,9 @@ first (newest first; then in page order), with its other places after
 **Every spelling.**  A term that is a spelling of a card the pages link --
 its registry name, a spelling variant, an alias in another language or
 script (``旋風`` for ``旋风``: the registry's ``zh_TW=`` aliases), a name as
-pages write it, or any of these in the other script (OpenCC's ``s2t``,
-``s2tw``, ``s2twp`` and ``s2hk`` in a Chinese build, ``tw2s`` and ``t2s`` in a
-Traditional one: ``誘餌人偶·蓪`` with no alias in the registry) -- finds every
-spelling of that card.  A date is found
+pages write it, or any of these in the other script (``誘餌人偶·蓪`` with
+no alias in the registry: :mod:`handbook.search.other_scripts`) -- finds
+every spelling of that card.  A date is found
 however it is written: ``17/3/24``, ``2017/3/24``, ``17/03/24``,
 ``2017-03-24``, ``2017.3.24``, ``2017年3月24日``; ``2017-03`` or ``17/3``
 finds the month (and ``2017`` the year), besides the texts that hold it; a
@@ -123,7 +122,7 @@ from handbook.render.anchors import page_title
 from handbook.listings.card_index import card_page
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings import same
-from handbook.search import shards
+from handbook.search import other_scripts, shards
 from handbook.search.section_texts import page_texts
 from handbook.store import changes, store
 
@@ -161,8 +160,6 @@ SCRIPT = Path(__file__).with_name(SCRIPT_NAME)
 NAMES_SCRIPT = Path(__file__).parents[1] / 'core' / 'names.js'
 TEMPLATES = Path(__file__).parents[1] / 'templates'
 CHANGED, STRUCK = 1, 2
-#: languages written in Traditional characters: their texts get a Simplified counterpart
-TRADITIONAL = ('zh_TW', 'zh_HK', 'zh_MO', 'zh_Hant')
 SEPARATOR = shards.SEPARATOR
 
 
@@ -193,25 +190,9 @@ def _opencc(config: str) -> Callable[[str], str]:
     return opencc.OpenCC(config).convert
 
 
-def traditional(language: str | None) -> bool:
-    return bool(language) and language.replace('-', '_').startswith(TRADITIONAL)
-
-
 def counterpart(language: str | None) -> Callable[[str], str] | None:
     """The conversion to the other script of a build's texts, if it has one."""
-    return _opencc('tw2s') if traditional(language) else None
-
-
-def other_scripts(language: str | None) -> list[Callable[[str], str]]:
-    """The conversions of a card's spelling into the forms a reader writing the
-    other script types: Traditional (generic, Taiwan's, Taiwan's phrases, Hong
-    Kong's) in a Chinese build, Simplified in a Traditional one; none in a
-    build of another language."""
-    if traditional(language):
-        return [_opencc(config) for config in ('tw2s', 't2s')]
-    if language and language.split('_')[0].split('-')[0] == 'zh':
-        return [_opencc(config) for config in ('s2t', 's2tw', 's2twp', 's2hk')]
-    return []
+    return _opencc('tw2s') if other_scripts.traditional(language) else None
 
 
 def shown(app: Sphinx, ruling: Ruling) -> bool:
@@ -342,9 +323,9 @@ class Index:
                 out.setdefault(spelling, value)
         # the same spellings in the other script find the card too, after every
         # spelling of the registry and the pages (a variant never takes one's place)
-        for convert in other_scripts(app.config.language):
-            for spelling, value in list(out.items()):
-                out.setdefault(self.fold(convert(spelling)), value)
+        for spelling, converted in other_scripts.variants(app, list(out)).items():
+            for variant in converted:
+                out.setdefault(self.fold(variant), out[spelling])
         return out
 
     def parts(self, app: Sphinx) -> tuple[dict[str, Any], dict[str, str]]:
