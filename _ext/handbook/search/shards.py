@@ -157,18 +157,27 @@ def shards(postings: Postings, days: dict[str, list[int]],
     docs}}``) and ``n`` spellings; the ``u`` shards ``c`` characters, which
     only a term of one character needs.  Each entry is made JSON once, and
     the number of shards of a kind chosen from their size (:data:`SHARD_BYTES`
-    a shard, a power of two)."""
+    a shard, a power of two).
+
+    The postings are used up: each entry is let go once it is JSON, so that
+    the index's largest moment holds the postings or their JSON, not both."""
     months: dict[str, dict[str, list[int]]] = {}
     for iso in sorted(days):
         months.setdefault(iso[:7], {})[iso[8:]] = _gaps(sorted(set(days[iso])))
     words = [  # (key, kind, name, JSON)
-        *((gram, 'g', gram, dumps(encode_grams(entry))) for gram, entry in postings.grams.items()),
+        *((gram, 'g', gram, dumps(encode_grams(entry))) for gram, entry in _used_up(postings.grams)),
         *((month_key(month), 'd', month, dumps(value)) for month, value in months.items()),
         *((spelling_key(spelling), 'n', spelling, dumps(value))
           for spelling, value in spellings.items()),
     ]
-    chars = [(char, 'c', char, dumps(_gaps(docs))) for char, docs in postings.chars.items()]
+    chars = [(char, 'c', char, dumps(_gaps(docs))) for char, docs in _used_up(postings.chars)]
     return {'k': _distribute(words), 'u': _distribute(chars)}
+
+
+def _used_up(table: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """The items of *table*, each taken out of it as it is handed over."""
+    while table:
+        yield table.popitem()
 
 
 def _distribute(entries: list[tuple[str, str, str, str]]) -> tuple[int, dict[int, str]]:
