@@ -147,6 +147,8 @@ FOLDER = 'cards'
 #: writing alone (:mod:`handbook.speed.card_pages`)
 WRITE_PRIORITY = 550
 TEMPLATE = 'handbook-card.html'
+#: one ruling of a card page, rendered once however many pages show it
+RULING_TEMPLATE = 'handbook-card-ruling.html'
 #: what stands for a page's address, title and content in the frame (:func:`writer`)
 PAGE_TOKEN = 'handbook-card-page-9f3e1c'
 TITLE_TOKEN = 'handbook-card-title-9f3e1c'
@@ -552,6 +554,8 @@ class Contexts:
         self.fragments = fragments
         self.links: dict[str, str] = {}
         self.items: dict[tuple[str, str], dict[str, Any]] = {}
+        self.rendered: dict[tuple[Any, ...], str] = {}
+        self.ruling_template = self.builder.templates.environment.get_template(RULING_TEMPLATE)
         self.partners: dict[str, dict[str, str]] = {}
         self.texts = {
             'series': str(_('系列')),
@@ -607,6 +611,16 @@ class Contexts:
                                            if other['section_title'] else '')
             also.append({'text': where, 'url': other['url']})
         return {**first, 'also': also}
+
+    def html(self, group: list[Ruling], struck: bool) -> str:
+        """A ruling of the list, rendered (:data:`RULING_TEMPLATE`): once per
+        build, however many card pages show it."""
+        key = (struck, *((ruling.docname, ruling.anchor) for ruling in group))
+        done = self.rendered.get(key)
+        if done is None:
+            done = self.rendered[key] = self.ruling_template.render(
+                ruling=self.once(group), struck=struck, texts=self.texts)
+        return done
 
     def description(self, page: CardPage) -> str:
         """What a link to the page says (its preview, ``og:description``): the
@@ -692,8 +706,8 @@ class Contexts:
                    'url': self.uri(p.docname, p.section_id)} for p in page.entry.places]
         out, standing, fallen = [], 0, 0
         for number, part in enumerate(parts, 1):
-            rulings = [self.once(group) for folded, group in part if not folded]
-            overturned = [self.once(group) for folded, group in part if folded]
+            rulings = [self.html(group, False) for folded, group in part if not folded]
+            overturned = [self.html(group, True) for folded, group in part if folded]
             out.append({
                 **common,
                 'handbook_card_rulings': rulings,
