@@ -374,6 +374,14 @@ def test_the_other_scripts_spellings_are_converted_once_in_a_process_of_their_ow
     assert other_scripts.variants(app, ['旋风', 'ddd反骨王列奥尼达']) == {
         '旋风': ['旋風'], 'ddd反骨王列奥尼达': ['ddd反骨王列奧尼達']}
 
+    # a damaged file is converted again, not trusted
+    monkeypatch.undo()
+    path = app.doctreedir / other_scripts.KEPT
+    path.write_text(json.dumps({**kept, 'names': {'旋风': 3, '黑洞': [None]}}), encoding='utf-8')
+    assert other_scripts.variants(app, ['旋风', '黑洞']) == {'旋风': ['旋風'], '黑洞': []}
+    path.write_text('[', encoding='utf-8')
+    assert other_scripts.variants(app, ['旋风']) == {'旋风': ['旋風']}
+
 
 @pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-no-opencc')
 def test_where_opencc_cannot_run_a_note_says_so_and_the_index_is_made(app, monkeypatch):

@@ -20,6 +20,7 @@ a note says so and the search finds each card by the spellings it has.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -76,10 +77,13 @@ def variants(app: Sphinx, names: Iterable[str]) -> dict[str, list[str]]:
     kept: dict[str, list[str]] = {}
     try:
         data = json.loads(path.read_text(encoding='utf-8'))
-        if data.get('configs') == list(wanted):
-            kept = data['names']
-    except (OSError, ValueError, AttributeError, KeyError):
-        pass
+    except (OSError, ValueError):
+        data = None
+    if isinstance(data, dict) and data.get('configs') == list(wanted) \
+            and isinstance(data.get('names'), dict):
+        # what is not a list of texts is converted again
+        kept = {name: found for name, found in data['names'].items()
+                if isinstance(found, list) and all(isinstance(text, str) for text in found)}
     names = set(names)
     missing = sorted(names - kept.keys())
     if missing:
@@ -87,8 +91,9 @@ def variants(app: Sphinx, names: Iterable[str]) -> dict[str, list[str]]:
         if converted is None:
             return {name: kept[name] for name in names & kept.keys()}
         kept.update(zip(missing, converted))
-        write_if_changed(path, json.dumps({'configs': list(wanted), 'names': kept},
-                                          ensure_ascii=False, sort_keys=True))
+        with contextlib.suppress(OSError):  # not kept: the next build converts them again
+            write_if_changed(path, json.dumps({'configs': list(wanted), 'names': kept},
+                                              ensure_ascii=False, sort_keys=True))
     return {name: kept[name] for name in names}
 
 
