@@ -84,12 +84,12 @@ def variants(app: Sphinx, names: Iterable[str]) -> dict[str, list[str]]:
         # what is not a list of texts is converted again
         kept = {name: found for name, found in data['names'].items()
                 if isinstance(found, list) and all(isinstance(text, str) for text in found)}
-    names = set(names)
-    missing = sorted(names - kept.keys())
+    names = sorted(set(names))
+    missing = [name for name in names if name not in kept]
     if missing:
         converted = _convert(app, wanted, missing)
         if converted is None:
-            return {name: kept[name] for name in names & kept.keys()}
+            return {name: kept[name] for name in names if name in kept}
         kept.update(zip(missing, converted))
         with contextlib.suppress(OSError):  # not kept: the next build converts them again
             write_if_changed(path, json.dumps({'configs': list(wanted), 'names': kept},

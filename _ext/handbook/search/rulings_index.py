@@ -299,7 +299,9 @@ class Index:
         registry = card_links.registry(self.env)
         builder = app.builder
         linked: dict[str, dict[str, None]] = {}
-        for record in store(self.env).pages.values():
+        # in the pages' name order, not the order they were read in (a -j
+        # build's processes read them in another)
+        for _docname, record in sorted(store(self.env).pages.items()):
             for key, written in record.cards:
                 linked.setdefault(key, {})[self.fold(written)] = None
         if registry is not None:
@@ -322,9 +324,11 @@ class Index:
             for spelling in names:
                 out.setdefault(spelling, value)
         # the same spellings in the other script find the card too, after every
-        # spelling of the registry and the pages (a variant never takes one's place)
-        for spelling, converted in other_scripts.variants(app, list(out)).items():
-            for variant in converted:
+        # spelling of the registry and the pages (a variant never takes one's
+        # place), in the table's order (where two cards' variants meet, the first's)
+        converted = other_scripts.variants(app, out)
+        for spelling in list(out):
+            for variant in converted.get(spelling, ()):
                 out.setdefault(self.fold(variant), out[spelling])
         return out
 
