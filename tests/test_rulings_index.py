@@ -10,6 +10,7 @@ that the shards find exactly the documents a substring search finds
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import re
 import zlib
@@ -19,6 +20,7 @@ import pytest
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.search import other_scripts, shards
 from handbook.search.rulings_index import (
+    KEPT_INDEX,
     SEPARATORS_SLOT,
     counterpart,
     names_text,
@@ -406,3 +408,53 @@ def test_where_opencc_cannot_run_a_note_says_so_and_the_index_is_made(app, monke
     ('zh_HK', other_scripts.INTO_SIMPLIFIED), ('en', ()), (None, ()), ('', ())])
 def test_which_conversions_a_language_gets(language, configs):
     assert other_scripts.configs(language) == configs
+
+
+@pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-patched')
+def test_an_edit_patches_the_shards_into_what_a_whole_index_holds(app, make_app, tmp_path):
+    app.build()
+    builds = 0
+
+    def index_files(outdir) -> dict[str, str]:
+        static = outdir / '_static'
+        return {path.relative_to(static).as_posix(): path.read_text(encoding='utf-8')
+                for path in [static / 'rulings-index.js', *(static / 'search').iterdir()]}
+
+    def edit(page: str, old: str, new: str) -> bool:
+        """The page edited and built again, its index the same as a clean
+        build of the same pages makes; whether its shards were patched."""
+        nonlocal builds
+        path = app.srcdir / page
+        text = path.read_text(encoding='utf-8')
+        assert old in text
+        path.write_text(text.replace(old, new), encoding='utf-8')
+        make_app('html', srcdir=app.srcdir).build()
+        builds += 1
+        whole = make_app('html', srcdir=app.srcdir, builddir=tmp_path / f'whole{builds}',
+                         freshenv=True)
+        whole.build()
+        assert index_files(app.outdir) == index_files(whole.outdir)
+        kept = pickle.loads((app.doctreedir / KEPT_INDEX).read_bytes())
+        assert not pickle.loads((whole.doctreedir / KEPT_INDEX).read_bytes()).patched
+        return kept.patched
+
+    # a ruling's words, a section's text: bigrams and characters come and go
+    assert edit('index.rst', '同时处理。', '同时处理，新的词句甲乙。')
+    assert edit('other.rst', '没有裁定的段落。', '没有裁定的另一段落。')
+    # a second card linked (the first names the ruling's anchor): its spelling
+    # in the table, the ruling's haystack longer
+    assert edit('other.rst', '「`黑洞`_」。', '「`黑洞`_」和「`神之宣告`_」。')
+    # a card's alias added to the registry: its spellings' entries
+    assert edit('cards.tsv', 'card\t黑洞\n', 'card\t黑洞\t\t\ten=Dark Hole\n')
+    # a ruling dated elsewhere moves in the order, a ruling added: ids change,
+    # and the index is made whole
+    assert not edit('index.rst', ':ruling:`19/5/1` :ruling:`19/5/2`', ':ruling:`16/5/1`')
+    assert not edit('index.rst', '| 「`黑洞`_」在伤害步骤也能发动。',
+                    '| 「`黑洞`_」在伤害步骤也能发动。\n| 新裁定。\\ :ruling:`22/2/2`')
+    # the kept index no longer the files': made whole
+    (app.outdir / '_static' / 'rulings-index.js').unlink()
+    assert not edit('other.rst', '另一段落', '又一段落')
+    assert edit('other.rst', '又一段落', '再一段落')
+    # a part of the last index gone: made whole, the part written again
+    sorted((app.outdir / '_static' / 'search').glob('k*.js'))[0].unlink()
+    assert not edit('other.rst', '再一段落', '第四段落')

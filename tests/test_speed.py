@@ -203,10 +203,10 @@ def test_a_failing_index_process_is_reported_and_the_index_made(
     main = os.getpid()
     parts = rulings_index.Index.parts
 
-    def fail_aside(self, app):
+    def fail_aside(self, app, *args):
         if os.getpid() != main:
             raise ValueError('no way')
-        return parts(self, app)
+        return parts(self, app, *args)
 
     monkeypatch.setattr(rulings_index.Index, 'parts', fail_aside)
     app.build()

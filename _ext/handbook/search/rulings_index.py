@@ -97,7 +97,10 @@ The index is made again when a page was read again or removed, a registry
 row changed, or the manifest is missing (``html-collect-pages``, before the
 search page, which names the manifest with its checksum); a file is
 written only when its content changed, and a part the index no longer has
-is removed.  The current edition (``-t current``) leaves overturned rulings
+is removed.  Where an edit changed the text of a few documents and moved
+none, the last index's shards are patched, not made again
+(:mod:`handbook.search.patch`, from what the last build kept:
+:data:`KEPT_INDEX`).  The current edition (``-t current``) leaves overturned rulings
 out, as it does everywhere.
 
 Configuration: none.  It sets ``html_search_options['dict']`` to ``''``
@@ -106,9 +109,11 @@ where ``conf.py`` does not set it (see :func:`configure`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
+import pickle
 from pathlib import Path
 from urllib.parse import unquote
 from typing import TYPE_CHECKING, Any
@@ -116,13 +121,13 @@ from typing import TYPE_CHECKING, Any
 from sphinx.locale import get_translation
 
 from handbook.cards import links as card_links
-from handbook.core.files import write_if_changed
+from handbook.core.files import write_atomically, write_if_changed
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.render.anchors import page_title
 from handbook.listings.card_index import card_page
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings import same
-from handbook.search import other_scripts, shards
+from handbook.search import other_scripts, patch, shards
 from handbook.search.section_texts import page_texts
 from handbook.store import changes, store
 
@@ -156,6 +161,8 @@ SCRIPT_NAME = 'rulings_search.js'
 #: build (first answer; ``(app) -> True``): the speed package makes it in a
 #: process of its own while the pages are written (:mod:`handbook.speed.index_aside`)
 INDEX_MADE = 'handbook-search-index-made'
+#: what a build keeps of its index for the next to patch, in the doctree folder
+KEPT_INDEX = 'handbook-search-index.pickle'
 SCRIPT = Path(__file__).with_name(SCRIPT_NAME)
 NAMES_SCRIPT = Path(__file__).parents[1] / 'core' / 'names.js'
 TEMPLATES = Path(__file__).parents[1] / 'templates'
@@ -332,15 +339,20 @@ class Index:
                 out.setdefault(self.fold(variant), out[spelling])
         return out
 
-    def parts(self, app: Sphinx) -> tuple[dict[str, Any], dict[str, str]]:
-        """The manifest and ``{part name: data as JSON}``."""
-        postings = shards.Postings()
+    def parts(self, app: Sphinx, kept: patch.Kept | None = None,
+              read: Callable[[str], str | None] | None = None,
+              ) -> tuple[dict[str, Any], dict[str, str], patch.Kept]:
+        """The manifest, ``{part name: data as JSON}``, and what the next
+        build keeps of them.  With *kept* (the last build's) and *read* (its
+        parts' JSON), the shards are patched where they can be
+        (:mod:`handbook.search.patch`): the same parts, byte for byte."""
+        haystacks: list[str] = []
         days: dict[str, list[int]] = {}
         chunk_entries: list[list[Any]] = []
         doc_sections: list[Any] = []
         for doc, group in enumerate(self.rulings):
             entry, haystack = self.ruling_entry(group)
-            postings.add(doc, haystack)
+            haystacks.append(haystack)
             chunk_entries.append(entry)
             places = entry[3]
             doc_sections.append(places[0][0] if len(places) == 1 else [p[0] for p in places])
@@ -348,14 +360,42 @@ class Index:
                 for iso in dict.fromkeys(place[3].split()):
                     days.setdefault(iso, []).append(doc)
         text_entries = []
-        for number, (section, block) in enumerate(self.texts):
-            postings.add(len(self.rulings) + number, self.haystack(block)[0])
+        for section, block in self.texts:
+            haystacks.append(self.haystack(block)[0])
             text_entries.append([section, block])
             doc_sections.append(section)
-        made = shards.shards(postings, days, self.spellings(app))
-        data = {f'{kind}{number}': text for kind, (_count, texts) in made.items()
-                for number, text in texts.items()}
-        count, chars = made['k'][0], made['u'][0]
+        months = shards.months(days)
+        spellings = {spelling: shards.dumps(value)
+                     for spelling, value in self.spellings(app).items()}
+        # the documents' ids: the same while no document is added, removed or moved
+        ids = shards.version([str(shards.CHUNK),
+                              *(f'{r.docname}#{r.anchor}' for group in self.rulings for r in group),
+                              *(str(section) for section, _block in self.texts)])
+        patched = None
+        if kept is not None and read is not None and kept.epoch.startswith(f'{ids}:'):
+            patched = patch.patch(kept, haystacks, months, spellings, read)
+        if patched is not None:
+            changed, sizes = patched
+            data = {}
+            for name in sorted(set(kept.shards) | changed.keys()):
+                text = changed[name] if name in changed else read(name)
+                if text is None:  # a part of the last index is gone, or not its own
+                    patched = None
+                    break
+                if text:  # a shard left with no entry is no part, as in a whole index
+                    data[name] = text
+            counts = kept.counts
+        if patched is None:
+            postings = shards.Postings()
+            for doc, haystack in enumerate(haystacks):
+                postings.add(doc, haystack)
+            made = shards.sized_shards(postings, days, {s: json.loads(v)
+                                                        for s, v in spellings.items()})
+            data = {f'{kind}{number}': text for kind, (_count, texts, _size) in made.items()
+                    for number, text in texts.items()}
+            counts = {kind: count for kind, (count, _texts, _size) in made.items()}
+            sizes = {kind: size for kind, (_count, _texts, size) in made.items()}
+        count, chars = counts['k'], counts['u']
         for name, entries in shards.chunks(chunk_entries, 'r'):
             data[name] = shards.dumps(entries)
         for name, entries in shards.chunks(text_entries, 'b'):
@@ -363,15 +403,16 @@ class Index:
         data['s'] = shards.dumps(doc_sections)
         # the documents' ids and the shards' keys: the same while no document
         # is added, removed or moved and the number of shards is the same
-        epoch = shards.version([str(count), str(chars), str(shards.CHUNK),
-                                *(f'{r.docname}#{r.anchor}' for group in self.rulings
-                                  for r in group),
-                                *(str(section) for section, _block in self.texts)])
+        epoch = shards.version([str(count), str(chars), ids])
         version = shards.version(f'{name}\0{text}' for name, text in sorted(data.items()))
         manifest = {'format': FORMAT, 'version': version, 'epoch': epoch, 'labels': labels(),
                     'shards': count, 'chars': chars, 'chunk': shards.CHUNK, 'rulings': len(self.rulings),
                     'texts': len(self.texts), 'pages': self.pages, 'sections': self.sections}
-        return manifest, data
+        keep = patch.Kept(epoch=f'{ids}:{epoch}', haystacks=haystacks, months=months,
+                          spellings=spellings, counts=counts, sizes=sizes, version=version,
+                          shards=sorted(name for name in data if name[0] in 'ku'),
+                          patched=patched is not None)
+        return manifest, data, keep
 
 
 def index_text(manifest: dict[str, Any]) -> str:
@@ -441,12 +482,21 @@ def write_index(app: Sphinx) -> list:
 
 def make_index(app: Sphinx) -> None:
     """Make the index and write its files, each only where it changed; a
-    part the index no longer has is removed."""
+    part the index no longer has is removed.  The shards are patched where
+    the last build's index allows it (:mod:`handbook.search.patch`): what
+    that build kept (:data:`KEPT_INDEX`) is dropped before any file of the
+    index changes, and kept anew once they all did, so that a build that
+    stops in between leaves the next one to make the index whole."""
     builder = app.builder
     static = Path(builder.outdir) / '_static'
     path = static / INDEX
-    manifest, data = Index(app, builder).parts(app)
     folder = static / PARTS
+    kept_path = Path(app.doctreedir) / KEPT_INDEX
+    kept = _kept(kept_path, path)
+    read = _PartReader(folder, kept.epoch.partition(':')[2]) if kept is not None else None
+    manifest, data, keep = Index(app, builder).parts(app, kept, read)
+    kept_path.unlink(missing_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     for name, content in data.items():
         write_text(folder / f'{name}.js', shards.part_text(name, manifest['epoch'], content))
     wanted = {f'{name}.js' for name in data}
@@ -454,6 +504,42 @@ def make_index(app: Sphinx) -> None:
         if entry.name not in wanted and entry.name.endswith('.js'):
             os.unlink(entry.path)
     write_text(path, index_text(manifest))
+    with contextlib.suppress(OSError):  # not kept: the next build makes the index whole
+        write_atomically(kept_path, pickle.dumps(keep, pickle.HIGHEST_PROTOCOL))
+
+
+def _kept(kept_path: Path, manifest_path: Path) -> patch.Kept | None:
+    """What the last build kept of its index, if its files are still that index."""
+    try:
+        kept = pickle.loads(kept_path.read_bytes())
+        text = manifest_path.read_text(encoding='utf-8')
+        written = json.loads(text[text.index('(') + 1:text.rindex(')')])
+    except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
+        return None
+    if not isinstance(kept, patch.Kept) or not isinstance(written, dict) \
+            or written.get('version') != kept.version:
+        return None
+    return kept
+
+
+class _PartReader:
+    """The JSON of the parts an index of *epoch* wrote (each read once), or None."""
+
+    def __init__(self, folder: Path, epoch: str) -> None:
+        self.folder = folder
+        self.epoch = epoch
+        self.read: dict[str, str | None] = {}
+
+    def __call__(self, name: str) -> str | None:
+        if name not in self.read:
+            start = f'RulingSearch.addPart({json.dumps(name)},{json.dumps(self.epoch)},'
+            try:
+                text = (self.folder / f'{name}.js').read_text(encoding='utf-8')
+            except (OSError, ValueError):
+                text = ''
+            ok = text.startswith(start) and text.endswith(');\n')
+            self.read[name] = text[len(start):-3] if ok else None
+        return self.read[name]
 
 
 def add_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],

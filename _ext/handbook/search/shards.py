@@ -138,7 +138,7 @@ class Postings:
         chars.pop(SEPARATOR, None)
 
 
-def _gaps(docs: list[int]) -> list[int]:
+def gaps(docs: list[int]) -> list[int]:
     """Ids as the gaps between them (smaller numbers, better compressed)."""
     return [b - a for a, b in zip([-1, *docs], docs)]
 
@@ -146,7 +146,7 @@ def _gaps(docs: list[int]) -> list[int]:
 def encode_grams(entry: list[Any]) -> list[Any]:
     """``[doc, where, …]`` with each doc as the gap from the one before."""
     out = entry[:]
-    out[0::2] = _gaps(entry[0::2])
+    out[0::2] = gaps(entry[0::2])
     return out
 
 
@@ -161,17 +161,29 @@ def shards(postings: Postings, days: dict[str, list[int]],
 
     The postings are used up: each entry is let go once it is JSON, so that
     the index's largest moment holds the postings or their JSON, not both."""
-    months: dict[str, dict[str, list[int]]] = {}
-    for iso in sorted(days):
-        months.setdefault(iso[:7], {})[iso[8:]] = _gaps(sorted(set(days[iso])))
+    return {group: (count, texts)
+            for group, (count, texts, _size) in sized_shards(postings, days, spellings).items()}
+
+
+def sized_shards(postings: Postings, days: dict[str, list[int]],
+                 spellings: dict[str, Any]) -> dict[str, tuple[int, dict[int, str], int]]:
+    """:func:`shards`, with the size each kind's count was chosen from."""
     words = [  # (key, kind, name, JSON)
         *((gram, 'g', gram, dumps(encode_grams(entry))) for gram, entry in _used_up(postings.grams)),
-        *((month_key(month), 'd', month, dumps(value)) for month, value in months.items()),
+        *((month_key(month), 'd', month, text) for month, text in months(days).items()),
         *((spelling_key(spelling), 'n', spelling, dumps(value))
           for spelling, value in spellings.items()),
     ]
-    chars = [(char, 'c', char, dumps(_gaps(docs))) for char, docs in _used_up(postings.chars)]
+    chars = [(char, 'c', char, dumps(gaps(docs))) for char, docs in _used_up(postings.chars)]
     return {'k': _distribute(words), 'u': _distribute(chars)}
+
+
+def months(days: dict[str, list[int]]) -> dict[str, str]:
+    """Each month's days and their documents, as JSON (a ``d`` entry)."""
+    out: dict[str, dict[str, list[int]]] = {}
+    for iso in sorted(days):
+        out.setdefault(iso[:7], {})[iso[8:]] = gaps(sorted(set(days[iso])))
+    return {month: dumps(value) for month, value in out.items()}
 
 
 def _used_up(table: dict[str, Any]) -> Iterator[tuple[str, Any]]:
@@ -180,18 +192,34 @@ def _used_up(table: dict[str, Any]) -> Iterator[tuple[str, Any]]:
         yield table.popitem()
 
 
-def _distribute(entries: list[tuple[str, str, str, str]]) -> tuple[int, dict[int, str]]:
-    size = sum(len(name) + len(text) + 4 for _key, _kind, name, text in entries)
+def entry_size(name: str, text: str) -> int:
+    """What an entry counts for in the choice of the number of shards."""
+    return len(name) + len(text) + 4
+
+
+def shard_count(size: int) -> int:
+    """The number of shards of a kind whose entries' sizes add up to *size*."""
     count = MIN_SHARDS
     while count < MAX_SHARDS and size / count > SHARD_BYTES:
         count *= 2
-    out: dict[int, dict[str, list[str]]] = {}
-    for key, kind, name, text in sorted(entries, key=lambda e: (e[1], e[2])):
-        out.setdefault(shard_of(key, count), {}).setdefault(kind, []).append(
-            f'{json.dumps(name, ensure_ascii=False)}:{text}')
-    return count, {number: '{' + ','.join(f'"{kind}":{{{",".join(items)}}}'
-                                          for kind, items in sorted(kinds.items())) + '}'
-                   for number, kinds in out.items()}
+    return count
+
+
+def shard_text(kinds: dict[str, dict[str, str]]) -> str:
+    """A shard's JSON from ``{kind: {name: entry's JSON}}``."""
+    return '{' + ','.join(
+        f'"{kind}":{{' + ','.join(f'{json.dumps(name, ensure_ascii=False)}:{text}'
+                                  for name, text in sorted(items.items())) + '}'
+        for kind, items in sorted(kinds.items()) if items) + '}'
+
+
+def _distribute(entries: list[tuple[str, str, str, str]]) -> tuple[int, dict[int, str], int]:
+    size = sum(entry_size(name, text) for _key, _kind, name, text in entries)
+    count = shard_count(size)
+    out: dict[int, dict[str, dict[str, str]]] = {}
+    for key, kind, name, text in entries:
+        out.setdefault(shard_of(key, count), {}).setdefault(kind, {})[name] = text
+    return count, {number: shard_text(kinds) for number, kinds in out.items()}, size
 
 
 def chunks(entries: list[Any], prefix: str) -> Iterator[tuple[str, list[Any]]]:

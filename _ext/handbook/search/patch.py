@@ -1,0 +1,187 @@
+"""The search index's shards patched where an edit changed a few documents.
+
+Making the shards (:mod:`handbook.search.shards`) takes every bigram of
+every document: on a handbook of 15,000 rulings, seconds in every build
+that read a page, however small the edit, and the build waits for them.
+An edit that changes the text of a few documents (a ruling's words, a
+paragraph), and adds, removes or moves none, leaves every document's id as
+it was: only the entries of the bigrams and characters of those documents,
+and of the months and spellings that changed, are different.
+
+:class:`Kept` is what a build keeps of its index, for the next: each
+document's haystack, the months' and spellings' entries, the number of
+shards of each kind and the sizes they were chosen from.  :func:`patch`
+takes it and the new documents, reads the shards that hold a changed entry
+(their files, as the last build wrote them), changes those entries and
+gives back those shards' JSON: the same bytes a whole new index would have
+in them.  It gives up -- the index is made whole -- where the documents are
+not the same in number, where more than :data:`MOST_CHANGED` changed, where
+the number of shards would change, or where a shard does not hold what the
+kept index says it does.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import json
+from typing import TYPE_CHECKING, Any
+
+from handbook.search import shards
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+#: bump when what is kept, or how a shard is written, changes
+FORMAT = 1
+#: the most documents an edit may change for the shards to be patched
+MOST_CHANGED = 300
+
+
+@dataclasses.dataclass
+class Kept:
+    """What a build keeps of its index for the next one to patch."""
+
+    epoch: str
+    haystacks: list[str]
+    months: dict[str, str]  # month -> its ``d`` entry (JSON)
+    spellings: dict[str, str]  # folded spelling -> its ``n`` entry (JSON)
+    counts: dict[str, int]  # 'k', 'u' -> number of shards
+    sizes: dict[str, int]  # 'k', 'u' -> the size the count was chosen from
+    version: str = ''  # the manifest's version of the index it describes
+    shards: list[str] = dataclasses.field(default_factory=list)  # its shards' part names
+    patched: bool = False  # whether this index's shards were patched, not made whole
+    format: int = FORMAT
+
+
+class GiveUp(Exception):
+    """The shards cannot be patched: the index is made whole."""
+
+
+def patch(kept: Kept, haystacks: list[str], months: dict[str, str], spellings: dict[str, str],
+          read: Callable[[str], str | None]) -> tuple[dict[str, str], dict[str, int]] | None:
+    """``({part name: JSON}, sizes)`` of the shards that changed (``''``: a
+    shard left with no entry), or None where they cannot be patched (see the
+    module docstring); *read* gives a shard's JSON as the last build wrote
+    it, or None."""
+    try:
+        return _Patching(kept, read).run(haystacks, months, spellings)
+    except GiveUp:
+        return None
+
+
+class _Patching:
+    def __init__(self, kept: Kept, read: Callable[[str], str | None]) -> None:
+        self.kept = kept
+        self.read = read
+        self.shards: dict[str, dict[str, dict[str, Any]]] = {}  # part name -> kind -> name -> value
+        self.sizes = dict(kept.sizes)
+
+    def run(self, haystacks: list[str], months: dict[str, str],
+            spellings: dict[str, str]) -> tuple[dict[str, str], dict[str, int]]:
+        kept = self.kept
+        if kept.format != FORMAT or len(kept.haystacks) != len(haystacks):
+            raise GiveUp
+        changed = [doc for doc, (old, new) in enumerate(zip(kept.haystacks, haystacks))
+                   if old != new]
+        if len(changed) > MOST_CHANGED:
+            raise GiveUp
+        for doc in changed:
+            self.document(doc, kept.haystacks[doc], haystacks[doc])
+        for kind, old, new, key in (('d', kept.months, months, shards.month_key),
+                                    ('n', kept.spellings, spellings, shards.spelling_key)):
+            for name in old.keys() | new.keys():
+                if old.get(name) != new.get(name):
+                    self.set('k', key(name), kind, name, old.get(name), new.get(name))
+        if any(shards.shard_count(self.sizes[group]) != kept.counts[group] for group in 'ku'):
+            raise GiveUp
+        out = {}
+        for name, kinds in self.shards.items():  # '': a shard left with no entry
+            out[name] = shards.shard_text({kind: {entry: shards.dumps(value)
+                                                  for entry, value in items.items()}
+                                           for kind, items in kinds.items()
+                                           if items}) if any(kinds.values()) else ''
+        return out, self.sizes
+
+    def document(self, doc: int, old: str, new: str) -> None:
+        """The entries of the bigrams and characters of one changed document."""
+        before, after = shards.Postings(), shards.Postings()
+        before.add(doc, old)
+        after.add(doc, new)
+        for gram in before.grams.keys() | after.grams.keys():
+            was, now = before.grams.get(gram), after.grams.get(gram)
+            if was != now:
+                self.gram(gram, doc, was and was[1], now and now[1])
+        for char in before.chars.keys() ^ after.chars.keys():
+            self.char(char, doc, char in after.chars)
+
+    def shard(self, group: str, key: str) -> dict[str, dict[str, Any]]:
+        name = f'{group}{shards.shard_of(key, self.kept.counts[group])}'
+        if name not in self.shards:
+            text = self.read(name)
+            try:
+                self.shards[name] = json.loads(text) if text is not None else {}
+            except ValueError:
+                raise GiveUp from None
+        return self.shards[name]
+
+    def set(self, group: str, key: str, kind: str, name: str, old: Any, new: Any) -> None:
+        """An entry changed from *old* to *new* (JSON texts or values; None: none)."""
+        items = self.shard(group, key).setdefault(kind, {})
+        present = items.get(name)
+        was = old if old is None or not isinstance(old, str) else json.loads(old)
+        if (present is None) != (was is None) or (present is not None and present != was):
+            raise GiveUp  # the shard is not what the kept index says
+        size = self.sizes[group]
+        if present is not None:
+            size -= shards.entry_size(name, shards.dumps(present))
+            del items[name]
+        if new is not None:
+            value = json.loads(new) if isinstance(new, str) else new
+            items[name] = value
+            size += shards.entry_size(name, shards.dumps(value))
+        self.sizes[group] = size
+
+    def gram(self, gram: str, doc: int, was: Any, now: Any) -> None:
+        """A bigram's postings, with *doc*'s positions *was* replaced by *now*."""
+        entry = self.shard('k', gram).get('g', {}).get(gram)
+        docs, wheres = _decoded(entry or [])
+        at = bisect.bisect_left(docs, doc)
+        present = at < len(docs) and docs[at] == doc
+        if present != (was is not None) or (present and wheres[at] != was):
+            raise GiveUp
+        if present:
+            del docs[at], wheres[at]
+        if now is not None:
+            docs.insert(at, doc)
+            wheres.insert(at, now)
+        flat: list[Any] = [None] * (2 * len(docs))
+        flat[0::2], flat[1::2] = docs, wheres
+        self.set('k', gram, 'g', gram, entry, shards.encode_grams(flat) if docs else None)
+
+    def char(self, char: str, doc: int, holds: bool) -> None:
+        """A character's documents, with *doc* among them or not."""
+        entry = self.shard('u', char).get('c', {}).get(char)
+        docs = _ungapped(entry or [])
+        at = bisect.bisect_left(docs, doc)
+        present = at < len(docs) and docs[at] == doc
+        if present == holds:
+            raise GiveUp
+        if present:
+            del docs[at]
+        else:
+            docs.insert(at, doc)
+        self.set('u', char, 'c', char, entry, shards.gaps(docs) if docs else None)
+
+
+def _ungapped(gaps: list[int]) -> list[int]:
+    docs, doc = [], -1
+    for gap in gaps:
+        doc += gap
+        docs.append(doc)
+    return docs
+
+
+def _decoded(entry: list[Any]) -> tuple[list[int], list[Any]]:
+    """A bigram's ``[doc gap, where, …]`` as its documents and their positions."""
+    return _ungapped(entry[0::2]), list(entry[1::2])
