@@ -455,6 +455,14 @@ def test_an_edit_patches_the_shards_into_what_a_whole_index_holds(app, make_app,
     (app.outdir / '_static' / 'rulings-index.js').unlink()
     assert not edit('other.rst', '另一段落', '又一段落')
     assert edit('other.rst', '又一段落', '再一段落')
+    # what an older toolchain kept (a field fewer): made whole, no error
+    kept_path = app.doctreedir / KEPT_INDEX
+    older = pickle.loads(kept_path.read_bytes())
+    del older.__dict__['shards']
+    older.format -= 1
+    kept_path.write_bytes(pickle.dumps(older))
+    assert not edit('other.rst', '再一段落', '再二段落')
+    assert edit('other.rst', '再二段落', '再一段落')
     # a part of the last index gone: made whole, the part written again
     sorted((app.outdir / '_static' / 'search').glob('k*.js'))[0].unlink()
     assert not edit('other.rst', '再一段落', '第四段落')

@@ -32,8 +32,9 @@ from handbook.search import shards
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-#: bump when what is kept, or how a shard is written, changes
-FORMAT = 1
+#: bump when what is kept, or how a shard is written, changes: a kept index
+#: of another format is not read (its fields may not be this one's)
+FORMAT = 2
 #: the most documents an edit may change for the shards to be patched
 MOST_CHANGED = 300
 

@@ -516,8 +516,8 @@ def _kept(kept_path: Path, manifest_path: Path) -> patch.Kept | None:
         written = json.loads(text[text.index('(') + 1:text.rindex(')')])
     except (OSError, ValueError, pickle.UnpicklingError, EOFError, AttributeError, TypeError):
         return None
-    if not isinstance(kept, patch.Kept) or not isinstance(written, dict) \
-            or written.get('version') != kept.version:
+    if not isinstance(kept, patch.Kept) or getattr(kept, 'format', None) != patch.FORMAT \
+            or not isinstance(written, dict) or written.get('version') != kept.version:
         return None
     return kept
 
