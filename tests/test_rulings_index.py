@@ -315,9 +315,9 @@ def test_shards_find_exactly_the_documents_holding_a_text():
     postings = shards.Postings()
     for doc, haystack in enumerate(haystacks):
         postings.add(doc, haystack)
-    made = shards.shards(postings, {'2017-03-24': [3, 1], '2017-04-01': [2]},
-                                {'旋风': ['旋风', '', '旋风', ['旋风']]})
-    found = {f'{kind}{n}': json.loads(text) for kind, (_count, texts) in made.items()
+    made = shards.shards(postings, shards.months({'2017-03-24': [3, 1], '2017-04-01': [2]}),
+                         {'旋风': shards.dumps(['旋风', '', '旋风', ['旋风']])})
+    found = {f'{kind}{n}': json.loads(text) for kind, (_count, texts, _size) in made.items()
              for n, text in texts.items()}
     look = Lookup(found, made['k'][0], made['u'][0])
     queries = {haystack[i:i + n] for haystack in haystacks for n in (1, 2, 3, 4, 5, 7)
@@ -336,7 +336,7 @@ def test_a_shard_is_a_few_kilobytes():
     rng = random.Random(1)
     for doc in range(3000):
         postings.add(doc, ''.join(chr(0x4E00 + rng.randrange(800)) for _ in range(80)))
-    count, made = shards.shards(postings, {}, {})['k']
+    count, made, _size = shards.shards(postings, {}, {})['k']
     assert count & (count - 1) == 0 and count >= shards.MIN_SHARDS
     sizes = sorted(len(text) for text in made.values())
     assert sizes[len(sizes) // 2] <= 2 * shards.SHARD_BYTES

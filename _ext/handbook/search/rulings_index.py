@@ -389,8 +389,7 @@ class Index:
             postings = shards.Postings()
             for doc, haystack in enumerate(haystacks):
                 postings.add(doc, haystack)
-            made = shards.sized_shards(postings, days, {s: json.loads(v)
-                                                        for s, v in spellings.items()})
+            made = shards.shards(postings, months, spellings)
             data = {f'{kind}{number}': text for kind, (_count, texts, _size) in made.items()
                     for number, text in texts.items()}
             counts = {kind: count for kind, (count, _texts, _size) in made.items()}
@@ -496,7 +495,6 @@ def make_index(app: Sphinx) -> None:
     read = _PartReader(folder, kept.epoch.partition(':')[2]) if kept is not None else None
     manifest, data, keep = Index(app, builder).parts(app, kept, read)
     kept_path.unlink(missing_ok=True)
-    folder.mkdir(parents=True, exist_ok=True)
     for name, content in data.items():
         write_text(folder / f'{name}.js', shards.part_text(name, manifest['epoch'], content))
     wanted = {f'{name}.js' for name in data}

@@ -150,29 +150,22 @@ def encode_grams(entry: list[Any]) -> list[Any]:
     return out
 
 
-def shards(postings: Postings, days: dict[str, list[int]],
-           spellings: dict[str, Any]) -> dict[str, tuple[int, dict[int, str]]]:
-    """The shards, by kind: ``{'k': (count, {number: JSON}), 'u': …}``.  The
-    ``k`` shards hold ``g`` bigrams, ``d`` months (``{'2017-03': {'24':
-    docs}}``) and ``n`` spellings; the ``u`` shards ``c`` characters, which
-    only a term of one character needs.  Each entry is made JSON once, and
-    the number of shards of a kind chosen from their size (:data:`SHARD_BYTES`
-    a shard, a power of two).
+def shards(postings: Postings, months: dict[str, str],
+           spellings: dict[str, str]) -> dict[str, tuple[int, dict[int, str], int]]:
+    """The shards, by kind: ``{'k': (count, {number: JSON}, size), 'u': …}``.
+    The ``k`` shards hold ``g`` bigrams, ``d`` months (:func:`months`:
+    ``{'2017-03': {'24': docs}}``) and ``n`` spellings (*months* and
+    *spellings* as their entries' JSON); the ``u`` shards ``c``
+    characters, which only a term of one character needs.  Each entry is
+    made JSON once, and the number of shards of a kind chosen from their
+    size (:func:`shard_count`: :data:`SHARD_BYTES` a shard, a power of two).
 
     The postings are used up: each entry is let go once it is JSON, so that
     the index's largest moment holds the postings or their JSON, not both."""
-    return {group: (count, texts)
-            for group, (count, texts, _size) in sized_shards(postings, days, spellings).items()}
-
-
-def sized_shards(postings: Postings, days: dict[str, list[int]],
-                 spellings: dict[str, Any]) -> dict[str, tuple[int, dict[int, str], int]]:
-    """:func:`shards`, with the size each kind's count was chosen from."""
     words = [  # (key, kind, name, JSON)
         *((gram, 'g', gram, dumps(encode_grams(entry))) for gram, entry in _used_up(postings.grams)),
-        *((month_key(month), 'd', month, text) for month, text in months(days).items()),
-        *((spelling_key(spelling), 'n', spelling, dumps(value))
-          for spelling, value in spellings.items()),
+        *((month_key(month), 'd', month, text) for month, text in months.items()),
+        *((spelling_key(spelling), 'n', spelling, text) for spelling, text in spellings.items()),
     ]
     chars = [(char, 'c', char, dumps(gaps(docs))) for char, docs in _used_up(postings.chars)]
     return {'k': _distribute(words), 'u': _distribute(chars)}
