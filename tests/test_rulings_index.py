@@ -53,11 +53,7 @@ class Lookup:
 
     @staticmethod
     def docs(gaps: list[int]) -> list[int]:
-        out, doc = [], -1
-        for gap in gaps:
-            doc += gap
-            out.append(doc)
-        return out
+        return shards.ungapped(gaps)
 
     def gram(self, key: str) -> dict[int, list[int]]:
         entry = self.part(key, 'g').get(key, [])

@@ -93,7 +93,8 @@ class _Patching:
                                     ('n', kept.spellings, spellings, shards.spelling_key)):
             for name in old.keys() | new.keys():
                 if old.get(name) != new.get(name):
-                    self.set('k', key(name), kind, name, old.get(name), new.get(name))
+                    self.set('k', key(name), kind, name, _value(old.get(name)),
+                             _value(new.get(name)))
         if any(shards.shard_count(self.sizes[group]) != kept.counts[group] for group in 'ku'):
             raise GiveUp
         out = {}
@@ -127,20 +128,18 @@ class _Patching:
         return self.shards[name]
 
     def set(self, group: str, key: str, kind: str, name: str, old: Any, new: Any) -> None:
-        """An entry changed from *old* to *new* (JSON texts or values; None: none)."""
+        """An entry changed from *old* to *new* (None: no entry)."""
         items = self.shard(group, key).setdefault(kind, {})
         present = items.get(name)
-        was = old if old is None or not isinstance(old, str) else json.loads(old)
-        if (present is None) != (was is None) or (present is not None and present != was):
+        if present != old:
             raise GiveUp  # the shard is not what the kept index says
         size = self.sizes[group]
         if present is not None:
             size -= shards.entry_size(name, shards.dumps(present))
             del items[name]
         if new is not None:
-            value = json.loads(new) if isinstance(new, str) else new
-            items[name] = value
-            size += shards.entry_size(name, shards.dumps(value))
+            items[name] = new
+            size += shards.entry_size(name, shards.dumps(new))
         self.sizes[group] = size
 
     def gram(self, gram: str, doc: int, was: Any, now: Any) -> None:
@@ -163,7 +162,7 @@ class _Patching:
     def char(self, char: str, doc: int, holds: bool) -> None:
         """A character's documents, with *doc* among them or not."""
         entry = self.shard('u', char).get('c', {}).get(char)
-        docs = _ungapped(entry or [])
+        docs = shards.ungapped(entry or [])
         at = bisect.bisect_left(docs, doc)
         present = at < len(docs) and docs[at] == doc
         if present == holds:
@@ -175,14 +174,11 @@ class _Patching:
         self.set('u', char, 'c', char, entry, shards.gaps(docs) if docs else None)
 
 
-def _ungapped(gaps: list[int]) -> list[int]:
-    docs, doc = [], -1
-    for gap in gaps:
-        doc += gap
-        docs.append(doc)
-    return docs
+def _value(text: str | None) -> Any:
+    """An entry's value from its JSON (None: no entry)."""
+    return None if text is None else json.loads(text)
 
 
 def _decoded(entry: list[Any]) -> tuple[list[int], list[Any]]:
     """A bigram's ``[doc gap, where, …]`` as its documents and their positions."""
-    return _ungapped(entry[0::2]), list(entry[1::2])
+    return shards.ungapped(entry[0::2]), list(entry[1::2])

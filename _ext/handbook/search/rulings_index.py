@@ -530,13 +530,11 @@ class _PartReader:
 
     def __call__(self, name: str) -> str | None:
         if name not in self.read:
-            start = f'RulingSearch.addPart({json.dumps(name)},{json.dumps(self.epoch)},'
             try:
                 text = (self.folder / f'{name}.js').read_text(encoding='utf-8')
             except (OSError, ValueError):
                 text = ''
-            ok = text.startswith(start) and text.endswith(');\n')
-            self.read[name] = text[len(start):-3] if ok else None
+            self.read[name] = shards.part_data(name, self.epoch, text)
         return self.read[name]
 
 

@@ -42,6 +42,7 @@ ids are (see :mod:`handbook.search.rulings_index`).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import operator
 from collections.abc import Iterable, Iterator
@@ -143,6 +144,11 @@ def gaps(docs: list[int]) -> list[int]:
     return [b - a for a, b in zip([-1, *docs], docs)]
 
 
+def ungapped(gaps: list[int]) -> list[int]:
+    """The ids that :func:`gaps` gave *gaps* for."""
+    return list(itertools.accumulate(gaps, initial=-1))[1:]
+
+
 def encode_grams(entry: list[Any]) -> list[Any]:
     """``[doc, where, …]`` with each doc as the gap from the one before."""
     out = entry[:]
@@ -236,4 +242,15 @@ def version(texts: Iterable[str]) -> str:
 
 def part_text(name: str, epoch: str, data: str) -> str:
     """The script of one part (*data*: its JSON)."""
-    return f'RulingSearch.addPart({json.dumps(name)},{json.dumps(epoch)},{data});\n'
+    return f'{_part_start(name, epoch)}{data});\n'
+
+
+def part_data(name: str, epoch: str, text: str) -> str | None:
+    """The JSON of part *name* of *epoch* in its script *text* (:func:`part_text`),
+    or None where *text* is not that."""
+    start = _part_start(name, epoch)
+    return text[len(start):-3] if text.startswith(start) and text.endswith(');\n') else None
+
+
+def _part_start(name: str, epoch: str) -> str:
+    return f'RulingSearch.addPart({json.dumps(name)},{json.dumps(epoch)},'
