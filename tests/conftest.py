@@ -21,10 +21,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from helpers import (  # noqa: E402  (the path above)
     PUBLISHED,
     SCREENSHOTS,
+    TEMPLATE_CACHE,
     Build,
     SharedBuild,
     build_once,
     make_command,
+    run_folder,
     speed_options,
     with_speed,
     sphinxopts,
@@ -44,7 +46,9 @@ def make_app(make_app, test_params, request):
     Chinese search (``sphinx.search.zh`` loads jieba's whole dictionary,
     350,000 words, into jieba's global tokenizer again at every HTML build:
     a second each time, and each load adds to the word counts of the last;
-    jieba loads it once per process by itself).
+    jieba loads it once per process by itself); and, for a root that names
+    no ``template_bridge``, Sphinx's template loader with jinja2's bytecode
+    kept for the whole run (``helpers.CachedTemplates``).
 
     A test marked ``@pytest.mark.test_params(shared_result=key)`` (the key
     names the source folder, a copy of the root) gets a
@@ -70,6 +74,8 @@ def make_app(make_app, test_params, request):
                     overrides['extensions'] = extensions
             if 'html_search_options' not in overrides and not config.get('html_search_options'):
                 overrides['html_search_options'] = {'dict': ''}
+            if 'template_bridge' not in overrides and not config.get('template_bridge'):
+                overrides['template_bridge'] = 'helpers.CachedTemplates'
             kwargs['confoverrides'] = overrides
         if not test_params['shared_result']:
             return make_app(*args, **kwargs)
@@ -104,6 +110,17 @@ def plain_output() -> Iterator[None]:
     (``NO_COLOR`` wins over ``FORCE_COLOR`` in Sphinx and in pytest)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv('NO_COLOR', '1')
+        yield
+
+
+@pytest.fixture(scope='session', autouse=True)
+def template_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The folder of the templates' bytecode, one for the run
+    (``helpers.CachedTemplates``)."""
+    folder = run_folder(tmp_path_factory) / 'template-bytecode'
+    folder.mkdir(parents=True, exist_ok=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(TEMPLATE_CACHE, str(folder))
         yield
 
 

@@ -21,7 +21,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
+from jinja2.bccache import Bucket
+from sphinx.jinja2glue import BuiltinTemplateLoader
 from sphinx.testing.util import SphinxTestApp
 from sphinx.util.console import strip_escape_sequences
 
@@ -180,6 +183,48 @@ def links(app, docname: str = 'index') -> list[tuple[str, str, str]]:
     found = re.findall(r'<a class="card-link card-(\w+) [^"]*" href="([^"]*)"[^>]*>(.*?)</a>',
                        html(app, docname), re.S)
     return [(kind, href, re.sub(r'<[^>]+>', '', text)) for kind, href, text in found]
+
+
+# -- the templates' code, compiled once per test run --------------------------------------
+
+#: the environment variable that names the folder of :class:`CachedTemplates`
+TEMPLATE_CACHE = 'HANDBOOK_TEST_TEMPLATE_CACHE'
+
+
+class TemplateBytecode(jinja2.FileSystemBytecodeCache):
+    """jinja2's bytecode cache, a template's code filed by its name and file
+    and by what compiling it depends on in the environment: the extensions
+    (``jinja2.ext.i18n`` in a translated build) and the filters and tests
+    with the arguments they take.  jinja2 itself checks the source."""
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
+                   source: str) -> Bucket:
+        def known(table: dict[str, Any]) -> list[tuple[str, str]]:
+            return sorted((key, '{0.__module__}.{0.__qualname__}:{1}'.format(
+                value if callable(value) and hasattr(value, '__qualname__') else type(value),
+                getattr(value, 'jinja_pass_arg', None))) for key, value in table.items())
+
+        flavour = repr((sorted(environment.extensions), known(environment.filters),
+                        known(environment.tests), environment.autoescape))
+        bucket = Bucket(environment, self.get_cache_key(f'{name}|{flavour}', filename),
+                        self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+
+class CachedTemplates(BuiltinTemplateLoader):
+    """Sphinx's template loader, with :class:`TemplateBytecode` in the folder
+    :data:`TEMPLATE_CACHE` names: every test build's (``template_bridge``,
+    set by conftest's ``make_app``).  Compiling the theme's templates took a
+    tenth of a second a build, and the suite makes hundreds of builds: each
+    template is compiled once a run, by whichever build of whichever
+    pytest-xdist worker needs it first.  The pages are the same."""
+
+    def init(self, builder, theme=None, dirs=None) -> None:
+        super().init(builder, theme, dirs)
+        folder = os.environ.get(TEMPLATE_CACHE)
+        if folder:
+            self.environment.bytecode_cache = TemplateBytecode(folder)
 
 
 # -- builds of the real handbook, once per test run ------------------------------------------
