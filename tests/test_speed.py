@@ -42,7 +42,7 @@ def build(make_app, srcdir, out, speed: bool, **kwargs):
 
     extensions = [e for e in Config.read(srcdir, overrides={}, tags=Tags()).extensions
                   if e != WITHOUT]
-    app = make_app('html', srcdir=srcdir, builddir=out, freshenv=True,
+    app = make_app('html', srcdir=srcdir, builddir=out, freshenv=kwargs.pop('freshenv', True),
                    confoverrides={'extensions': [*extensions, *([WITHOUT] if speed else [])],
                                   **kwargs.pop('confoverrides', {})}, **kwargs)
     return app
@@ -280,6 +280,52 @@ def test_a_parallel_read_spreads_the_yearly_faq_pages_over_its_chunks():
                for chunk in make_chunks(order, 2))
     assert balanced(names, 2, sizes.__getitem__) == order  # the same order for the same pages
     assert balanced([], 2, sizes.__getitem__) == []
+
+
+def test_a_parallel_build_that_reads_one_page_reads_it_in_the_main_process(
+        make_app, rootdir, tmp_path):
+    # a parallel read sends each chunk's environment back to be merged
+    # (env-merge-info); one page is read where the build runs, and the pages
+    # are still written in parallel
+    srcdir = handbook_root(rootdir, tmp_path)
+    first = build(make_app, srcdir, tmp_path / 'out', True, parallel=2)
+    first.build()
+    first.cleanup()  # Sphinx's global registries, before the next app
+    for edited in (['p5'], ['p5', 'p6']):
+        for name in edited:
+            page = srcdir / f'{name}.rst'
+            page.write_text(page.read_text(encoding='utf-8') + f'\n{len(edited)}次编辑。\n',
+                            encoding='utf-8')
+        app = build(make_app, srcdir, tmp_path / 'out', True, parallel=2, freshenv=False)
+        merged, jobs = [], []
+        app.connect('env-merge-info', lambda app, env, docnames, other: merged.extend(docnames))
+        app.connect('env-updated', lambda app, env: jobs.append(app.parallel))
+        app.build()
+        app.cleanup()
+        assert_no_warnings(app)
+        assert sorted(merged) == ([] if len(edited) == 1 else edited)
+        assert jobs == [2] and app.parallel == 2 and app.builder.parallel_ok
+        for name in edited:
+            assert f'{len(edited)}次编辑。' in (app.outdir / f'{name}.html').read_text(
+                encoding='utf-8')
+
+
+def test_a_serial_read_gives_the_jobs_back_whichever_way_the_build_ends():
+    from handbook.speed.session import Session
+
+    app = types.SimpleNamespace(parallel=2)
+    with Session({'read-order'}) as session:
+        session.read_serially(app)
+        session.read_serially(app)  # once only: the -j given back is the first one
+        assert app.parallel == 1
+        session.read_ended()
+        assert app.parallel == 2
+        session.read_serially(app)
+    assert app.parallel == 2  # the read did not end: the session's end gives it back
+    with pytest.raises(Interrupt), Session({'read-order'}) as session:
+        session.read_serially(app)
+        raise Interrupt()
+    assert app.parallel == 2
 
 
 def test_late_parts_are_written_into_their_page_in_place_of_their_markers(tmp_path):

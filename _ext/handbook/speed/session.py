@@ -6,8 +6,9 @@ its ``build()`` -- reading, writing, finishing -- in a ``try``/``finally``:
 whichever way the build ends (done, an error, Ctrl-C), every process a
 part started is stopped and joined, and the garbage collector is as it was
 before (:meth:`Session.close`).  Nothing a part changes outlives the build:
-the parts change no other library's state, only this build's builder and
-the processes it forks.
+the parts change no other library's state, only this build's builder, the
+processes it forks, and the application's ``-j`` while one page is read
+(:meth:`Session.read_serially`), given back when the read ends.
 """
 
 from __future__ import annotations
@@ -32,6 +33,21 @@ class Session:
         self.gc = Policy()
         self.processes = Processes()
         self.open = False
+        self.jobs: tuple[Sphinx, int] | None = None  # -j, while a read is serial
+
+    def read_serially(self, app: Sphinx) -> None:
+        """Read this build's pages in the main process: the application's
+        ``-j`` is 1 until :meth:`read_ended` (or the session's end)."""
+        if self.jobs is None:
+            self.jobs = (app, app.parallel)
+            app.parallel = 1
+
+    def read_ended(self) -> None:
+        """Give the application its ``-j`` back, where the read made it 1."""
+        if self.jobs is not None:
+            app, jobs = self.jobs
+            self.jobs = None
+            app.parallel = jobs
 
     def uses(self, part: str) -> bool:
         return part in self.parts
@@ -47,6 +63,7 @@ class Session:
     def close(self) -> None:
         """Stop every process still running; give the collector back."""
         try:
+            self.read_ended()
             self.processes.stop()
         finally:
             self.gc.restore()
