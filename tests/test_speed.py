@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import posixpath
 import shutil
 import sys
 import types
@@ -326,6 +327,48 @@ def test_a_serial_read_gives_the_jobs_back_whichever_way_the_build_ends():
         session.read_serially(app)
         raise Interrupt()
     assert app.parallel == 2
+
+
+def test_the_navigation_of_pages_no_source_gives_is_kept_for_their_folder(
+        make_app, rootdir, tmp_path, monkeypatch):
+    # the search page, the index, the card pages' frame show their folder's
+    # navigation (handbook.render.navigation): an edit that changes no title
+    # makes none of them again; a new title makes them anew
+    import sphinx.builders.html
+    from handbook.speed import toctree_cache
+
+    made: list[str] = []
+    for module in (toctree_cache, sphinx.builders.html):
+        original = module.global_toctree_for_doc
+
+        def counted(env, docname, *args, original=original, **kwargs):
+            made.append(docname)
+            return original(env, docname, *args, **kwargs)
+        monkeypatch.setattr(module, 'global_toctree_for_doc', counted)
+
+    srcdir = handbook_root(rootdir, tmp_path)
+    page = srcdir / 'p3.rst'
+
+    def rebuild(old: str, new: str) -> str:
+        page.write_text(page.read_text(encoding='utf-8').replace(old, new, 1), encoding='utf-8')
+        made.clear()
+        app = build(make_app, srcdir, tmp_path / 'out', True, freshenv=False)
+        app.build()
+        app.cleanup()  # Sphinx's global registries, before the next app
+        assert_no_warnings(app)
+        return (app.outdir / 'search.html').read_text(encoding='utf-8')
+
+    first = build(make_app, srcdir, tmp_path / 'out', True)
+    first.build()
+    first.cleanup()
+    # one navigation per folder (the first page of each): the others share it
+    assert sorted(posixpath.dirname(name) for name in made if name not in first.env.all_docs) \
+        == ['', 'card-index', 'cards', 'timeline']
+    search = (first.outdir / 'search.html').read_text(encoding='utf-8')
+    assert rebuild('也一样', '也是一样') == search  # a ruling reworded
+    assert made == []
+    assert '第三页' in rebuild('第3页\n=======', '第三页\n=======')
+    assert made
 
 
 def test_late_parts_are_written_into_their_page_in_place_of_their_markers(tmp_path):

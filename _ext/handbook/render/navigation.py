@@ -16,7 +16,9 @@ the first page of its folder made in this build, for the same arguments.
 A page of the sources is left alone (the speed package keeps theirs from
 build to build: :mod:`handbook.speed.toctree_cache`), and so is a page
 whose ``toctree`` another extension replaced after this (the 404 page's,
-whose links are absolute).
+whose links are absolute).  The function given says its folder
+(``folder``): the speed package keeps a folder's navigation from build to
+build (:mod:`handbook.speed.toctree_cache`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def shared_navigation(app: Sphinx, pagename: str, templatename: str,
             made[key] = toctree(**kwargs)
         return made[key]
 
+    navigation.folder = folder  # type: ignore[attr-defined]  # whose navigation it gives
     context['toctree'] = navigation
 
 

@@ -17,8 +17,12 @@ configuration, the tags, the builder).  A build
 whose digest is the same -- no page read, or pages read with the same
 title and sections (an edited ruling) -- takes them as they are; any other
 makes them anew.  A page's file is written as soon as the page is (by
-whichever process writes it).  Pages of the sources only: an extension's
-page (the 404 page) may make its navigation its own way.
+whichever process writes it).  A page no source gives (a part of the
+timeline, the search page) shows its folder's navigation
+(:mod:`handbook.render.navigation`, which says so): that is kept a file per
+folder (named ``folder/``), made of the same.  A page whose navigation an
+extension made its own way (the 404 page's, with absolute links) is left
+alone.
 
 The argument handling of :meth:`navigation` is
 ``StandaloneHTMLBuilder._get_local_toctree``'s, which Sphinx keeps private:
@@ -90,37 +94,46 @@ class Toctrees:
                                            info.tags_hash, signature(app.env))).encode()
                                      ).hexdigest()
 
-    def page(self, pagename: str) -> dict[str, str]:
-        """The tables of contents page *pagename* showed, if they were made
-        of what this build's are."""
-        kept = _load(self._path(pagename))
-        if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (self.digest, pagename):
+    def page(self, name: str) -> dict[str, str]:
+        """The tables of contents page *name* showed (or the pages of folder
+        *name*), if they were made of what this build's are."""
+        kept = _load(self._path(name))
+        if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (self.digest, name):
             return kept[2]
         return {}
 
-    def save_page(self, pagename: str, toctrees: dict[str, str]) -> None:
-        _save(self._path(pagename), (self.digest, pagename, toctrees))
+    def save_page(self, name: str, toctrees: dict[str, str]) -> None:
+        _save(self._path(name), (self.digest, name, toctrees))
 
-    def _path(self, pagename: str) -> Path:
+    def _path(self, name: str) -> Path:
         assert self.folder is not None
-        return self.folder / (hashlib.sha256(pagename.encode()).hexdigest()[:24] + '.pickle')
+        return self.folder / (hashlib.sha256(name.encode()).hexdigest()[:24] + '.pickle')
 
     def keep(self, app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
              doctree: object) -> None:
-        """The page context's ``toctree``, kept (``html-page-context``, before the theme's)."""
+        """The page context's ``toctree``, kept (``html-page-context``, after
+        :mod:`handbook.render.navigation`'s handler, before the theme's)."""
         toctree = context.get('toctree')
-        if self.folder is None or not callable(toctree) or pagename not in app.env.all_docs:
-            return  # not a page of the sources: an extension's (the 404 page) may make its own
-        context['toctree'] = self._kept(app.builder, pagename, toctree)
+        if self.folder is None or not callable(toctree):
+            return
+        if pagename in app.env.all_docs:
+            context['toctree'] = self._kept(app.builder, pagename, pagename, toctree)
+            return
+        # a page no source gives, where it shows its folder's navigation; not
+        # a page whose navigation an extension made its own way (the 404 page)
+        folder = getattr(toctree, 'folder', None)
+        if isinstance(folder, str):
+            context['toctree'] = self._kept(app.builder, pagename, f'{folder}/', toctree)
 
-    def _kept(self, builder: Builder, pagename: str,
+    def _kept(self, builder: Builder, pagename: str, name: str,
               toctree: Callable[..., str]) -> Callable[..., str]:
+        """Page *pagename*'s ``toctree``, kept under *name* (its own, or its folder's)."""
         kept: dict[str, str] | None = None
 
         def kept_toctree(**kwargs: Any) -> str:
             nonlocal kept
             if kept is None:
-                kept = self.page(pagename)
+                kept = self.page(name)
             key = repr(sorted(kwargs.items()))
             if key not in kept:
                 if (kwargs.get('titles_only') and kwargs.get('collapse') is False
@@ -128,7 +141,7 @@ class Toctrees:
                     kept[key] = self.navigation(builder, pagename, **kwargs)
                 else:
                     kept[key] = toctree(**kwargs)
-                self.save_page(pagename, kept)
+                self.save_page(name, kept)
             return kept[key]
 
         return kept_toctree
@@ -241,5 +254,6 @@ def _save(path: Path, value: object) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     toctrees = Toctrees()
     app.connect('write-started', toctrees.start)
-    app.connect('html-page-context', toctrees.keep, priority=400)  # before the theme's (500)
+    # after handbook.render.navigation's handler (400), before the theme's (500)
+    app.connect('html-page-context', toctrees.keep, priority=450)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
