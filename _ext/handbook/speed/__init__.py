@@ -14,8 +14,9 @@ default; ``-D handbook_speed_parts=gc,write`` keeps two):
 ``write``              the HTML builder's write: ``-j`` writing processes,
                        pages by weight, the timeline last, late parts
                        (:mod:`handbook.speed.writing`)
-``toctrees``           each page's tables of contents kept from build to
-                       build (:mod:`handbook.speed.toctree_cache`)
+``toctrees``           each page's tables of contents, and each folder's
+                       navigation, kept from build to build
+                       (:mod:`handbook.speed.toctree_cache`)
 ``parser``             nested parses make only the states they use
                        (:mod:`handbook.speed.rst_parser`)
 ``pinyin-ahead``       the names' pinyin found while the pages are read
