@@ -17,6 +17,7 @@ process ends without the interpreter's teardown (:func:`end`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -86,8 +87,9 @@ def end(status: int) -> None:
     then every file the build wrote is closed and every process it started
     has ended (the speed session joins them)."""
     logging.shutdown()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing to say it to
+            stream.flush()
     os._exit(status)
 
 
