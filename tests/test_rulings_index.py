@@ -14,6 +14,7 @@ import pickle
 import random
 import re
 import zlib
+from collections.abc import Callable
 
 import pytest
 
@@ -42,11 +43,14 @@ def rulings(app) -> list[list]:
 class Lookup:
     """The shards' answers, found as rulings_search.js finds them."""
 
-    def __init__(self, found: dict, count: int, chars: int) -> None:
+    def __init__(self, found: dict, count: int, chars: int, alone=()) -> None:
         self.found = found
         self.counts = {'k': count, 'u': chars}
+        self.alone = set(alone)  # the manifest's: the bigrams that are parts of their own
 
     def part(self, key: str, kind: str) -> dict:
+        if kind == 'g' and key in self.alone:
+            return self.found[shards.alone_name(key)]['g']
         prefix = 'u' if kind == 'c' else 'k'
         number = shards.shard_of(key, self.counts[prefix])
         return self.found.get(f'{prefix}{number}', {}).get(kind, {})
@@ -90,7 +94,8 @@ class Lookup:
 
 
 def lookup(app) -> Lookup:
-    return Lookup(parts(app), manifest(app)['shards'], manifest(app)['chars'])
+    found = manifest(app)
+    return Lookup(parts(app), found['shards'], found['chars'], found['alone'])
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search')
@@ -300,7 +305,10 @@ def test_fnv_is_the_scripts():
     assert shards.fnv('旋风') != shards.fnv('风旋')
 
 
-def test_shards_find_exactly_the_documents_holding_a_text():
+@pytest.mark.parametrize('alone_bytes', [shards.ALONE_BYTES, 300])
+def test_shards_find_exactly_the_documents_holding_a_text(alone_bytes, monkeypatch):
+    # with a lower bound, the commonest bigrams are parts of their own
+    monkeypatch.setattr(shards, 'ALONE_BYTES', alone_bytes)
     rng = random.Random(33)
     alphabet = '旋风黑洞的效果发动ab1/·'
     haystacks = []
@@ -315,7 +323,13 @@ def test_shards_find_exactly_the_documents_holding_a_text():
                          {'旋风': shards.dumps(['旋风', '', '旋风', ['旋风']])})
     found = {f'{kind}{n}': json.loads(text) for kind, (_count, texts, _size) in made.items()
              for n, text in texts.items()}
-    look = Lookup(found, made['k'][0], made['u'][0])
+    alone = [shards.alone_gram(name) for name in found if name[0] == 'g']
+    # 300 short documents: no bigram reaches the real bound, many the low one
+    assert (len(alone) > 5) == (alone_bytes == 300)
+    for gram in alone:  # in its own part only
+        assert list(found[shards.alone_name(gram)]['g']) == [gram]
+        assert not any(gram in part.get('g', {}) for name, part in found.items() if name[0] == 'k')
+    look = Lookup(found, made['k'][0], made['u'][0], alone)
     queries = {haystack[i:i + n] for haystack in haystacks for n in (1, 2, 3, 4, 5, 7)
                for i in range(0, max(len(haystack) - n, 0), 5)}
     queries = {q for q in queries if q and shards.SEPARATOR not in q} | {'旋风旋风旋风', 'zz'}
@@ -406,19 +420,19 @@ def test_which_conversions_a_language_gets(language, configs):
     assert other_scripts.configs(language) == configs
 
 
-@pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-patched')
-def test_an_edit_patches_the_shards_into_what_a_whole_index_holds(app, make_app, tmp_path):
-    app.build()
+def index_files(outdir) -> dict[str, str]:
+    static = outdir / '_static'
+    return {path.relative_to(static).as_posix(): path.read_text(encoding='utf-8')
+            for path in [static / 'rulings-index.js', *(static / 'search').iterdir()]}
+
+
+def editing(app, make_app, tmp_path) -> Callable[[str, str, str], bool]:
+    """``edit(page, old, new)``: the page of *app*'s root edited and built
+    again, its index the same as a clean build of the same pages makes;
+    whether its shards were patched."""
     builds = 0
 
-    def index_files(outdir) -> dict[str, str]:
-        static = outdir / '_static'
-        return {path.relative_to(static).as_posix(): path.read_text(encoding='utf-8')
-                for path in [static / 'rulings-index.js', *(static / 'search').iterdir()]}
-
     def edit(page: str, old: str, new: str) -> bool:
-        """The page edited and built again, its index the same as a clean
-        build of the same pages makes; whether its shards were patched."""
         nonlocal builds
         path = app.srcdir / page
         text = path.read_text(encoding='utf-8')
@@ -433,6 +447,14 @@ def test_an_edit_patches_the_shards_into_what_a_whole_index_holds(app, make_app,
         kept = pickle.loads((app.doctreedir / KEPT_INDEX).read_bytes())
         assert not pickle.loads((whole.doctreedir / KEPT_INDEX).read_bytes()).patched
         return kept.patched
+
+    return edit
+
+
+@pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-patched')
+def test_an_edit_patches_the_shards_into_what_a_whole_index_holds(app, make_app, tmp_path):
+    app.build()
+    edit = editing(app, make_app, tmp_path)
 
     # a ruling's words, a section's text: bigrams and characters come and go
     assert edit('index.rst', '同时处理。', '同时处理，新的词句甲乙。')
@@ -462,3 +484,22 @@ def test_an_edit_patches_the_shards_into_what_a_whole_index_holds(app, make_app,
     # a part of the last index gone: made whole, the part written again
     sorted((app.outdir / '_static' / 'search').glob('k*.js'))[0].unlink()
     assert not edit('other.rst', '再一段落', '第四段落')
+
+
+@pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-patched-alone')
+def test_a_bigram_alone_is_patched_while_it_stays_alone(app, make_app, tmp_path, monkeypatch):
+    # a bound so low that the root's commonest bigrams are parts of their own
+    monkeypatch.setattr(shards, 'ALONE_BYTES', 12)
+    app.build()
+    edit = editing(app, make_app, tmp_path)
+    alone = manifest(app)['alone']
+    assert '黑洞' in alone and '步骤' not in alone
+    # one document more holds 黑洞 (still alone): its part patched
+    assert edit('other.rst', '没有裁定的段落。', '没有裁定的段落，说到黑洞。')
+    assert manifest(app)['alone'] == alone
+    # 步骤 in one document more: its entry over the bound, a part of its own now
+    assert not edit('other.rst', '说到黑洞。', '说到黑洞的步骤。')
+    assert manifest(app)['alone'] == sorted({*alone, '步骤'})
+    # and back: no longer alone
+    assert not edit('other.rst', '说到黑洞的步骤。', '说到黑洞。')
+    assert manifest(app)['alone'] == alone

@@ -95,6 +95,44 @@ def test_a_cold_search_fetches_no_page_and_only_the_parts_it_needs(watched, site
     assert query in fold(first.locator('p.context').inner_text())
 
 
+@pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-alone',
+                    freshenv=True)
+def test_a_bigram_in_most_documents_is_fetched_alone_and_finds_the_same(
+        app, make_app, desktop, tmp_path, monkeypatch):
+    """The root built as it is, then with a bound so low that its commonest
+    bigrams are parts of their own (shards.py's ``alone``): each query shows
+    the same rulings, and loads the parts of the bigrams alone it holds."""
+    plain = make_app('html', srcdir=app.srcdir, builddir=tmp_path / 'plain', freshenv=True)
+    plain.build()
+    monkeypatch.setattr(shards, 'ALONE_BYTES', 12)
+    app.build()
+    index = json.loads((app.outdir / '_static' / 'rulings-index.js').read_text(
+        encoding='utf-8')[len('RulingSearch.setIndex('):-len(');\n')])
+    assert '黑洞' in index['alone'] and '伤害' not in index['alone']
+    asked: list[str] = []
+    desktop.on('request', lambda request: asked.append(unquote(urlsplit(request.url).path)))
+    with serve(plain.outdir) as before, serve(app.outdir) as after:
+        for query in ('黑洞', '「黑洞」在伤害', '伤害步骤', '能发动', '旋风 黑洞', '洞」同'):
+            shown = []
+            for base in (before, after):
+                asked.clear()
+                desktop.goto(f'{base}search.html?q={quote(query)}')
+                desktop.wait_for_function("document.querySelector("
+                                          "'#ruling-results .ruling-search-count')"
+                                          "?.textContent.length > 0")
+                shown.append(ruling_results(desktop))
+            assert shown[0] == shown[1] and shown[0], query
+            parts = {path.rsplit('/', 1)[-1].removesuffix('.js') for path in asked
+                     if '/_static/search/' in path}
+            # the bigrams that cover each word, every two characters and the last
+            covers = {word[k:k + 2] for word in map(fold, query.split())
+                      for k in {*range(0, len(word) - 1, 2), len(word) - 2}}
+            alone = covers & set(index['alone'])
+            assert alone or query == '伤害步骤'
+            # (the shard of its hash may be loaded still: for a word's spellings)
+            assert {shards.alone_name(gram) for gram in alone} <= parts, query
+
+
 def test_the_search_box_loads_nothing_until_it_is_used(watched, site):
     watched.goto(site.url('negation.html'))
     watched.wait_for_load_state('load')

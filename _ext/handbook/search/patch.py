@@ -16,8 +16,9 @@ takes it and the new documents, reads the shards that hold a changed entry
 gives back those shards' JSON: the same bytes a whole new index would have
 in them.  It gives up -- the index is made whole -- where the documents are
 not the same in number, where more than :data:`MOST_CHANGED` changed, where
-the number of shards would change, or where a shard does not hold what the
-kept index says it does.
+the number of shards would change, where a bigram would become a part of
+its own or stop being one (:func:`handbook.search.shards.alone`), or where
+a shard does not hold what the kept index says it does.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 #: bump when what is kept, or how a shard is written, changes: a kept index
 #: of another format is not read (its fields may not be this one's)
-FORMAT = 2
+FORMAT = 3
 #: the most documents an edit may change for the shards to be patched
 MOST_CHANGED = 300
 
@@ -47,8 +48,8 @@ class Kept:
     haystacks: list[str]
     months: dict[str, str]  # month -> its ``d`` entry (JSON)
     spellings: dict[str, str]  # folded spelling -> its ``n`` entry (JSON)
-    counts: dict[str, int]  # 'k', 'u' -> number of shards
-    sizes: dict[str, int]  # 'k', 'u' -> the size the count was chosen from
+    counts: dict[str, int]  # 'k', 'u' -> number of shards ('g': of bigrams alone)
+    sizes: dict[str, int]  # 'k', 'u' -> the size the count was chosen from ('g': theirs)
     version: str = ''  # the manifest's version of the index it describes
     shards: list[str] = dataclasses.field(default_factory=list)  # its shards' part names
     patched: bool = False  # whether this index's shards were patched, not made whole
@@ -77,6 +78,8 @@ class _Patching:
         self.read = read
         self.shards: dict[str, dict[str, dict[str, Any]]] = {}  # part name -> kind -> name -> value
         self.sizes = dict(kept.sizes)
+        # the bigrams that are parts of their own (shards.alone), and stay so
+        self.alone = {shards.alone_gram(name) for name in kept.shards if name[0] == 'g'}
 
     def run(self, haystacks: list[str], months: dict[str, str],
             spellings: dict[str, str]) -> tuple[dict[str, str], dict[str, int]]:
@@ -118,7 +121,8 @@ class _Patching:
             self.char(char, doc, char in after.chars)
 
     def shard(self, group: str, key: str) -> dict[str, dict[str, Any]]:
-        name = f'{group}{shards.shard_of(key, self.kept.counts[group])}'
+        name = (shards.alone_name(key) if group == 'g'
+                else f'{group}{shards.shard_of(key, self.kept.counts[group])}')
         if name not in self.shards:
             text = self.read(name)
             try:
@@ -143,8 +147,10 @@ class _Patching:
         self.sizes[group] = size
 
     def gram(self, gram: str, doc: int, was: Any, now: Any) -> None:
-        """A bigram's postings, with *doc*'s positions *was* replaced by *now*."""
-        entry = self.shard('k', gram).get('g', {}).get(gram)
+        """A bigram's postings, with *doc*'s positions *was* replaced by *now*;
+        a bigram that would be alone, or no longer, gives up (another part)."""
+        group = 'g' if gram in self.alone else 'k'
+        entry = self.shard(group, gram).get('g', {}).get(gram)
         docs, wheres = _decoded(entry or [])
         at = bisect.bisect_left(docs, doc)
         present = at < len(docs) and docs[at] == doc
@@ -157,7 +163,10 @@ class _Patching:
             wheres.insert(at, now)
         flat: list[Any] = [None] * (2 * len(docs))
         flat[0::2], flat[1::2] = docs, wheres
-        self.set('k', gram, 'g', gram, entry, shards.encode_grams(flat) if docs else None)
+        new = shards.encode_grams(flat) if docs else None
+        if (new is not None and shards.alone('g', shards.dumps(new))) != (group == 'g'):
+            raise GiveUp
+        self.set(group, gram, 'g', gram, entry, new)
 
     def char(self, char: str, doc: int, holds: bool) -> None:
         """A character's documents, with *doc* among them or not."""

@@ -81,11 +81,12 @@ stale manifest would mix with newer parts, has the manifest loaded again)::
     RulingSearch.setIndex({"format": 2, "version": "…", "epoch": "…", "labels": {…},
       "shards": 64, "chars": 16, "chunk": 8, "rulings": 473, "texts": 120,
       "pages": [[uri, title, searchable], …],
-      "sections": [[page, id, title, top], …]})
+      "sections": [[page, id, title, top], …], "alone": ["效果", …]})
 
 The rest is in ``_static/search/`` (:mod:`handbook.search.shards`): the
 shards (``k<i>.js``: bigrams, dates, card spellings; ``u<i>.js``:
-characters), the
+characters; ``g<code points>.js``: each a bigram of the manifest's
+``alone``, in most documents), the
 rulings' chunks (``r<i>.js``: each ruling ``[text, counterpart, cards,
 places]``, a place ``[section, anchor, dates as written, ISO dates,
 flags]``; flags 1 changed, 2 struck), the section texts' chunks
@@ -406,10 +407,11 @@ class Index:
         version = shards.version(f'{name}\0{text}' for name, text in sorted(data.items()))
         manifest = {'format': FORMAT, 'version': version, 'epoch': epoch, 'labels': labels(),
                     'shards': count, 'chars': chars, 'chunk': shards.CHUNK, 'rulings': len(self.rulings),
-                    'texts': len(self.texts), 'pages': self.pages, 'sections': self.sections}
+                    'texts': len(self.texts), 'pages': self.pages, 'sections': self.sections,
+                    'alone': sorted(shards.alone_gram(name) for name in data if name[0] == 'g')}
         keep = patch.Kept(epoch=f'{ids}:{epoch}', haystacks=haystacks, months=months,
                           spellings=spellings, counts=counts, sizes=sizes, version=version,
-                          shards=sorted(name for name in data if name[0] in 'ku'),
+                          shards=sorted(name for name in data if name[0] in 'kug'),
                           patched=patched is not None)
         return manifest, data, keep
 

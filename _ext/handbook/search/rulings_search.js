@@ -109,6 +109,10 @@ const RulingSearch = (() => {
   const shardOf = (key) => `k${fnv(key) % manifest.shards}`;
   const charShardOf = (key) => `u${fnv(key) % manifest.chars}`;
   const chars = (text) => Array.from(text);
+  let alone = new Set(); // the bigrams that are parts of their own (shards.py's alone_name)
+  const gramShardOf = (gram) => (alone.has(gram)
+    ? `g${chars(gram).map((char) => char.codePointAt(0).toString(16)).join("_")}`
+    : shardOf(gram));
   const spellingKey = (spelling) => chars(spelling).slice(0, 2).join("");
   const monthKey = (month) => `@${month}`;
 
@@ -164,7 +168,7 @@ const RulingSearch = (() => {
     if (alternative.month) return [shardOf(monthKey(alternative.month))];
     const cps = chars(alternative.text);
     if (cps.length === 1) return [charShardOf(cps[0])];
-    return coverOf(cps).map((k) => shardOf(cps[k] + cps[k + 1]));
+    return coverOf(cps).map((k) => gramShardOf(cps[k] + cps[k + 1]));
   };
 
   /** The offsets of the bigrams that cover a text of these code points. */
@@ -214,7 +218,7 @@ const RulingSearch = (() => {
   /** The documents that contain a bigram, with its positions there. */
   const gram = (key) => {
     if (decoded.has(key)) return decoded.get(key);
-    const shard = parts.get(shardOf(key));
+    const shard = parts.get(gramShardOf(key));
     const entry = shard && shard.g && shard.g[key];
     const map = new Map();
     if (entry) {
@@ -425,6 +429,7 @@ const RulingSearch = (() => {
       whole = null;
       manifest = index;
     }
+    alone = new Set(manifest.alone || []);
     labels = manifest.labels;
     listeners.splice(0).forEach((resolve) => resolve(manifest));
     if (renewed) rerun.forEach((again) => again());

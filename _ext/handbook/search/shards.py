@@ -30,6 +30,14 @@ characters (or its one character), so that the spelling of a query word is
 in the shard of the word's own first bigram.  ``count`` is a power of two,
 chosen so that a shard is a few kilobytes once compressed.
 
+**Bigrams alone.**  A bigram in most documents (``效果``, ``场合``) has an
+entry of tens of kilobytes, larger than a shard: in a shard by its hash, it
+would be loaded by every query that needs any of its neighbours.  An entry
+of more than :data:`ALONE_BYTES` is a part of its own instead
+(:func:`alone_name`: ``g`` and its code points, ``g6548_679c``), the
+manifest lists those bigrams (``alone``), and only a query that holds one
+loads it.
+
 **Chunks.**  What a result shows comes in chunks of :data:`CHUNK` documents
 in id order (``r<i>`` for rulings, ``b<i>`` for section texts): the first
 results of a query, newest first, are in the first chunks it needs.
@@ -56,6 +64,8 @@ CHUNK = 8
 SHARD_BYTES = 24_000
 #: fewest and most shards
 MIN_SHARDS, MAX_SHARDS = 8, 4096
+#: a bigram whose entry is larger (bytes of JSON) is a part of its own
+ALONE_BYTES = SHARD_BYTES // 2
 
 
 def fnv(key: str) -> int:
@@ -78,6 +88,22 @@ def month_key(iso: str) -> str:
 
 def shard_of(key: str, count: int) -> int:
     return fnv(key) % count
+
+
+def alone(kind: str, text: str) -> bool:
+    """Whether an entry of *kind* whose JSON is *text* is a part of its own."""
+    return kind == 'g' and len(text) > ALONE_BYTES
+
+
+def alone_name(gram: str) -> str:
+    """The part of a bigram that is alone: ``g`` and its code points in hex
+    (``rulings_search.js`` makes the same)."""
+    return 'g' + '_'.join(f'{ord(char):x}' for char in gram)
+
+
+def alone_gram(name: str) -> str:
+    """The bigram of the part *name* (:func:`alone_name`)."""
+    return ''.join(chr(int(code, 16)) for code in name[1:].split('_'))
 
 
 class Postings:
@@ -162,9 +188,11 @@ def shards(postings: Postings, months: dict[str, str],
     The ``k`` shards hold ``g`` bigrams, ``d`` months (:func:`months`:
     ``{'2017-03': {'24': docs}}``) and ``n`` spellings (*months* and
     *spellings* as their entries' JSON); the ``u`` shards ``c``
-    characters, which only a term of one character needs.  Each entry is
-    made JSON once, and the number of shards of a kind chosen from their
-    size (:func:`shard_count`: :data:`SHARD_BYTES` a shard, a power of two).
+    characters, which only a term of one character needs; the ``g`` parts
+    each one bigram that is alone (:func:`alone`), by its name's code
+    points.  Each entry is made JSON once, and the number of shards of a
+    kind chosen from their size (:func:`shard_count`: :data:`SHARD_BYTES` a
+    shard, a power of two; the bigrams alone not counted).
 
     The postings are used up: each entry is let go once it is JSON, so that
     the index's largest moment holds the postings or their JSON, not both."""
@@ -174,7 +202,11 @@ def shards(postings: Postings, months: dict[str, str],
         *((spelling_key(spelling), 'n', spelling, text) for spelling, text in spellings.items()),
     ]
     chars = [(char, 'c', char, dumps(gaps(docs))) for char, docs in _used_up(postings.chars)]
-    return {'k': _distribute(words), 'u': _distribute(chars)}
+    apart = [(name, text) for _key, kind, name, text in words if alone(kind, text)]
+    words = [word for word in words if not alone(word[1], word[3])]
+    grams = {alone_name(name)[1:]: shard_text({'g': {name: text}}) for name, text in apart}
+    return {'k': _distribute(words), 'u': _distribute(chars),
+            'g': (len(grams), grams, sum(entry_size(name, text) for name, text in apart))}
 
 
 def months(days: dict[str, list[int]]) -> dict[str, str]:
