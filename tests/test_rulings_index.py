@@ -497,9 +497,13 @@ def test_a_bigram_alone_is_patched_while_it_stays_alone(app, make_app, tmp_path,
     # one document more holds 黑洞 (still alone): its part patched
     assert edit('other.rst', '没有裁定的段落。', '没有裁定的段落，说到黑洞。')
     assert manifest(app)['alone'] == alone
-    # 步骤 in one document more: its entry over the bound, a part of its own now
+    # 步骤 in one document more: its entry over the bound, a part of its own
+    # now, and a new epoch (a manifest kept from before would look for 步骤
+    # in the shard of its hash: the parts tell it to load the new one)
+    epoch = manifest(app)['epoch']
     assert not edit('other.rst', '说到黑洞。', '说到黑洞的步骤。')
     assert manifest(app)['alone'] == sorted({*alone, '步骤'})
+    assert manifest(app)['epoch'] != epoch
     # and back: no longer alone
     assert not edit('other.rst', '说到黑洞的步骤。', '说到黑洞。')
     assert manifest(app)['alone'] == alone

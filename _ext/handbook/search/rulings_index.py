@@ -74,9 +74,10 @@ alone.
 **The index.**  ``_static/rulings-index.js``, the *manifest*, is small: the
 labels, the pages and sections, the counts, the number of shards, the
 index's version (a digest of its parts: the parts' addresses end in
-``?v=<version>``) and its epoch (a digest of the documents' ids and the
-number of shards: every part holds it, and a part of another epoch, which a
-stale manifest would mix with newer parts, has the manifest loaded again)::
+``?v=<version>``) and its epoch (a digest of the documents' ids, the number
+of shards and the bigrams alone: every part holds it, and a part of another
+epoch, which a stale manifest would mix with newer parts, has the manifest
+loaded again)::
 
     RulingSearch.setIndex({"format": 2, "version": "…", "epoch": "…", "labels": {…},
       "shards": 64, "chars": 16, "chunk": 8, "rulings": 473, "texts": 120,
@@ -402,13 +403,15 @@ class Index:
             data[name] = shards.dumps(entries)
         data['s'] = shards.dumps(doc_sections)
         # the documents' ids and the shards' keys: the same while no document
-        # is added, removed or moved and the number of shards is the same
-        epoch = shards.version([str(count), str(chars), ids])
+        # is added, removed or moved, the number of shards is the same and
+        # so are the bigrams that are parts of their own
+        alone = sorted(shards.alone_gram(name) for name in data if name[0] == 'g')
+        epoch = shards.version([str(count), str(chars), ids, *alone])
         version = shards.version(f'{name}\0{text}' for name, text in sorted(data.items()))
         manifest = {'format': FORMAT, 'version': version, 'epoch': epoch, 'labels': labels(),
                     'shards': count, 'chars': chars, 'chunk': shards.CHUNK, 'rulings': len(self.rulings),
                     'texts': len(self.texts), 'pages': self.pages, 'sections': self.sections,
-                    'alone': sorted(shards.alone_gram(name) for name in data if name[0] == 'g')}
+                    'alone': alone}
         keep = patch.Kept(epoch=f'{ids}:{epoch}', haystacks=haystacks, months=months,
                           spellings=spellings, counts=counts, sizes=sizes, version=version,
                           shards=sorted(name for name in data if name[0] in 'kug'),
