@@ -12,6 +12,7 @@ import gc
 import multiprocessing
 import os
 import posixpath
+import re
 import shutil
 import sys
 import types
@@ -349,26 +350,46 @@ def test_the_navigation_of_pages_no_source_gives_is_kept_for_their_folder(
     srcdir = handbook_root(rootdir, tmp_path)
     page = srcdir / 'p3.rst'
 
-    def rebuild(old: str, new: str) -> str:
+    def sidebars(app) -> dict[str, str]:
+        """The navigation of each page no source gives, by its file."""
+        return {path.relative_to(app.outdir).as_posix(): re.search(
+                    r'<div class="sidebar-tree">.*?</div>', path.read_text(encoding='utf-8'),
+                    re.S).group()
+                for path in app.outdir.rglob('*.html')
+                if path.relative_to(app.outdir).with_suffix('').as_posix() not in app.env.all_docs
+                and path.name != '404.html'}
+
+    def rebuild(old: str, new: str) -> dict[str, str]:
+        """The page edited and built again; its site's navigations, those
+        of a clean build of the same pages."""
         page.write_text(page.read_text(encoding='utf-8').replace(old, new, 1), encoding='utf-8')
         made.clear()
         app = build(make_app, srcdir, tmp_path / 'out', True, freshenv=False)
         app.build()
         app.cleanup()  # Sphinx's global registries, before the next app
         assert_no_warnings(app)
-        return (app.outdir / 'search.html').read_text(encoding='utf-8')
+        built = list(made)
+        clean = build(make_app, srcdir, tmp_path / f'clean{len(cleans)}', True)
+        clean.build()
+        clean.cleanup()
+        cleans.append(clean)
+        made[:] = built
+        assert sidebars(app) == sidebars(clean)
+        return sidebars(app)
 
+    cleans: list = []
     first = build(make_app, srcdir, tmp_path / 'out', True)
     first.build()
     first.cleanup()
     # one navigation per folder (the first page of each): the others share it
     assert sorted(posixpath.dirname(name) for name in made if name not in first.env.all_docs) \
         == ['', 'card-index', 'cards', 'timeline']
-    search = (first.outdir / 'search.html').read_text(encoding='utf-8')
-    assert rebuild('也一样', '也是一样') == search  # a ruling reworded
+    before = sidebars(first)
+    assert {posixpath.dirname(name) for name in before} == {'', 'card-index', 'cards', 'timeline'}
+    assert rebuild('也一样', '也是一样') == before  # a ruling reworded
     assert made == []
-    assert '第三页' in rebuild('第3页\n=======', '第三页\n=======')
-    assert made
+    after = rebuild('第3页\n=======', '第三页\n=======')
+    assert made and all('第三页' in navigation for navigation in after.values())
 
 
 def test_late_parts_are_written_into_their_page_in_place_of_their_markers(tmp_path):

@@ -14,9 +14,9 @@ one folder get the same navigation, links and all.  So such a page's
 ``toctree`` (``html-page-context``, before the theme's handler) gives what
 the first page of its folder made in this build, for the same arguments.
 A page of the sources is left alone (the speed package keeps theirs from
-build to build: :mod:`handbook.speed.toctree_cache`), and so is a page
-whose ``toctree`` another extension replaced after this (the 404 page's,
-whose links are absolute).  The function given says its folder
+build to build: :mod:`handbook.speed.toctree_cache`), and so is the 404
+page, whose ``toctree`` sphinx-notfound-page replaces with one of absolute
+links, whichever of the two handlers runs first.  The function given says its folder
 (``folder``): the speed package keeps a folder's navigation from build to
 build (:mod:`handbook.speed.toctree_cache`).
 """
@@ -42,8 +42,9 @@ def shared_navigation(app: Sphinx, pagename: str, templatename: str,
     """A page's ``toctree``, where no source gives the page: made once per
     folder of the site (and arguments) in this build."""
     toctree = context.get('toctree')
-    if not callable(toctree) or pagename in app.env.all_docs:
-        return
+    if not callable(toctree) or pagename in app.env.all_docs \
+            or pagename == getattr(app.config, 'notfound_pagename', None):
+        return  # a source's page, or the 404 page (sphinx-notfound-page makes its own)
     try:
         folder = posixpath.dirname(app.builder.get_target_uri(pagename))
     except NoUri:  # a builder that cannot place the page: Sphinx's own navigation

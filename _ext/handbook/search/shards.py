@@ -64,7 +64,7 @@ CHUNK = 8
 SHARD_BYTES = 24_000
 #: fewest and most shards
 MIN_SHARDS, MAX_SHARDS = 8, 4096
-#: a bigram whose entry is larger (bytes of JSON) is a part of its own
+#: a bigram whose entry is larger (characters of JSON, all ASCII) is a part of its own
 ALONE_BYTES = SHARD_BYTES // 2
 
 
