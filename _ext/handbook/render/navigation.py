@@ -13,12 +13,11 @@ navigation is marked as the page or one of its parents: two such pages of
 one folder get the same navigation, links and all.  So such a page's
 ``toctree`` (``html-page-context``, before the theme's handler) gives what
 the first page of its folder made in this build, for the same arguments.
-A page of the sources is left alone (the speed package keeps theirs from
-build to build: :mod:`handbook.speed.toctree_cache`), and so is the 404
-page, whose ``toctree`` sphinx-notfound-page replaces with one of absolute
-links, whichever of the two handlers runs first.  The function given says its folder
-(``folder``): the speed package keeps a folder's navigation from build to
-build (:mod:`handbook.speed.toctree_cache`).
+A page of the sources is left alone, and so is the 404 page, whose
+``toctree`` sphinx-notfound-page replaces with one of absolute links,
+whichever of the two handlers runs first.  The function given says its
+folder (``folder``): the speed package keeps each source page's navigation,
+and each folder's, from build to build (:mod:`handbook.speed.toctree_cache`).
 """
 
 from __future__ import annotations

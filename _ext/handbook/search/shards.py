@@ -202,11 +202,14 @@ def shards(postings: Postings, months: dict[str, str],
         *((spelling_key(spelling), 'n', spelling, text) for spelling, text in spellings.items()),
     ]
     chars = [(char, 'c', char, dumps(gaps(docs))) for char, docs in _used_up(postings.chars)]
-    apart = [(name, text) for _key, kind, name, text in words if alone(kind, text)]
-    words = [word for word in words if not alone(word[1], word[3])]
-    grams = {alone_name(name)[1:]: shard_text({'g': {name: text}}) for name, text in apart}
-    return {'k': _distribute(words), 'u': _distribute(chars),
-            'g': (len(grams), grams, sum(entry_size(name, text) for name, text in apart))}
+    shared, apart = [], []
+    for word in words:
+        (apart if alone(word[1], word[3]) else shared).append(word)
+    grams = {alone_name(name)[1:]: shard_text({'g': {name: text}})
+             for _key, _kind, name, text in apart}
+    return {'k': _distribute(shared), 'u': _distribute(chars),
+            'g': (len(grams), grams, sum(entry_size(name, text)
+                                         for _key, _kind, name, text in apart))}
 
 
 def months(days: dict[str, list[int]]) -> dict[str, str]:
