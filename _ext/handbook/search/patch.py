@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 #: bump when what is kept, or how a shard is written, changes: a kept index
 #: of another format is not read (its fields may not be this one's)
-FORMAT = 3
+FORMAT = 4
 #: the most documents an edit may change for the shards to be patched
 MOST_CHANGED = 300
 

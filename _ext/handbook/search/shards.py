@@ -58,10 +58,12 @@ from typing import Any
 
 #: between a document's texts: no query term holds it (control characters are not folded away)
 SEPARATOR = '\x01'
-#: documents per chunk
-CHUNK = 8
-#: the size a shard aims at: bytes of JSON (about a third of it gzipped)
-SHARD_BYTES = 24_000
+#: documents per chunk: a query's first results are scattered over as many chunks,
+#: each loaded whole for the one or two documents it is needed for
+CHUNK = 4
+#: the size a shard aims at: bytes of JSON (about a third of it gzipped); a query
+#: needs a few keys of each shard it loads, so a smaller shard is less loaded in vain
+SHARD_BYTES = 12_000
 #: fewest and most shards
 MIN_SHARDS, MAX_SHARDS = 8, 4096
 #: a bigram whose entry is larger (characters of JSON, all ASCII) is a part of its own
