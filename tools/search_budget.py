@@ -20,6 +20,10 @@ measure).  For each query, in a new browser context (an empty cache):
 * **content pages**: the handbook pages fetched (none is needed: a result's
   snippet comes with the index).
 
+And the **index's weight** (issue 31's scale budget, no browser needed):
+the manifest and every part of ``_static/search/``, each gzipped as a host
+sends it, in MB per 10,000 of the rulings ``rulings.json`` exports.
+
 Then **warm keystrokes**: in one tab of the search page, each query typed a
 character at a time; for each keystroke, the milliseconds from the input
 event to its results shown and painted (``data-query`` of the ruling
@@ -58,6 +62,8 @@ ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-net
         '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1']
 #: the budgets of issue 33
 BUDGETS = {'first_median': 300, 'first_worst': 600, 'kib': 150, 'blocking': 200, 'keystroke': 50}
+#: issue 31's: the whole index, gzipped, per 10,000 rulings
+INDEX_MB = 1.5
 PHRASE = '伤害步骤'
 NOTHING = '没有这样的裁定甲乙丙'
 COMPRESSED = ('.html', '.js', '.css', '.json', '.svg', '.xml', '.txt', '.map')
@@ -122,6 +128,16 @@ def default_queries(root: Path) -> list[tuple[str, str]]:
     return [('card', card), ('partial name', partial), ('two cards', f'{first} {second}'),
             ('date yy/m/d', f'{year[2:]}/{int(month)}/{int(day)}'), ('date ISO', date),
             ('phrase', PHRASE), ('zh_TW spelling', traditional), ('no result', NOTHING)]
+
+
+def index_weight(root: Path) -> dict:
+    """The whole ruling index as a host keeps it (see the module docstring)."""
+    static = root / '_static'
+    files = [static / 'rulings-index.js', *sorted((static / 'search').glob('*.js'))]
+    gzipped = sum(len(gzip.compress(path.read_bytes(), 6, mtime=0)) for path in files)
+    rulings = len(json.loads((root / 'rulings.json').read_text(encoding='utf-8'))['rulings'])
+    return {'index_files': len(files), 'index_mb': gzipped / 1e6, 'index_rulings': rulings,
+            'index_mb_per_10000': gzipped / 1e6 / max(rulings, 1) * 10_000}
 
 
 #: installed before any script of the page: the time the first ruling shows,
@@ -268,6 +284,7 @@ def main(argv: list[str]) -> int:
         'content_pages': sum(len(r['content_pages']) for r in results),
         'keystroke_median': statistics.median(typed), 'keystroke_worst': max(typed),
         'keystrokes': len(typed),
+        **index_weight(root),
     }
     met = (summary['first_median'] <= BUDGETS['first_median']
            and summary['first_worst'] <= BUDGETS['first_worst']
@@ -283,8 +300,13 @@ def main(argv: list[str]) -> int:
     print(f'warm keystroke: median {summary["keystroke_median"]:.0f} ms, '
           f'worst {summary["keystroke_worst"]:.0f} ms over {len(typed)} keystrokes')
     print(f'budgets {"met" if met else "MISSED"}')
+    index_met = summary['index_mb_per_10000'] <= INDEX_MB
+    print(f'the index: {summary["index_mb"]:.2f} MB gzipped in {summary["index_files"]:,} files for '
+          f'{summary["index_rulings"]:,} rulings, {summary["index_mb_per_10000"]:.2f} MB per 10,000 '
+          f'(budget {INDEX_MB} MB): {"met" if index_met else "MISSED"}')
     if args.json:
-        args.json.write_text(json.dumps({'summary': summary, 'met': met, 'queries': results},
+        args.json.write_text(json.dumps({'summary': summary, 'met': met, 'index_met': index_met,
+                                         'queries': results},
                                         ensure_ascii=False, indent=1), encoding='utf-8')
     return 0
 
