@@ -1240,8 +1240,10 @@ class Bench:
     def search(self) -> None:
         """The search's budgets (issue 33) on the corpus's site (tools/search_budget.py)."""
         site = self.work / 'clean-1' / 'html'
-        if not (site / '_static' / 'rulings-index.js').is_file():
-            run(make('html', self.corpus, self.work / 'clean-1', 'JOBS=auto'), self.log('search-build'))
+        if 'clean-1' not in self.results:  # not built by this run: maybe by an older toolchain
+            site = self.work / 'search' / 'html'
+            shutil.rmtree(site.parent, ignore_errors=True)
+            run(make('html', self.corpus, self.work / 'search', 'JOBS=auto'), self.log('search-build'))
         figures = self.work / 'search-budget.json'
         r = run([self.python, str(ROOT / 'tools' / 'search_budget.py'), str(site),
                  '--json', str(figures)], self.log('search'))

@@ -80,7 +80,7 @@ epoch, which a stale manifest would mix with newer parts, has the manifest
 loaded again)::
 
     RulingSearch.setIndex({"format": 2, "version": "…", "epoch": "…", "labels": {…},
-      "shards": 64, "chars": 16, "chunk": 8, "rulings": 473, "texts": 120,
+      "shards": 64, "chars": 16, "chunk": 4, "rulings": 473, "texts": 120,
       "pages": [[uri, title, searchable], …],
       "sections": [[page, id, title, top], …], "alone": ["效果", …]})
 
