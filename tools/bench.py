@@ -888,6 +888,7 @@ class Bench:
         self.results: dict[str, Result] = {}
         self.reports: dict[str, str] = {}  # what our toolchain said: measure -> output
         self.incremental_ready = False
+        self.site_built = False  # our_site()'s, when no clean `-j 1` build is measured
         self.part_names = list(SPEED_PARTS)
         self.part_measures = ['clean-1', 'clean-auto', 'ruling']
         self.part_rows: list[dict] = []
@@ -1237,13 +1238,22 @@ class Bench:
             median_run(samples), note='each pair: '
             + ', '.join(f'+{x:.0%}' for x in shares), extra={'share': statistics.median(shares)})
 
+    def our_site(self) -> Path:
+        """Our site of the corpus, built by this run: the clean `-j 1` build's,
+        else one built now, once for the measures that read it (a site kept
+        from an earlier run may be an older toolchain's)."""
+        if 'clean-1' in self.results:
+            return self.work / 'clean-1' / 'html'
+        site = self.work / 'site' / 'html'
+        if not self.site_built:
+            shutil.rmtree(site.parent, ignore_errors=True)
+            run(make('html', self.corpus, site.parent, 'JOBS=auto'), self.log('site-build'))
+            self.site_built = True
+        return site
+
     def search(self) -> None:
         """The search's budgets (issue 33) on the corpus's site (tools/search_budget.py)."""
-        site = self.work / 'clean-1' / 'html'
-        if 'clean-1' not in self.results:  # not built by this run: maybe by an older toolchain
-            site = self.work / 'search' / 'html'
-            shutil.rmtree(site.parent, ignore_errors=True)
-            run(make('html', self.corpus, self.work / 'search', 'JOBS=auto'), self.log('search-build'))
+        site = self.our_site()
         figures = self.work / 'search-budget.json'
         r = run([self.python, str(ROOT / 'tools' / 'search_budget.py'), str(site),
                  '--json', str(figures)], self.log('search'))
@@ -1275,11 +1285,7 @@ class Bench:
         base = self.work / 'baseline' / 'html'
         if 'baseline' not in self.results:  # not built by this run: built now
             self.baseline_run(self.corpus.baseline_conf, 'baseline', BASELINE_NAME, 0)
-        ours = self.work / 'clean-1' / 'html'
-        if 'clean-1' not in self.results:
-            ours = self.work / 'weight' / 'html'
-            shutil.rmtree(ours.parent, ignore_errors=True)
-            run(make('html', self.corpus, self.work / 'weight', 'JOBS=auto'), self.log('weight-build'))
+        ours = self.our_site()
         source = {p.relative_to(self.corpus.source).with_suffix('').as_posix()
                   for p in self.corpus.source.rglob('*.rst')}
         content = sorted(source - set(GENERATED_PAGES))
@@ -1289,7 +1295,7 @@ class Bench:
             if mine.is_file() and theirs.is_file():
                 rows.append((doc, page_weight(mine), page_weight(theirs)))
         if not rows:
-            self.say('  page weight: no page to compare (see logs/weight-build.log)')
+            self.say('  page weight: no page to compare (see logs/site-build.log or clean-1-0.log)')
             return
         gz = [(o[0] / b[0], doc) for doc, o, b in rows]
         dom = [(o[1] / b[1], doc) for doc, o, b in rows]
