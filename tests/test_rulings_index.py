@@ -35,7 +35,7 @@ INTL_EXTENSIONS = ['handbook.cards.links', 'handbook.sections.planned', 'handboo
 
 
 def rulings(app) -> list[list]:
-    """The rulings' chunk entries, in id order (newest first)."""
+    """The rulings' chunk entries, in id order (oldest first: newest first is the reverse)."""
     found = parts(app)
     return [entry for i in range(len(found)) if f'r{i}' in found for entry in found[f'r{i}']]
 
@@ -104,13 +104,13 @@ def test_index_holds_every_ruling(app):
     app.build()
     assert_no_warnings(app)
     found = manifest(app)
-    assert found['format'] == 2
+    assert found['format'] == 3
     assert found['pages'] == [['index.html', '裁定搜索', 1], ['other.html', '其他', 1]]
     assert found['sections'] == [[0, '裁定搜索', '裁定搜索', 1], [0, '伤害步骤', '伤害步骤', 0],
                                  [1, '其他', '其他', 1]]
     assert (found['rulings'], found['chunk']) == (6, shards.CHUNK)
-    # newest first: each ruling's text, counterpart, cards and places
-    assert rulings(app) == [
+    # newest first (the ids' reverse): each ruling's text, counterpart, cards and places
+    assert rulings(app)[::-1] == [
         ['「ＤＤＤ反骨王 列奥尼达」的效果写作 <b>粗体</b>。', '', ['ddd反骨王列奥尼达'],
          [[1, 'ruling-2021-02-03-ddd反骨王列奥尼达', '21/2/3', '2021-02-03', 0]]],
         ['裁定变更：可以发动。', '', [], [[1, 'ruling-2020-01-13-faq123', '20/1/13', '2020-01-13', 1]]],
@@ -137,8 +137,8 @@ def test_sections_say_their_text_outside_rulings(app):
     # titles and paragraphs, not the lines that hold rulings, nor comments
     assert texts == [[0, '裁定搜索'], [1, '伤害步骤'], [2, '其他'], [2, '没有裁定的段落。']]
     assert manifest(app)['texts'] == 4
-    # the sections of each document: rulings, then texts
-    assert found['s'] == [1, 1, 1, 1, 0, 2, 0, 1, 2, 2]
+    # the sections of each document: texts, then rulings oldest first
+    assert found['s'] == [0, 1, 2, 2, 2, 0, 1, 1, 1, 1]
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search')
@@ -146,15 +146,16 @@ def test_sections_say_their_text_outside_rulings(app):
 def test_shards_find_words_dates_and_spellings(app):
     app.build()
     look = lookup(app)
-    assert look.holding(fold('伤害步骤')) == [2, 7]  # a ruling, a section's title
+    # the ids: the section texts (0-3), then the rulings oldest first (4-9)
+    assert look.holding(fold('伤害步骤')) == [1, 7]  # a section's title, a ruling
     assert look.holding('旋风') == [4, 5]
-    assert look.holding('反骨王') == [0]  # part of a card name, written with full-width letters
-    assert look.holding('ddd反骨王列奥尼达') == [0]
-    assert look.holding('段') == [9]
+    assert look.holding('反骨王') == [9]  # part of a card name, written with full-width letters
+    assert look.holding('ddd反骨王列奥尼达') == [9]
+    assert look.holding('段') == [3]
     assert look.holding('不存在') == []
     # dates are found by day, not as text
-    assert look.day('2019-05-02') == [2]
-    assert look.day('2017-03-24') == [4]
+    assert look.day('2019-05-02') == [7]
+    assert look.day('2017-03-24') == [5]
     assert look.holding('17/3/24') == []
     # every spelling of a linked card: the registry's, its alias, as pages write it
     assert look.spelling('旋风') == ['旋风', '', '旋风', ['旋風', '旋风']]
@@ -211,7 +212,7 @@ def test_the_script_folds_with_the_one_separator_class():
 def test_current_edition_leaves_overturned_rulings_out(app):
     app.build()
     assert_no_warnings(app)
-    assert [entry[3][0][1] for entry in rulings(app)] == [
+    assert [entry[3][0][1] for entry in rulings(app)[::-1]] == [
         'ruling-2021-02-03-ddd反骨王列奥尼达', 'ruling-2020-01-13-faq123',
         'ruling-2019-05-01-2019-05-02-黑洞', 'ruling-2017-03-24-旋风', 'ruling-2016-01-01-旋风']
     assert all(not place[4] & 2 for entry in rulings(app) for place in entry[3])
@@ -246,13 +247,23 @@ def test_written_only_when_it_changes(app, make_app):
     assert 'rulings-index.js' in written  # a new version
     assert not [name for name in written if name[0] == 'r' and name[1].isdigit()]
     assert 's.js' not in written
-    # a ruling edited: its chunk, with the new text (the oldest ruling: the last chunk)
+    # a ruling edited: its chunk, with the new text (the oldest ruling: the first chunk)
     other.write_text(other.read_text(encoding='utf-8').replace(
         '不能对应', '可以对应'), encoding='utf-8')
     written = rebuild()
-    assert rulings(app)[-1][0] == '「旋风」可以对应「黑洞」。'
+    assert rulings(app)[0][0] == '「旋风」可以对应「黑洞」。'
+    assert [name for name in written if name[0] == 'r' and name[1].isdigit()] == ['r0.js']
+    # a ruling added, the newest: its chunk, the shards of its words, the
+    # sections of each document; every other part as it was
+    parts_before = {path.name for path in folder.iterdir()}
+    other.write_text(other.read_text(encoding='utf-8') + '| 新的一条裁定。\\ :ruling:`22/2/2`\n',
+                     encoding='utf-8')
+    written = rebuild()
+    assert rulings(app)[-1][0] == '新的一条裁定。'
     last = (len(rulings(app)) - 1) // shards.CHUNK
-    assert [name for name in written if name[0] == 'r' and name[1].isdigit()] == [f'r{last}.js']
+    assert [name for name in written if name[0] in 'rb' and name[1].isdigit()] == [f'r{last}.js']
+    assert 's.js' in written and 'rulings-index.js' in written
+    assert 0 < len([name for name in written if name[0] in 'kug']) < len(parts_before) // 2
     # the manifest removed: written again, though no page changed
     index.unlink()
     assert rebuild() == ['rulings-index.js']
@@ -278,7 +289,7 @@ def test_zh_tw_build_indexes_its_texts_and_their_simplified_counterparts(app):
     assert untranslated[1] == ''
     # either script finds it
     look = lookup(app)
-    doc = list(entries).index('ruling-2017-03-24-faq19691-旋风')
+    doc = manifest(app)['texts'] + list(entries).index('ruling-2017-03-24-faq19691-旋风')
     assert doc in look.holding('發動時') and doc in look.holding('发动时')
     assert look.spelling('旋風')[3] == ['旋風', '旋风']
 
@@ -468,11 +479,24 @@ def test_an_edit_patches_the_shards_into_what_a_whole_index_holds(app, make_app,
     assert edit('other.rst', '「`黑洞`_」。', '「`黑洞`_」和「`神之宣告`_」。')
     # a card's alias added to the registry: its spellings' entries
     assert edit('cards.tsv', 'card\t黑洞\n', 'card\t黑洞\t\t\ten=Dark Hole\n')
-    # a ruling dated elsewhere moves in the order, a ruling added: ids change,
-    # and the index is made whole
-    assert not edit('index.rst', ':ruling:`19/5/1` :ruling:`19/5/2`', ':ruling:`16/5/1`')
-    assert not edit('index.rst', '| 「`黑洞`_」在伤害步骤也能发动。',
-                    '| 「`黑洞`_」在伤害步骤也能发动。\n| 新裁定。\\ :ruling:`22/2/2`')
+    # a ruling dated elsewhere moves in the order: the ids between change
+    assert edit('index.rst', ':ruling:`19/5/1` :ruling:`19/5/2`', ':ruling:`16/5/1`')
+    # a ruling added on the newest day, an editor's commonest edit: an id at
+    # the end, every other document's the same, the epoch too
+    epoch = manifest(app)['epoch']
+    assert edit('index.rst', ':ruling:`16/5/1`',
+                ':ruling:`16/5/1`\n| 新裁定。\\ :ruling:`22/2/2`')
+    assert manifest(app)['epoch'] == epoch
+    assert rulings(app)[-1][0] == '新裁定。'
+    # and removed again
+    assert edit('index.rst', '\n| 新裁定。\\ :ruling:`22/2/2`', '')
+    assert manifest(app)['epoch'] == epoch
+    # a paragraph added: the rulings' ids start one later, the index made whole
+    assert not edit('other.rst', '没有裁定的另一段落。',
+                    '没有裁定的另一段落。\n\n新的段落。')
+    assert manifest(app)['epoch'] != epoch
+    assert not edit('other.rst', '\n\n新的段落。', '')
+    assert manifest(app)['epoch'] == epoch
     # the kept index no longer the files': made whole
     (app.outdir / '_static' / 'rulings-index.js').unlink()
     assert not edit('other.rst', '另一段落', '又一段落')

@@ -4,9 +4,11 @@ Making the shards (:mod:`handbook.search.shards`) takes every bigram of
 every document: on a handbook of 15,000 rulings, seconds in every build
 that read a page, however small the edit, and the build waits for them.
 An edit that changes the text of a few documents (a ruling's words, a
-paragraph), and adds, removes or moves none, leaves every document's id as
-it was: only the entries of the bigrams and characters of those documents,
-and of the months and spellings that changed, are different.
+paragraph), or adds or removes a few rulings where the ids of the others
+stay (:mod:`handbook.search.rulings_index`: the rulings oldest first, after
+the texts), leaves the other documents' ids as they were: only the entries
+of the bigrams and characters of those documents, and of the months and
+spellings that changed, are different.
 
 :class:`Kept` is what a build keeps of its index, for the next: each
 document's haystack, the months' and spellings' entries, the number of
@@ -14,8 +16,10 @@ shards of each kind and the sizes they were chosen from.  :func:`patch`
 takes it and the new documents, reads the shards that hold a changed entry
 (their files, as the last build wrote them), changes those entries and
 gives back those shards' JSON: the same bytes a whole new index would have
-in them.  It gives up -- the index is made whole -- where the documents are
-not the same in number, where more than :data:`MOST_CHANGED` changed, where
+in them (an id the edit added or removed is a document whose text was, or
+becomes, empty).  It gives up -- the index is made whole -- where the
+documents are laid out otherwise (the caller compares the layouts), where
+more than :data:`MOST_CHANGED` changed, where
 the number of shards would change, where a bigram would become a part of
 its own or stop being one (:func:`handbook.search.shards.alone`), or where
 a shard does not hold what the kept index says it does.
@@ -34,8 +38,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 #: bump when what is kept, or how a shard is written, changes: a kept index
-#: of another format is not read (its fields may not be this one's)
-FORMAT = 4
+#: of another format is not read (its fields may not be this one's; 5: the
+#: rulings' ids after the texts', oldest first)
+FORMAT = 5
 #: the most documents an edit may change for the shards to be patched
 MOST_CHANGED = 300
 
@@ -84,20 +89,43 @@ class _Patching:
     def run(self, haystacks: list[str], months: dict[str, str],
             spellings: dict[str, str]) -> tuple[dict[str, str], dict[str, int]]:
         kept = self.kept
-        if kept.format != FORMAT or len(kept.haystacks) != len(haystacks):
+        if kept.format != FORMAT or abs(len(kept.haystacks) - len(haystacks)) > MOST_CHANGED:
             raise GiveUp
-        changed = [doc for doc, (old, new) in enumerate(zip(kept.haystacks, haystacks))
-                   if old != new]
+        # an id added or removed at the end: a document with no text before or after
+        width = max(len(kept.haystacks), len(haystacks))
+        before = kept.haystacks + [''] * (width - len(kept.haystacks))
+        after = haystacks + [''] * (width - len(haystacks))
+        changed = [doc for doc, (old, new) in enumerate(zip(before, after)) if old != new]
         if len(changed) > MOST_CHANGED:
             raise GiveUp
+        # each bigram's and character's changes, every changed document's at once:
+        # an entry is decoded and written once, however many documents it changes
+        grams: dict[str, dict[int, Any]] = {}  # bigram -> {doc: positions now, or None}
+        was: dict[str, dict[int, Any]] = {}  # bigram -> {doc: positions before, or None}
+        chars: dict[str, dict[int, bool]] = {}  # character -> {doc: whether it holds it now}
         for doc in changed:
-            self.document(doc, kept.haystacks[doc], haystacks[doc])
-        for kind, old, new, key in (('d', kept.months, months, shards.month_key),
-                                    ('n', kept.spellings, spellings, shards.spelling_key)):
-            for name in old.keys() | new.keys():
-                if old.get(name) != new.get(name):
-                    self.set('k', key(name), kind, name, _value(old.get(name)),
-                             _value(new.get(name)))
+            old, new = shards.Postings(), shards.Postings()
+            old.add(doc, before[doc])
+            new.add(doc, after[doc])
+            for gram in old.grams.keys() | new.grams.keys():
+                then, now = old.grams.get(gram), new.grams.get(gram)
+                if then != now:
+                    grams.setdefault(gram, {})[doc] = now and now[1]
+                    was.setdefault(gram, {})[doc] = then and then[1]
+            for char in old.chars.keys() ^ new.chars.keys():
+                chars.setdefault(char, {})[doc] = char in new.chars
+        for gram, docs in grams.items():
+            self.gram(gram, was[gram], docs)
+        for char, docs in chars.items():
+            self.char(char, docs)
+        for kind, old_entries, new_entries, key in (
+                ('d', kept.months, months, shards.month_key),
+                ('n', kept.spellings, spellings, shards.spelling_key)):
+            for name in old_entries.keys() | new_entries.keys():
+                then, now = old_entries.get(name), new_entries.get(name)
+                if then != now:
+                    self.set('k', key(name), kind, name, _value(then), then,
+                             _value(now), now)
         if any(shards.shard_count(self.sizes[group]) != kept.counts[group] for group in 'ku'):
             raise GiveUp
         out = {}
@@ -107,18 +135,6 @@ class _Patching:
                                            for kind, items in kinds.items()
                                            if items}) if any(kinds.values()) else ''
         return out, self.sizes
-
-    def document(self, doc: int, old: str, new: str) -> None:
-        """The entries of the bigrams and characters of one changed document."""
-        before, after = shards.Postings(), shards.Postings()
-        before.add(doc, old)
-        after.add(doc, new)
-        for gram in before.grams.keys() | after.grams.keys():
-            was, now = before.grams.get(gram), after.grams.get(gram)
-            if was != now:
-                self.gram(gram, doc, was and was[1], now and now[1])
-        for char in before.chars.keys() ^ after.chars.keys():
-            self.char(char, doc, char in after.chars)
 
     def shard(self, group: str, key: str) -> dict[str, dict[str, Any]]:
         name = (shards.alone_name(key) if group == 'g'
@@ -131,56 +147,64 @@ class _Patching:
                 raise GiveUp from None
         return self.shards[name]
 
-    def set(self, group: str, key: str, kind: str, name: str, old: Any, new: Any) -> None:
-        """An entry changed from *old* to *new* (None: no entry)."""
+    def set(self, group: str, key: str, kind: str, name: str, old: Any, old_text: str | None,
+            new: Any, new_text: str | None) -> None:
+        """An entry changed from *old* to *new* (None: no entry), each with its JSON."""
         items = self.shard(group, key).setdefault(kind, {})
         present = items.get(name)
         if present != old:
             raise GiveUp  # the shard is not what the kept index says
         size = self.sizes[group]
         if present is not None:
-            size -= shards.entry_size(name, shards.dumps(present))
+            size -= shards.entry_size(name, old_text)
             del items[name]
         if new is not None:
             items[name] = new
-            size += shards.entry_size(name, shards.dumps(new))
+            size += shards.entry_size(name, new_text)
         self.sizes[group] = size
 
-    def gram(self, gram: str, doc: int, was: Any, now: Any) -> None:
-        """A bigram's postings, with *doc*'s positions *was* replaced by *now*;
-        a bigram that would be alone, or no longer, gives up (another part)."""
+    def gram(self, gram: str, was: dict[int, Any], now: dict[int, Any]) -> None:
+        """A bigram's postings, each document of *now* with its positions
+        *was* replaced by those of *now* (None: not in it); a bigram that
+        would be alone, or no longer, gives up (another part)."""
         group = 'g' if gram in self.alone else 'k'
         entry = self.shard(group, gram).get('g', {}).get(gram)
         docs, wheres = _decoded(entry or [])
-        at = bisect.bisect_left(docs, doc)
-        present = at < len(docs) and docs[at] == doc
-        if present != (was is not None) or (present and wheres[at] != was):
-            raise GiveUp
-        if present:
-            del docs[at], wheres[at]
-        if now is not None:
-            docs.insert(at, doc)
-            wheres.insert(at, now)
+        for doc, where in now.items():
+            at = bisect.bisect_left(docs, doc)
+            present = at < len(docs) and docs[at] == doc
+            if present != (was[doc] is not None) or (present and wheres[at] != was[doc]):
+                raise GiveUp
+            if present:
+                del docs[at], wheres[at]
+            if where is not None:
+                docs.insert(at, doc)
+                wheres.insert(at, where)
         flat: list[Any] = [None] * (2 * len(docs))
         flat[0::2], flat[1::2] = docs, wheres
         new = shards.encode_grams(flat) if docs else None
-        if (new is not None and shards.alone('g', shards.dumps(new))) != (group == 'g'):
+        new_text = shards.dumps(new) if new is not None else None
+        if (new_text is not None and shards.alone('g', new_text)) != (group == 'g'):
             raise GiveUp
-        self.set(group, gram, 'g', gram, entry, new)
+        self.set(group, gram, 'g', gram, entry, shards.dumps(entry) if entry is not None else None,
+                 new, new_text)
 
-    def char(self, char: str, doc: int, holds: bool) -> None:
-        """A character's documents, with *doc* among them or not."""
+    def char(self, char: str, now: dict[int, bool]) -> None:
+        """A character's documents, each of *now* among them or not."""
         entry = self.shard('u', char).get('c', {}).get(char)
         docs = shards.ungapped(entry or [])
-        at = bisect.bisect_left(docs, doc)
-        present = at < len(docs) and docs[at] == doc
-        if present == holds:
-            raise GiveUp
-        if present:
-            del docs[at]
-        else:
-            docs.insert(at, doc)
-        self.set('u', char, 'c', char, entry, shards.gaps(docs) if docs else None)
+        for doc, holds in now.items():
+            at = bisect.bisect_left(docs, doc)
+            present = at < len(docs) and docs[at] == doc
+            if present == holds:
+                raise GiveUp
+            if present:
+                del docs[at]
+            else:
+                docs.insert(at, doc)
+        new = shards.gaps(docs) if docs else None
+        self.set('u', char, 'c', char, entry, shards.dumps(entry) if entry is not None else None,
+                 new, shards.dumps(new) if new is not None else None)
 
 
 def _value(text: str | None) -> Any:

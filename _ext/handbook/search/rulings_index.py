@@ -74,12 +74,12 @@ alone.
 **The index.**  ``_static/rulings-index.js``, the *manifest*, is small: the
 labels, the pages and sections, the counts, the number of shards, the
 index's version (a digest of its parts: the parts' addresses end in
-``?v=<version>``) and its epoch (a digest of the documents' ids, the number
-of shards and the bigrams alone: every part holds it, and a part of another
-epoch, which a stale manifest would mix with newer parts, has the manifest
-loaded again)::
+``?v=<version>``) and its epoch (a digest of how the documents are laid out,
+the sections, the number of shards and the bigrams alone: every part holds
+it, and a part of another epoch, which a stale manifest would mix with newer
+parts, has the manifest loaded again)::
 
-    RulingSearch.setIndex({"format": 2, "version": "…", "epoch": "…", "labels": {…},
+    RulingSearch.setIndex({"format": 3, "version": "…", "epoch": "…", "labels": {…},
       "shards": 64, "chars": 16, "chunk": 4, "rulings": 473, "texts": 120,
       "pages": [[uri, title, searchable], …],
       "sections": [[page, id, title, top], …], "alone": ["效果", …]})
@@ -95,12 +95,21 @@ flags]``; flags 1 changed, 2 struck), the section texts' chunks
 document (``s.js``).  A query loads the manifest, then the shards of its
 terms, then the chunks of the results it shows: a few dozen kilobytes.
 
+**The documents' ids.**  The section texts come first (``0`` to ``texts`` −
+1), then the rulings, oldest first (rulings of one date in the reverse of
+page order: newest first is the reverse of the ids).  So a ruling added to
+the newest day of a yearly FAQ page, an editor's most common edit, takes an
+id at the end, or moves only the rulings of its date: every other document
+keeps its id, the epoch stays, and the shards are patched and only the
+parts that changed are written (before, every later ruling's id moved, and
+the whole index of thousands of files was written and published again).
+
 The index is made again when a page was read again or removed, a registry
 row changed, or the manifest is missing (``html-collect-pages``, before the
 search page, which names the manifest with its checksum); a file is
 written only when its content changed, and a part the index no longer has
-is removed.  Where an edit changed the text of a few documents and moved
-none, the last index's shards are patched, not made again
+is removed.  Where an edit changed, added or removed a few documents and
+moved no other, the last index's shards are patched, not made again
 (:mod:`handbook.search.patch`, from what the last build kept:
 :data:`KEPT_INDEX`).  The current edition (``-t current``) leaves overturned rulings
 out, as it does everywhere.
@@ -144,8 +153,8 @@ if TYPE_CHECKING:
 
 _ = get_translation('handbook')
 
-#: bump when the shape of the index changes
-FORMAT = 2
+#: bump when the shape of the index changes (3: the texts' ids first, the rulings oldest first)
+FORMAT = 3
 #: the environment's version: a new index format, or a change in what a
 #: page's reading leaves for the index or in what the index makes of it,
 #: reads every page again, so that the index is made anew (bump the last
@@ -349,10 +358,16 @@ class Index:
         parts' JSON), the shards are patched where they can be
         (:mod:`handbook.search.patch`): the same parts, byte for byte."""
         haystacks: list[str] = []
+        doc_sections: list[Any] = []
+        text_entries = []
+        for section, block in self.texts:  # the texts first: ids 0 to texts - 1
+            haystacks.append(self.haystack(block)[0])
+            text_entries.append([section, block])
+            doc_sections.append(section)
         days: dict[str, list[int]] = {}
         chunk_entries: list[list[Any]] = []
-        doc_sections: list[Any] = []
-        for doc, group in enumerate(self.rulings):
+        for group in reversed(self.rulings):  # then the rulings, oldest first
+            doc = len(haystacks)
             entry, haystack = self.ruling_entry(group)
             haystacks.append(haystack)
             chunk_entries.append(entry)
@@ -361,18 +376,15 @@ class Index:
             for place in places:
                 for iso in dict.fromkeys(place[3].split()):
                     days.setdefault(iso, []).append(doc)
-        text_entries = []
-        for section, block in self.texts:
-            haystacks.append(self.haystack(block)[0])
-            text_entries.append([section, block])
-            doc_sections.append(section)
         months = shards.months(days)
         spellings = {spelling: shards.dumps(value)
                      for spelling, value in self.spellings(app).items()}
-        # the documents' ids: the same while no document is added, removed or moved
-        ids = shards.version([str(shards.CHUNK),
-                              *(f'{r.docname}#{r.anchor}' for group in self.rulings for r in group),
-                              *(str(section) for section, _block in self.texts)])
+        # how the documents are laid out: where the rulings start, and the
+        # sections their entries name by number (a ruling added or removed
+        # at the end leaves it as it was)
+        ids = shards.version([str(shards.CHUNK), str(len(self.texts)),
+                              *(f'{self.pages[page][0]}#{ident}'
+                                for page, ident, _title, _top in self.sections)])
         patched = None
         if kept is not None and read is not None and kept.epoch.startswith(f'{ids}:'):
             patched = patch.patch(kept, haystacks, months, spellings, read)

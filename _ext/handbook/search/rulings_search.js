@@ -305,22 +305,25 @@ const RulingSearch = (() => {
     return terms.map(termDocs);
   };
 
-  const rulingCount = () => (whole ? whole.entries.length : manifest.rulings);
+  /** Whether a document is a ruling; and the rulings' order, newest first.  The
+   * index's ids (rulings_index.py): the section texts first, then the rulings
+   * oldest first; an index of format 1 holds its rulings alone, newest first. */
+  const isRuling = (doc) => (whole ? doc < whole.entries.length : doc >= manifest.texts);
+  const newestFirst = (a, b) => (whole ? a - b : b - a);
 
   /** The rulings that match every term, newest first (their ids). */
   const rulingsOf = (matched) => {
     if (!matched.length) return [];
     const [first, ...others] = [...matched].sort((a, b) => a.size - b.size);
-    const limit = rulingCount();
     return [...first]
-      .filter((doc) => doc < limit && others.every((set) => set.has(doc)))
-      .sort((a, b) => a - b);
+      .filter((doc) => isRuling(doc) && others.every((set) => set.has(doc)))
+      .sort(newestFirst);
   };
 
   /** The chunk entries of some documents of one kind ('r' rulings, 'b' texts). */
   const entriesOf = async (docs, kind) => {
     if (whole) return docs.map((doc) => whole.entries[doc]);
-    const offset = kind === "r" ? 0 : manifest.rulings;
+    const offset = kind === "r" ? manifest.texts : 0;
     const names = docs.map((doc) => `${kind}${Math.floor((doc - offset) / manifest.chunk)}`);
     await loadAll(names);
     return docs.map((doc, i) => parts.get(names[i])[(doc - offset) % manifest.chunk]);
@@ -350,7 +353,7 @@ const RulingSearch = (() => {
     return [...docs].sort((a, b) => {
       const [cardsA, hitsA, lengthA] = score.get(a);
       const [cardsB, hitsB, lengthB] = score.get(b);
-      return cardsB - cardsA || hitsB - hitsA || lengthA - lengthB || a - b;
+      return cardsB - cardsA || hitsB - hitsA || lengthA - lengthB || newestFirst(a, b);
     });
   };
 
@@ -733,9 +736,11 @@ const RulingSearch = (() => {
     if (!matched.length || whole || matched.some((docs) => !docs.size)) return [];
     const of = await load("s");
     const searchable = (number) => manifest.pages[sectionOf(number)[0]][2];
+    // a section's snippet comes from its newest ruling that matched, else its text
+    const first = (a, b) => isRuling(b) - isRuling(a) || (isRuling(a) ? newestFirst(a, b) : a - b);
     const perTerm = matched.map((docs) => {
       const found = new Map(); // section -> the first document of it that matched
-      for (const doc of docs) {
+      for (const doc of [...docs].sort(first)) {
         const at = of[doc];
         for (const number of typeof at === "number" ? [at] : at)
           if (searchable(number) && !found.has(number)) found.set(number, doc);
@@ -772,9 +777,9 @@ const RulingSearch = (() => {
 
   /** A snippet of a document's text around the first match, as Sphinx's. */
   const snippet = async (doc, terms) => {
-    const isRuling = doc < manifest.rulings;
-    const [entry] = await entriesOf([doc], isRuling ? "r" : "b");
-    const text = isRuling ? entry[0] : entry[1];
+    const ruling = isRuling(doc);
+    const [entry] = await entriesOf([doc], ruling ? "r" : "b");
+    const text = ruling ? entry[0] : entry[1];
     const { folded, starts } = foldWithPositions(text);
     const found = terms.flatMap((term) => term.alternatives)
       .filter((alternative) => alternative.text)
