@@ -7,8 +7,10 @@ from __future__ import annotations
 import functools
 import html as html_module
 import json
+import random
 import re
 import shutil
+from types import SimpleNamespace
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -310,6 +312,44 @@ def test_related_sections_are_written_as_the_translator_writes_their_nodes(app):
                 expected = write(listing)
             expected = re.sub(r'</?p>|\n', '', expected) + '\n'
             assert expected.startswith('<ul class="simple"><li>') and expected in page, section
+
+
+@pytest.mark.parametrize('seed', range(20))
+def test_related_sections_are_the_most_shared_then_in_page_order(seed, monkeypatch):
+    # pages of sections linking cards from a small pool: many ties, sections
+    # of the same page, sections linking nothing and a key no row has
+    from handbook.listings import related_sections
+
+    rng = random.Random(seed)
+    pool = [f'k{i}' for i in range(10)]
+    pages = {}
+    for p in rng.sample(range(8), 8):  # the store's pages in no particular order
+        docname = f'p{p}'
+        pages[docname] = [card_index.Section(
+            docname, i, f's{i}' if i else '', f'T{i}', i == 0,
+            tuple((key, key) for key in rng.choices(pool + ['gone'], k=rng.randrange(0, 6))))
+            for i in range(rng.randrange(1, 7))]
+    registry = {key: SimpleNamespace(key=key) for key in pool}
+    monkeypatch.setattr(related_sections.card_index, 'sections', lambda env: pages)
+    monkeypatch.setattr(related_sections.card_links, 'registry', lambda env: registry)
+
+    def keys(section):
+        return list(dict.fromkeys(k for k, _name in section.cards if k in registry))
+
+    every = [section for secs in pages.values() for section in secs]
+    for limit in (1, 3, 100):
+        expected = {}
+        for docname, secs in pages.items():
+            for section in secs:
+                if not section.section_id:
+                    continue
+                others = [(other, [k for k in keys(section) if k in keys(other)])
+                          for other in every if other.docname != docname]
+                others = sorted((o for o in others if o[1]),
+                                key=lambda o: (-len(o[1]), o[0].docname, o[0].index))
+                if others:
+                    expected.setdefault(docname, []).append((section, others[:limit]))
+        assert related_sections.related_all(None, limit) == expected
 
 
 @pytest.mark.sphinx('html', testroot='card-index', freshenv=True,

@@ -56,6 +56,8 @@ Configuration (``conf.py``)::
 
 from __future__ import annotations
 
+import collections
+import heapq
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -102,32 +104,46 @@ Related = list[tuple[Section, list[tuple[Section, list[str]]]]]
 
 def related_all(env: BuildEnvironment, limit: int) -> dict[str, Related]:
     """For each page, for each of its sections that links cards: the related
-    sections of other pages, best first, with the shared cards' registry keys
-    in the order the section names them.  One pass over every section."""
+    sections of other pages, best first (the most shared cards, then page and
+    section order), with the shared cards' registry keys in the order the
+    section names them.  One pass over every section: each section's count
+    of shared cards per other section is made in C (:class:`collections.Counter`
+    over the sections of each of its cards), and only the best are looked at."""
     registry = card_links.registry(env)
     pages = card_index.sections(env)
-    keys_of: dict[tuple[str, int], list[str]] = {}
-    by_key: dict[str, list[Section]] = {}
-    for secs in pages.values():
-        for section in secs:
-            found = (registry.get(key) for key, _name in section.cards)
-            keys = list(dict.fromkeys(card.key for card in found if card is not None))
-            keys_of[section.docname, section.index] = keys
-            for key in keys:
-                by_key.setdefault(key, []).append(section)
+    # every section, numbered in page and section order: the order of a tie
+    ordered = sorted((section for secs in pages.values() for section in secs),
+                     key=lambda section: (section.docname, section.index))
+    number = {(section.docname, section.index): n for n, section in enumerate(ordered)}
+    keys_of: list[list[str]] = []
+    by_key: dict[str, list[int]] = {}
+    page_numbers: dict[str, range] = {}
+    for n, section in enumerate(ordered):
+        found = (registry.get(key) for key, _name in section.cards)
+        keys = list(dict.fromkeys(card.key for card in found if card is not None))
+        keys_of.append(keys)
+        for key in keys:
+            by_key.setdefault(key, []).append(n)
+        numbers = page_numbers.get(section.docname)
+        page_numbers[section.docname] = range(numbers.start if numbers else n, n + 1)
     out: dict[str, Related] = {}
     for docname, secs in pages.items():
+        own = page_numbers[docname]
         for section in secs:
             if not section.section_id:
                 continue
-            shared: dict[tuple[str, int], tuple[Section, list[str]]] = {}
-            for key in keys_of[docname, section.index]:
-                for other in by_key.get(key, ()):
-                    if other.docname != docname:
-                        shared.setdefault((other.docname, other.index), (other, []))[1].append(key)
-            best = sorted(shared.values(), key=lambda o: (-len(o[1]), o[0].docname, o[0].index))
-            if best[:limit]:
-                out.setdefault(docname, []).append((section, best[:limit]))
+            keys = keys_of[number[section.docname, section.index]]
+            shared = collections.Counter()
+            for key in keys:
+                shared.update(by_key[key])
+            best = heapq.nsmallest(limit, ((-count, n) for n, count in shared.items()
+                                           if n not in own))
+            others = []
+            for _count, n in best:
+                theirs = set(keys_of[n])
+                others.append((ordered[n], [key for key in keys if key in theirs]))
+            if others:
+                out.setdefault(docname, []).append((section, others))
     return out
 
 
