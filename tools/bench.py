@@ -1143,11 +1143,13 @@ class Bench:
                                      'make html as users run it (JOBS=auto)', jobs='auto')
         if wanted('faq-add') and largest:
             faq = corpus.source / f'{largest}.rst'
+            names = sorted(corpus.link_rows)  # each added ruling links a card, as rulings do
             self.incremental('faq-add', 'one ruling added to the newest day of the largest '
                              'yearly FAQ page (`make html`)',
-                             lambda i: add_faq_line(faq, f'新增的裁定（{i}）。'),
-                             lambda: f'{largest}.rst, a line at its end, make html as users run '
-                                     'it (JOBS=auto)', jobs='auto')
+                             lambda i: add_faq_line(
+                                 faq, f'「`{names[i * 997 % len(names)]}`_」的效果新增的裁定（{i}）。'),
+                             lambda: f'{largest}.rst, a line linking a card at its end, make html '
+                                     'as users run it (JOBS=auto)', jobs='auto')
         if wanted('registry'):
             original = corpus.links.read_text(encoding='utf-8')
             row = corpus.link_rows[corpus.renamed]

@@ -101,8 +101,8 @@ page order: newest first is the reverse of the ids).  So a ruling added to
 the newest day of a yearly FAQ page, an editor's most common edit, takes an
 id at the end, or moves only the rulings of its date: every other document
 keeps its id, the epoch stays, and the shards are patched and only the
-parts that changed are written (before, every later ruling's id moved, and
-the whole index of thousands of files was written and published again).
+parts that changed are written and published, not the thousands of the
+whole index.
 
 The index is made again when a page was read again or removed, a registry
 row changed, or the manifest is missing (``html-collect-pages``, before the
