@@ -215,6 +215,38 @@ def test_enter_without_an_option_opens_every_result(desktop, site):
                               "?.textContent.length > 0")
 
 
+@pytest.mark.parametrize('stale', ['a ruling added since', 'an older format'])
+def test_a_manifest_older_than_the_parts_is_loaded_again(desktop, site, stale):
+    # a manifest a cache kept, or a tab open, from before a build that added
+    # rulings (their ids come after the ones it counts: the same epoch, so
+    # the parts do not say so) or that changed the index's format
+    expected = search(desktop, site, '月之书 强制脱出装置')
+    assert expected
+    text = (site.root / '_static' / 'rulings-index.js').read_text(encoding='utf-8')
+    old = manifest(site)
+    if stale == 'a ruling added since':
+        old['rulings'] = 0
+    else:
+        old['format'] = 2
+    asked = []
+
+    def answer(route) -> None:
+        asked.append(route.request.url)
+        if 'renew=' in route.request.url:  # loaded again: the site's own
+            route.fulfill(body=text, content_type='text/javascript')
+        else:
+            route.fulfill(body=f'RulingSearch.setIndex({json.dumps(old)});\n',
+                          content_type='text/javascript')
+
+    desktop.route(re.compile(r'.*/_static/rulings-index\.js.*'), answer)
+    desktop.goto(site.url(f'search.html?q={quote("月之书 强制脱出装置")}'))
+    # shown once the manifest is loaded again (the search runs again)
+    desktop.wait_for_function('(n) => document.querySelectorAll('
+                              '"#ruling-results li.ruling-result").length === n', arg=len(expected))
+    assert ruling_results(desktop) == expected
+    assert len(asked) == 2 and 'renew=' in asked[1]
+
+
 # -- every spelling finds the card ----------------------------------------------------------
 
 

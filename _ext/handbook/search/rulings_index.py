@@ -77,7 +77,8 @@ index's version (a digest of its parts: the parts' addresses end in
 ``?v=<version>``) and its epoch (a digest of how the documents are laid out,
 the sections, the number of shards and the bigrams alone: every part holds
 it, and a part of another epoch, which a stale manifest would mix with newer
-parts, has the manifest loaded again)::
+parts, has the manifest loaded again; so does an id the manifest's counts do
+not hold, or one a part lacks: a ruling added since)::
 
     RulingSearch.setIndex({"format": 3, "version": "…", "epoch": "…", "labels": {…},
       "shards": 64, "chars": 16, "chunk": 4, "rulings": 473, "texts": 120,
@@ -414,9 +415,12 @@ class Index:
         for name, entries in shards.chunks(text_entries, 'b'):
             data[name] = shards.dumps(entries)
         data['s'] = shards.dumps(doc_sections)
-        # the documents' ids and the shards' keys: the same while no document
-        # is added, removed or moved, the number of shards is the same and
-        # so are the bigrams that are parts of their own
+        # how the ids are laid out and the shards' keys: the same while the
+        # texts are as many, the sections the same, the number of shards the
+        # same and so are the bigrams that are parts of their own (a ruling
+        # added or moved leaves it: a page's script that finds an id its
+        # manifest does not hold, or a part without it, loads the manifest
+        # again, rulings_search.js's stale())
         alone = sorted(shards.alone_gram(name) for name in data if name[0] == 'g')
         epoch = shards.version([str(count), str(chars), ids, *alone])
         version = shards.version(f'{name}\0{text}' for name, text in sorted(data.items()))

@@ -22,7 +22,8 @@ const RulingSearch = (() => {
 
   // -- loading ------------------------------------------------------------------------
 
-  let manifest = null; // the manifest (format 2), or a whole index of format 1
+  const FORMAT = 3; // rulings_index.py's FORMAT: the texts' ids first, the rulings oldest first
+  let manifest = null; // the manifest (format 3), or a whole index of format 1
   let whole = null; // format 1: every ruling, prepared ({entries, haystacks, days})
   let parts = new Map(); // part name -> its data
   let waiting = new Map(); // part name -> {promise, resolve, reject}
@@ -84,6 +85,18 @@ const RulingSearch = (() => {
     renewing = true;
     script(staticUrl(`rulings-index.js?renew=${Date.now()}`));
   };
+
+  let renewedFor = null; // the manifest's version last loaded again as stale: once each
+  let otherFormat = false; // whether a manifest of another format was loaded again
+  /** The parts hold an id the manifest does not (a ruling added since the
+   * manifest was loaded: its epoch is the same): the manifest loaded again,
+   * once for each version, and the search shown again. */
+  const stale = () => {
+    if (whole || !manifest || renewedFor === manifest.version) return;
+    renewedFor = manifest.version;
+    renewManifest();
+  };
+  class Stale extends Error {}
 
   const addPart = (name, epoch, data) => {
     if (!manifest || epoch !== manifest.epoch) {
@@ -315,9 +328,10 @@ const RulingSearch = (() => {
   const rulingsOf = (matched) => {
     if (!matched.length) return [];
     const [first, ...others] = [...matched].sort((a, b) => a.size - b.size);
-    return [...first]
-      .filter((doc) => isRuling(doc) && others.every((set) => set.has(doc)))
-      .sort(newestFirst);
+    const known = whole ? Infinity : manifest.texts + manifest.rulings;
+    const found = [...first].filter((doc) => isRuling(doc) && others.every((set) => set.has(doc)));
+    if (found.some((doc) => doc >= known)) stale();
+    return found.filter((doc) => doc < known).sort(newestFirst);
   };
 
   /** The chunk entries of some documents of one kind ('r' rulings, 'b' texts). */
@@ -326,7 +340,12 @@ const RulingSearch = (() => {
     const offset = kind === "r" ? manifest.texts : 0;
     const names = docs.map((doc) => `${kind}${Math.floor((doc - offset) / manifest.chunk)}`);
     await loadAll(names);
-    return docs.map((doc, i) => parts.get(names[i])[(doc - offset) % manifest.chunk]);
+    const entries = docs.map((doc, i) => parts.get(names[i])[(doc - offset) % manifest.chunk]);
+    if (entries.includes(undefined)) { // a chunk loaded before a ruling was added
+      stale();
+      throw new Stale("the index changed: its manifest is loaded again");
+    }
+    return entries;
   };
 
   const count = (text, term) => {
@@ -417,6 +436,11 @@ const RulingSearch = (() => {
   };
 
   const setIndex = (index) => {
+    if (index.format !== 1 && index.format !== FORMAT && !otherFormat) {
+      otherFormat = true; // a manifest a cache kept from an older build: this build's, once
+      renewManifest();
+      return;
+    }
     const renewed = manifest !== null;
     generation += 1;
     renewing = false;
@@ -601,11 +625,11 @@ const RulingSearch = (() => {
       nearMore = new IntersectionObserver((seen) => {
         if (seen.some((entry) => entry.isIntersecting)) {
           nearMore.disconnect();
-          fetchNext();
+          fetchNext()?.catch(failed);
         }
       }, { rootMargin: `0px 0px ${NEAR}px 0px` });
       nearMore.observe(ui.more);
-    } else fetchNext();
+    } else fetchNext()?.catch(failed);
   };
 
   const showMore = () => {
@@ -711,7 +735,9 @@ const RulingSearch = (() => {
     more.addEventListener("click", showMore);
   };
 
-  const failed = (error) => console.error("rulings_search:", error);
+  const failed = (error) => {
+    if (!(error instanceof Stale)) console.error("rulings_search:", error);
+  };
 
   const searchPage = () => {
     build();
@@ -742,6 +768,10 @@ const RulingSearch = (() => {
       const found = new Map(); // section -> the first document of it that matched
       for (const doc of [...docs].sort(first)) {
         const at = of[doc];
+        if (at === undefined) { // s.js loaded before a ruling was added
+          stale();
+          continue;
+        }
         for (const number of typeof at === "number" ? [at] : at)
           if (searchable(number) && !found.has(number)) found.set(number, doc);
       }
@@ -975,6 +1005,8 @@ const RulingSearch = (() => {
     input.addEventListener("blur", close);
     input.addEventListener("focus", () => { if (input.value.trim()) updated(); });
     ready().catch(failed);
+    // a manifest loaded again (the index changed): the open list shown again
+    rerun.push(() => { if (document.activeElement === input && input.value.trim()) updated(); });
     if (document.activeElement === input && input.value.trim()) updated();
   };
 

@@ -5,8 +5,8 @@ documents: each ruling once, the text of each section outside its rulings)
 and how a result is shown; this module turns documents into the parts the
 browser loads (``rulings_search.js`` reads them), with no Sphinx in sight.
 
-**Documents.**  Each document has an id (the rulings first, newest first,
-then the sections' texts in page order) and a *haystack*: its folded
+**Documents.**  Each document has an id (the sections' texts first, in page
+order, then the rulings, oldest first) and a *haystack*: its folded
 searchable texts joined by :data:`SEPARATOR`, which no query holds, so no
 match spans two of them.  A ruling's dates are not in its haystack: they
 are found through the date index, so that every way of writing a date finds
@@ -39,12 +39,13 @@ manifest lists those bigrams (``alone``), and only a query that holds one
 loads it.
 
 **Chunks.**  What a result shows comes in chunks of :data:`CHUNK` documents
-in id order (``r<i>`` for rulings, ``b<i>`` for section texts): the first
-results of a query, newest first, are in the first chunks it needs.
+in id order (``r<i>`` for rulings, counted from the first ruling's id;
+``b<i>`` for section texts): a query's results, newest first, are the last
+ids it found.
 
 Every part is a script, ``RulingSearch.addPart(name, epoch, data);``, so
-that it loads from ``file://`` too; ``epoch`` says which documents the
-ids are (see :mod:`handbook.search.rulings_index`).
+that it loads from ``file://`` too; ``epoch`` says how the ids are laid
+out (see :mod:`handbook.search.rulings_index`).
 """
 
 from __future__ import annotations
