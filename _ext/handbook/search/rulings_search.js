@@ -438,6 +438,7 @@ const RulingSearch = (() => {
   const setIndex = (index) => {
     if (index.format !== 1 && index.format !== FORMAT && !otherFormat) {
       otherFormat = true; // a manifest a cache kept from an older build: this build's, once
+      renewing = false;
       renewManifest();
       return;
     }
