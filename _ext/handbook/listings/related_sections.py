@@ -114,36 +114,29 @@ def related_all(env: BuildEnvironment, limit: int) -> dict[str, Related]:
     # every section, numbered in page and section order: the order of a tie
     ordered = sorted((section for secs in pages.values() for section in secs),
                      key=lambda section: (section.docname, section.index))
-    number = {(section.docname, section.index): n for n, section in enumerate(ordered)}
     keys_of: list[list[str]] = []
     by_key: dict[str, list[int]] = {}
-    page_numbers: dict[str, range] = {}
     for n, section in enumerate(ordered):
         found = (registry.get(key) for key, _name in section.cards)
         keys = list(dict.fromkeys(card.key for card in found if card is not None))
         keys_of.append(keys)
         for key in keys:
             by_key.setdefault(key, []).append(n)
-        numbers = page_numbers.get(section.docname)
-        page_numbers[section.docname] = range(numbers.start if numbers else n, n + 1)
     out: dict[str, Related] = {}
-    for docname, secs in pages.items():
-        own = page_numbers[docname]
-        for section in secs:
-            if not section.section_id:
-                continue
-            keys = keys_of[number[section.docname, section.index]]
-            shared = collections.Counter()
-            for key in keys:
-                shared.update(by_key[key])
-            best = heapq.nsmallest(limit, ((-count, n) for n, count in shared.items()
-                                           if n not in own))
-            others = []
-            for _count, n in best:
-                theirs = set(keys_of[n])
-                others.append((ordered[n], [key for key in keys if key in theirs]))
-            if others:
-                out.setdefault(docname, []).append((section, others))
+    for section, keys in zip(ordered, keys_of):
+        if not section.section_id:
+            continue
+        shared = collections.Counter()
+        for key in keys:
+            shared.update(by_key[key])
+        best = heapq.nsmallest(limit, ((-count, n) for n, count in shared.items()
+                                       if ordered[n].docname != section.docname))
+        others = []
+        for _count, n in best:
+            theirs = set(keys_of[n])
+            others.append((ordered[n], [key for key in keys if key in theirs]))
+        if others:
+            out.setdefault(section.docname, []).append((section, others))
     return out
 
 

@@ -89,7 +89,7 @@ class _Patching:
     def run(self, haystacks: list[str], months: dict[str, str],
             spellings: dict[str, str]) -> tuple[dict[str, str], dict[str, int]]:
         kept = self.kept
-        if kept.format != FORMAT or abs(len(kept.haystacks) - len(haystacks)) > MOST_CHANGED:
+        if kept.format != FORMAT:
             raise GiveUp
         # an id added or removed at the end: a document with no text before or after
         width = max(len(kept.haystacks), len(haystacks))
@@ -100,8 +100,8 @@ class _Patching:
             raise GiveUp
         # each bigram's and character's changes, every changed document's at once:
         # an entry is decoded and written once, however many documents it changes
-        grams: dict[str, dict[int, Any]] = {}  # bigram -> {doc: positions now, or None}
-        was: dict[str, dict[int, Any]] = {}  # bigram -> {doc: positions before, or None}
+        # bigram -> {doc: (its positions before, after)}, None where it is not in the document
+        grams: dict[str, dict[int, tuple[Any, Any]]] = {}
         chars: dict[str, dict[int, bool]] = {}  # character -> {doc: whether it holds it now}
         for doc in changed:
             old, new = shards.Postings(), shards.Postings()
@@ -110,12 +110,11 @@ class _Patching:
             for gram in old.grams.keys() | new.grams.keys():
                 then, now = old.grams.get(gram), new.grams.get(gram)
                 if then != now:
-                    grams.setdefault(gram, {})[doc] = now and now[1]
-                    was.setdefault(gram, {})[doc] = then and then[1]
+                    grams.setdefault(gram, {})[doc] = (then and then[1], now and now[1])
             for char in old.chars.keys() ^ new.chars.keys():
                 chars.setdefault(char, {})[doc] = char in new.chars
         for gram, docs in grams.items():
-            self.gram(gram, was[gram], docs)
+            self.gram(gram, docs)
         for char, docs in chars.items():
             self.char(char, docs)
         for kind, old_entries, new_entries, key in (
@@ -163,17 +162,17 @@ class _Patching:
             size += shards.entry_size(name, new_text)
         self.sizes[group] = size
 
-    def gram(self, gram: str, was: dict[int, Any], now: dict[int, Any]) -> None:
-        """A bigram's postings, each document of *now* with its positions
-        *was* replaced by those of *now* (None: not in it); a bigram that
-        would be alone, or no longer, gives up (another part)."""
+    def gram(self, gram: str, changes: dict[int, tuple[Any, Any]]) -> None:
+        """A bigram's postings, each document of *changes* with its positions
+        before replaced by those after (None: not in it); a bigram that would
+        be alone, or no longer, gives up (another part)."""
         group = 'g' if gram in self.alone else 'k'
         entry = self.shard(group, gram).get('g', {}).get(gram)
         docs, wheres = _decoded(entry or [])
-        for doc, where in now.items():
+        for doc, (was, where) in changes.items():
             at = bisect.bisect_left(docs, doc)
             present = at < len(docs) and docs[at] == doc
-            if present != (was[doc] is not None) or (present and wheres[at] != was[doc]):
+            if present != (was is not None) or (present and wheres[at] != was):
                 raise GiveUp
             if present:
                 del docs[at], wheres[at]
