@@ -167,6 +167,26 @@ def test_bad_registry_rows_are_errors_at_their_line(app):
     assert links(app) == [('card', 'https://ygocdb.com/card/name/%E6%97%8B%E9%A3%8E', '旋风')]
 
 
+def test_a_kept_registry_repeats_its_errors_and_sums_up_its_notes(make_app, rootdir, tmp_path):
+    """The build after, the registry unchanged: its errors fail the build
+    again, its notes (printed by the build that read it) are one line."""
+    srcdir = tmp_path / 'src'
+    shutil.copytree(rootdir / 'test-registry-errors', srcdir)
+    first = make_app('html', srcdir=srcdir, freshenv=True)
+    first.build()
+    assert 'cards.tsv:5: note: 「旋\u3000风」 spells line 2\'s card' in first.status.getvalue()
+    first.cleanup()  # Sphinx's global registries, before the next app
+    (srcdir / 'index.rst').write_text((srcdir / 'index.rst').read_text(encoding='utf-8') + '\n',
+                                      encoding='utf-8')
+    again = make_app('html', srcdir=srcdir)
+    again.build()
+    assert warnings(again) == warnings(first)
+    assert [line for line in again.status.getvalue().splitlines() if 'note: ' in line] == [
+        f'{srcdir / "cards.tsv"}:4: note: the card registry is as the last build read it: its 2 '
+        'notes (handbook.registry ×1, handbook.registry-alias ×1) were printed then and are not '
+        'repeated; make check lists them [handbook.registry-notes]']
+
+
 @pytest.mark.sphinx('html', testroot='cards', freshenv=True,
                     confoverrides={'handbook_cards': 'missing.tsv'})
 def test_missing_registry_is_a_clear_error(app):

@@ -39,6 +39,8 @@ The registry's problems are reported when it is read, at ``registry:line``:
 bad rows are errors ``handbook.registry``, a name with two different links
 a warning ``handbook.registry``, a repeated row a note ``handbook.registry``
 and a second spelling of a card a note ``handbook.registry-alias``.  A
+build that keeps the registry as the last one read it repeats its errors
+and warnings, and its notes in one line (``handbook.registry-notes``).  A
 registry that cannot be read (missing, binary) is a configuration error that
 names the file.
 
@@ -63,6 +65,7 @@ names as written.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -74,7 +77,14 @@ from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from handbook.cards import registry as card_registry
-from handbook.cards.registry import DEFAULT_URLS, Registry, RegistryError, UrlTemplates, fold
+from handbook.cards.registry import (
+    DEFAULT_URLS,
+    Problem,
+    Registry,
+    RegistryError,
+    UrlTemplates,
+    fold,
+)
 from handbook.core import reports
 from handbook.core.source_lines import BlockLines, set_location
 from handbook.nodes import card_reference, in_title
@@ -344,7 +354,12 @@ def load_registry(app: Sphinx) -> None:
     """Read the registry; report bad rows; note which names changed.  A
     registry file as it was at the last build (the same path, size and
     modification time, the same URL templates) is not parsed again: the
-    store keeps it, and its problems are reported again."""
+    store keeps it, and its errors and warnings are reported again (a ``-W``
+    build fails as the last one did).  Its notes were printed by the build
+    that read it: as Sphinx does for the pages it does not read again, they
+    are not repeated, one line says how many there are (a legacy link file
+    writes hundreds of names two ways, which would bury each build's own
+    reports); ``make check``, which reads everything afresh, lists them."""
     path = registry_path(app)
     kept = store(app.env)
     links = state(app.env, CardLinkState)
@@ -372,14 +387,25 @@ def load_registry(app: Sphinx) -> None:
         return
     links.unreadable = False
     links.registry_stamp = stamp
+    kept_notes = new is kept.registry
     report = {'error': reports.error, 'warning': reports.warning}
+    notes: list[Problem] = []
     for problem in new.problems:
         location = f'{path}:{problem.line}'
-        if problem.severity == 'note':
+        if problem.severity != 'note':
+            report[problem.severity](problem.message, location=location, subtype=problem.subtype)
+        elif kept_notes:
+            notes += [] if reports.suppressed(app.config, problem.subtype) else [problem]
+        else:
             reports.note(problem.message, location=location, subtype=problem.subtype,
                          config=app.config)
-        else:
-            report[problem.severity](problem.message, location=location, subtype=problem.subtype)
+    if notes:
+        kinds = Counter(f'handbook.{problem.subtype}' for problem in notes)
+        reports.note(
+            f'the card registry is as the last build read it: its {len(notes)} notes '
+            f'({", ".join(f"{kind} ×{n}" for kind, n in sorted(kinds.items()))}) were printed '
+            'then and are not repeated; make check lists them', location=f'{path}:{notes[0].line}',
+            subtype='registry-notes')
     store(app.env).set_registry(new)
 
 
