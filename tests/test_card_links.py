@@ -185,6 +185,14 @@ def test_a_kept_registry_repeats_its_errors_and_sums_up_its_notes(make_app, root
         f'{srcdir / "cards.tsv"}:4: note: the card registry is as the last build read it: its 2 '
         'notes (handbook.registry ×1, handbook.registry-alias ×1) were printed then and are not '
         'repeated; make check lists them [handbook.registry-notes]']
+    again.cleanup()
+    # the notes a build suppresses are not counted
+    quiet = make_app('html', srcdir=srcdir, confoverrides={'suppress_warnings': ['handbook.registry']})
+    quiet.build()
+    assert [line for line in quiet.status.getvalue().splitlines() if 'note: ' in line] == [
+        f'{srcdir / "cards.tsv"}:5: note: the card registry is as the last build read it: its note '
+        '(handbook.registry-alias ×1) was printed then and is not repeated; make check lists them '
+        '[handbook.registry-notes]']
 
 
 @pytest.mark.sphinx('html', testroot='cards', freshenv=True,

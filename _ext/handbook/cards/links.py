@@ -387,25 +387,26 @@ def load_registry(app: Sphinx) -> None:
         return
     links.unreadable = False
     links.registry_stamp = stamp
-    kept_notes = new is kept.registry
+    read_before = new is kept.registry
     report = {'error': reports.error, 'warning': reports.warning}
-    notes: list[Problem] = []
+    notes: list[Problem] = []  # of a registry read before: said in one line
     for problem in new.problems:
         location = f'{path}:{problem.line}'
         if problem.severity != 'note':
             report[problem.severity](problem.message, location=location, subtype=problem.subtype)
-        elif kept_notes:
-            notes += [] if reports.suppressed(app.config, problem.subtype) else [problem]
-        else:
+        elif not read_before:
             reports.note(problem.message, location=location, subtype=problem.subtype,
                          config=app.config)
+        elif not reports.suppressed(app.config, problem.subtype):
+            notes.append(problem)
     if notes:
         kinds = Counter(f'handbook.{problem.subtype}' for problem in notes)
-        reports.note(
-            f'the card registry is as the last build read it: its {len(notes)} notes '
-            f'({", ".join(f"{kind} ×{n}" for kind, n in sorted(kinds.items()))}) were printed '
-            'then and are not repeated; make check lists them', location=f'{path}:{notes[0].line}',
-            subtype='registry-notes')
+        counts = ', '.join(f'{kind} ×{n}' for kind, n in sorted(kinds.items()))
+        said = ('its note ({}) was printed then and is not repeated' if len(notes) == 1 else
+                f'its {len(notes)} notes ({{}}) were printed then and are not repeated')
+        reports.note(f'the card registry is as the last build read it: {said.format(counts)}; '
+                     'make check lists them', location=f'{path}:{notes[0].line}',
+                     subtype='registry-notes')
     store(app.env).set_registry(new)
 
 
