@@ -187,7 +187,8 @@ def test_a_kept_registry_repeats_its_errors_and_sums_up_its_notes(make_app, root
         'repeated; make check lists them [handbook.registry-notes]']
     again.cleanup()
     # the notes a build suppresses are not counted
-    quiet = make_app('html', srcdir=srcdir, confoverrides={'suppress_warnings': ['handbook.registry']})
+    quiet = make_app('html', srcdir=srcdir,
+                     confoverrides={'suppress_warnings': ['handbook.registry']})
     quiet.build()
     assert [line for line in quiet.status.getvalue().splitlines() if 'note: ' in line] == [
         f'{srcdir / "cards.tsv"}:5: note: the card registry is as the last build read it: its note '
