@@ -180,7 +180,7 @@ def test_a_kept_registry_repeats_its_errors_and_sums_up_its_notes(make_app, root
                                       encoding='utf-8')
     again = make_app('html', srcdir=srcdir)
     again.build()
-    assert warnings(again) == warnings(first)
+    assert warnings(again) == warnings(first) != []  # the rows' errors, again
     assert [line for line in again.status.getvalue().splitlines() if 'note: ' in line] == [
         f'{srcdir / "cards.tsv"}:4: note: the card registry is as the last build read it: its 2 '
         'notes (handbook.registry ×1, handbook.registry-alias ×1) were printed then and are not '
