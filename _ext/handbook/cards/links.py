@@ -402,9 +402,9 @@ def load_registry(app: Sphinx) -> None:
     if notes:
         kinds = Counter(f'handbook.{problem.subtype}' for problem in notes)
         counts = ', '.join(f'{kind} ×{n}' for kind, n in sorted(kinds.items()))
-        said = ('its note ({}) was printed then and is not repeated' if len(notes) == 1 else
-                f'its {len(notes)} notes ({{}}) were printed then and are not repeated')
-        reports.note(f'the card registry is as the last build read it: {said.format(counts)}; '
+        said = (f'its note ({counts}) was printed then and is not repeated' if len(notes) == 1
+                else f'its {len(notes)} notes ({counts}) were printed then and are not repeated')
+        reports.note(f'the card registry is as the last build read it: {said}; '
                      'make check lists them', location=f'{path}:{notes[0].line}',
                      subtype='registry-notes')
     store(app.env).set_registry(new)
