@@ -72,9 +72,15 @@ def test_docutils_and_sphinx_errors(capsys, monkeypatch):
         f'{p}:22: error: Unexpected indentation. [docutils]',
         f'{p}:24: error: role :ref: not recognised: next to Chinese text write `\\ ` before it, '
         'e.g. 详见\\ :ref:`标签` [handbook.markup]',
-        f'{p}:27: warning: Title underline too short. [docutils]',
-        'make check: 6 errors (docutils 3, handbook.anonymous-link 1, handbook.markup 2), '
-        '1 warning (docutils 1)',
+        # Chinese text after the closing backquote too: the role's text runs on to the
+        # next line's backquote; one line, a fix for both ends (fuzzing found it)
+        f'{p}:26: error: role :ref: not recognised: next to Chinese text write `\\ ` before it, '
+        'and after its closing backquote, e.g. 详见\\ :ref:`标签`\\ 「… [handbook.markup]',
+        f"{p}:26: warning: role missing (escaped) space after role: ':ref:`标签`「' "
+        '[sphinx-lint.missing-space-after-role]',
+        f'{p}:30: warning: Title underline too short. [docutils]',
+        'make check: 7 errors (docutils 3, handbook.anonymous-link 1, handbook.markup 3), '
+        '2 warnings (docutils 1, sphinx-lint.missing-space-after-role 1)',
     ]
 
 

@@ -202,11 +202,6 @@ def split_emphasis(raw: str) -> str | None:
     return ''.join(out)
 
 
-def _one_line(text: str) -> str:
-    """*text* on one line (a line break and its indentation: one space), for a message."""
-    return re.sub(r'[ \t]*\n[ \t]*', ' ', text)
-
-
 def _excerpt(line: str, start: int, end: int) -> str:
     """*line* around ``line[start:end]``, at most :data:`_CONTEXT` characters each side."""
     before = line[max(start - _CONTEXT, 0):start].lstrip()
@@ -317,9 +312,16 @@ class CardMarkup(SphinxTransform):
             before = self.sibling(node, -1)
             role = _ROLE_BEFORE.search(before) if isinstance(before, nodes.Text) else None
             subtype = 'markup'
-            if role:
+            if role and '`' in text:
+                # its text ran on past its closing backquote (Chinese text after
+                # it is no end), to the next backquote that ends something
+                target, _tick, rest = text.partition('`')
                 message = (f'role {role.group()} not recognised: next to Chinese text write '
-                           f'`\\ ` before it, e.g. 详见\\ {role.group()}`{text}`')
+                           '`\\ ` before it, and after its closing backquote, e.g. '
+                           f'详见\\ {role.group()}`{reports.one_line(target)}`\\ {rest[:1]}…')
+            elif role:
+                message = (f'role {role.group()} not recognised: next to Chinese text write '
+                           f'`\\ ` before it, e.g. 详见\\ {role.group()}`{reports.one_line(text)}`')
             elif isinstance(before, nodes.Text) and before.endswith('「') \
                     and is_placeholder(text):
                 message = (f'「`{text}`」 shows the placeholder in italics: write 「{text}」 '
@@ -349,11 +351,11 @@ class CardMarkup(SphinxTransform):
             if split is None:
                 continue
             delimiter = '**' if raw.startswith('**') else '*'
-            links = [_one_line(m.group()) for m in _CARD_REFERENCE.finditer(raw)]
+            links = [reports.one_line(m.group()) for m in _CARD_REFERENCE.finditer(raw)]
             self.error(node, f'card link{"s" if len(links) > 1 else ""} {"、".join(links)} '
                              f'cannot sit inside {delimiter}…{delimiter}: reStructuredText does '
                              'not nest inline markup, so readers see the backquotes; write '
-                             f'{_one_line(split)}', 'card-markup')
+                             f'{reports.one_line(split)}', 'card-markup')
             reported.add(id(node))
         return reported
 
@@ -436,7 +438,7 @@ class CardMarkup(SphinxTransform):
                 split = split_emphasis(raw)
                 if split is not None:
                     tool = 'make fix does it' if name == content else 'without the spaces'
-                    fix = (f'it outside the emphasis, {_one_line(split)} (a link cannot sit '
+                    fix = (f'it outside the emphasis, {reports.one_line(split)} (a link cannot sit '
                            f'inside emphasis; {tool})')
             reports.warning(f'「{content}」 is a card name in the registry but not linked: '
                             f'write {fix}', location=f'{source}:{line}',

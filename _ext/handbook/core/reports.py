@@ -26,6 +26,7 @@ Errors and warnings can be silenced with Sphinx's ``suppress_warnings``
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from sphinx.util import logging
@@ -39,21 +40,31 @@ logger = logging.getLogger('handbook')
 NOTE = 'note: '
 
 
+def one_line(text: str) -> str:
+    """*text* on one line: a line break and the spaces around it, one space.
+    Every report is one line (``make check`` and editors' tools read them
+    line by line), whatever source text it quotes."""
+    return _BREAK.sub(' ', text)
+
+
+_BREAK = re.compile(r'[ \t]*[\r\n]+[ \t]*')
+
+
 def error(message: str, *, location: Any, subtype: str) -> None:
     """A problem readers see: fails the build."""
-    logger.error(message, location=location, type='handbook', subtype=subtype)
+    logger.error(one_line(message), location=location, type='handbook', subtype=subtype)
 
 
 def warning(message: str, *, location: Any, subtype: str) -> None:
     """A house rule broken: fails the build."""
-    logger.warning(message, location=location, type='handbook', subtype=subtype)
+    logger.warning(one_line(message), location=location, type='handbook', subtype=subtype)
 
 
 def note(message: str, *, location: Any, subtype: str, config: Config | None = None) -> None:
     """Style with a mechanical fix, or information: never fails the build."""
     if config is not None and suppressed(config, subtype):
         return
-    logger.info(f'{NOTE}{message} [handbook.{subtype}]', location=location)
+    logger.info(f'{NOTE}{one_line(message)} [handbook.{subtype}]', location=location)
 
 
 def suppressed(config: Config, subtype: str) -> bool:
