@@ -99,11 +99,14 @@ terms, then the chunks of the results it shows: a few dozen kilobytes.
 **The documents' ids.**  The section texts come first (``0`` to ``texts`` −
 1), then the rulings, oldest first (rulings of one date in the reverse of
 page order: newest first is the reverse of the ids).  So a ruling added to
-the newest day of a yearly FAQ page, an editor's most common edit, takes an
-id at the end, or moves only the rulings of its date: every other document
-keeps its id, the epoch stays, and the shards are patched and only the
-parts that changed are written and published, not the thousands of the
-whole index.
+the newest day of a yearly FAQ page, an editor's most common edit, moves
+only the rulings of its date and of later dates: every other document
+keeps its id, the epoch stays, and the shards are patched.  But every
+bigram of a moved ruling has a new entry: a day of a few rulings rewrites
+a few dozen parts, a day of thirty most shards (``docs/bench-records.md``).
+Ids in page order within a date would move none, but the search would then
+show a day's rulings in the reverse of the order the card pages, the
+timeline and the feed show them.
 
 The index is made again when a page was read again or removed, a registry
 row changed, or the manifest is missing (``html-collect-pages``, before the
