@@ -207,6 +207,34 @@ def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
     assert dated['ruling-99-2-30-倍倍伤害'] is None
 
 
+def test_a_day_titled_in_full_width_is_that_day_and_a_title_that_goes_on_is_no_day(
+        make_app, rootdir, tmp_path):
+    """Titles as editors type them: full-width digits read as the day (a note
+    gives the title to write); a day with more after it is no day, and says
+    so at its title, with the title that makes it one."""
+    srcdir = tmp_path / 'titles'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    page = srcdir / 'faq' / '2019.rst'
+    text = page.read_text(encoding='utf-8')
+    text = text.replace('4/17\n----', '４/１７\n--------').replace(
+        '5月3日\n------', '5月3日（补充）\n--------------')
+    page.write_text(text, encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == [
+        "faq/2019.rst:22: WARNING: section '5月3日（补充）' of the month '5月' starts with a day "
+        'but goes on, so it is no day section and its lines are not rulings: title it with the '
+        'day alone, 5月3日, and write the rest in the section (a section per day) '
+        '[handbook.ruling]']
+    notes = [line.replace(str(srcdir) + '/', '') for line in app.status.getvalue().splitlines()
+             if ' note: ' in line]
+    assert notes == [
+        "faq/2019.rst:12: note: day section '４/１７' is written with full-width characters: "
+        'write 4/17 (the same day) [handbook.ruling-fullwidth]']
+    assert [(r[1], r[2]) for r in exported(app) if r[0] == 'faq/2019'] == [
+        ('ruling-2019-04-17-死者苏生', '2019-04-17'), ('ruling-2019-04-17', '2019-04-17')]
+
+
 @pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True,
                     confoverrides={'handbook_faq_pages': ['faq/2019']})
 def test_only_the_pages_faq_pages_names_are_dated_by_their_sections(app):

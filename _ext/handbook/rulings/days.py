@@ -58,7 +58,13 @@ marks every ruling of the day as superseded by that section: the status
 
 **What is wrong** is an error ``handbook.ruling`` at the day's title: a day
 that is not a calendar date (``2/30``), or after the day of the build.  Its
-rulings stay rulings, without a date.
+rulings stay rulings, without a date.  A section of a month whose title
+starts with a day but goes on (``1/5（补充）``, ``1/5、1/6``) is no day: its
+lines are not rulings, and a warning ``handbook.ruling`` at its title says
+to title it with the day alone.  A title written with full-width digits or
+signs (``１/５``, ``1／5``) is read as the same day, with a note
+``handbook.ruling-fullwidth`` that gives the title to write, as for a date
+on a line.
 
 Settings (``handbook.toml``, :mod:`handbook.core.settings`), each optional::
 
@@ -73,6 +79,7 @@ import dataclasses
 import datetime
 import fnmatch
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from docutils import nodes
@@ -101,8 +108,9 @@ DEFAULTS = {
 KINDS = ('faq', 'wiki', 'mail', 'other')
 #: a month section's title: 21/01, 2021/01, 01, 1月, 2021年1月
 _MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*月?$')
-#: a day section's title: 1/5, 01/05, 1月5日
+#: a day section's title: 1/5, 01/05, 1月5日; and a title that starts with one
 _DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})\s*日?$')
+_STARTS_WITH_DAY = re.compile(r'^\d{1,2}\s*(?:[/.]|月)\s*\d{1,2}(?!\d)\s*日?')
 #: a page title that names a year: 2021, 2021年, 2021 年
 _YEAR = re.compile(r'^(\d{4})\s*年?')
 #: a source header line: a short label and a colon, alone on its line
@@ -128,33 +136,57 @@ def title_of(section: nodes.section) -> str:
     return clean_astext(first).strip() if isinstance(first, nodes.title) else ''
 
 
+def dated_title(section: nodes.section) -> str:
+    """A section's title as its date is read: full-width digits and signs
+    as their ASCII forms (NFKC: ``１/５`` and ``1／5`` are ``1/5``)."""
+    return unicodedata.normalize('NFKC', title_of(section))
+
+
 def year_of(month: nodes.section, document: nodes.document) -> int | None:
     """The year of a month section: its own, else the page title's."""
-    m = _MONTH.match(title_of(month))
+    m = _MONTH.match(dated_title(month))
     if m and m[1]:
         return int(m[1]) + (2000 if len(m[1]) == 2 else 0)
     for section in document.findall(nodes.section):  # the page title: the first section's
-        found = _YEAR.match(title_of(section))
+        found = _YEAR.match(dated_title(section))
         return int(found[1]) if found else None
     return None
 
 
-def days(document: nodes.document, today: datetime.date) -> Iterator[tuple[nodes.section, Day]]:
+def days(document: nodes.document, today: datetime.date,
+         config: Config | None = None) -> Iterator[tuple[nodes.section, Day]]:
     """The day sections of *document*, in page order, with their dates; a day
-    that is not a calendar date or is after *today* is reported at its title."""
+    that is not a calendar date or is after *today* is reported at its title,
+    and so is a section of a month whose title starts with a day but goes on
+    (see the module docstring)."""
     for section in document.findall(nodes.section):
-        m = _DAY.match(title_of(section))
         parent = section.parent
-        if not m or not isinstance(parent, nodes.section) or not _MONTH.match(title_of(parent)):
+        if not isinstance(parent, nodes.section) or not _MONTH.match(dated_title(parent)):
+            continue
+        title = section[0] if section.children else section
+        # docutils places a title at its underline: the title's own text is the line above
+        at = f'{title.source}:{title.line - 1}' if title.source and title.line else title
+        read = dated_title(section)
+        m = _DAY.match(read)
+        if not m:
+            started = _STARTS_WITH_DAY.match(read)
+            if started:
+                reports.warning(
+                    f'section {title_of(section)!r} of the month {title_of(parent)!r} starts '
+                    'with a day but goes on, so it is no day section and its lines are not '
+                    f'rulings: title it with the day alone, {started.group().rstrip()}, and '
+                    'write the rest in the section (a section per day)',
+                    location=at, subtype='ruling')
             continue
         year = year_of(parent, document)
         if year is None:
             continue
+        if read != title_of(section):
+            reports.note(f'day section {title_of(section)!r} is written with full-width '
+                         f'characters: write {read} (the same day)', location=at,
+                         subtype='ruling-fullwidth', config=config)
         month, day = int(m[1]), int(m[2])
         written = f'{year % 100:02d}/{month}/{day}'
-        title = section[0]
-        # docutils places a title at its underline: the title's own text is the line above
-        at = f'{title.source}:{title.line - 1}' if title.source and title.line else title
         try:
             date = datetime.date(year, month, day)
         except ValueError:

@@ -227,7 +227,7 @@ class RulingLines(SphinxTransform):
         whole: dict[int, days.DayLine] = {}  # the lines of the days, by id()
         if days.is_faq_page(config, self.env.docname):
             today = datetime.date.today()
-            for section, day in days.days(self.document, today):
+            for section, day in days.days(self.document, today, config):
                 found_days[id(section)] = day
                 for day_line in days.day_lines(section, day, config):
                     whole[id(day_line.line)] = day_line
