@@ -207,17 +207,18 @@ def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
     assert dated['ruling-99-2-30-倍倍伤害'] is None
 
 
-def test_a_day_titled_in_full_width_is_that_day_and_a_title_that_goes_on_is_no_day(
+def test_days_and_headers_as_editors_type_them(
         make_app, rootdir, tmp_path):
     """Titles as editors type them: full-width digits read as the day (a note
     gives the title to write); a day with more after it is no day, and says
-    so at its title, with the title that makes it one."""
+    so at its title, with the title that makes it one.  A source header in
+    【】 is a header as one with a colon is."""
     srcdir = tmp_path / 'titles'
     shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
     page = srcdir / 'faq' / '2019.rst'
     text = page.read_text(encoding='utf-8')
     text = text.replace('4/17\n----', '４/１７\n--------').replace(
-        '5月3日\n------', '5月3日（补充）\n--------------')
+        '5月3日\n------', '5月3日（补充）\n--------------').replace('| 数据库：', '| 【数据库】')
     page.write_text(text, encoding='utf-8')
     app = make_app('html', srcdir=srcdir)
     app.build()
@@ -231,8 +232,9 @@ def test_a_day_titled_in_full_width_is_that_day_and_a_title_that_goes_on_is_no_d
     assert notes == [
         "faq/2019.rst:12: note: day section '４/１７' is written with full-width characters: "
         'write 4/17 (the same day) [handbook.ruling-fullwidth]']
-    assert [(r[1], r[2]) for r in exported(app) if r[0] == 'faq/2019'] == [
-        ('ruling-2019-04-17-死者苏生', '2019-04-17'), ('ruling-2019-04-17', '2019-04-17')]
+    # the day's rulings as before, the header their source; the one of 5/3 is none
+    assert [r for r in exported(app) if r[0] == 'faq/2019'] == [
+        r for r in EXPORTED if r[0] == 'faq/2019' and r[2] == '2019-04-17']
 
 
 @pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True,

@@ -44,8 +44,9 @@ other references and links.  A paragraph of a day section is cut into
 rulings at its dates as anywhere else, and dated with the day too.
 
 **Source headers.**  A line that is only a short label and a colon
-(``| 邮件：``, ``| wiki:``, ``| 数据库：``) is not a ruling: it is the source
-of the rulings after it, up to the next header of the day.  The label is
+(``| 邮件：``, ``| wiki:``, ``| 数据库：``), or a label in 【】 (``| 【邮件】``),
+is not a ruling: it is the source of the rulings after it, up to the next
+header of the day.  The label is
 matched against the handbook's ``source_headers`` (a word contained in the
 label, case aside: ``卡片数据库`` is ``数据库``) and becomes the ruling's first
 source, ``(kind, detail)``: ``faq`` (数据库; the FAQ id of a link on the
@@ -114,7 +115,7 @@ _STARTS_WITH_DAY = re.compile(r'^\d{1,2}\s*(?:[/.]|月)\s*\d{1,2}(?!\d)\s*日?')
 #: a page title that names a year: 2021, 2021年, 2021 年
 _YEAR = re.compile(r'^(\d{4})\s*年?')
 #: a source header line: a short label and a colon, alone on its line
-_HEADER = re.compile(r'^\s*([^：:]{1,16}?)\s*[：:]\s*$')
+_HEADER = re.compile(r'^\s*(?:([^：:]{1,16}?)\s*[：:]|【([^】]{1,16})】)\s*$')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -209,7 +210,8 @@ def days(document: nodes.document, today: datetime.date,
 def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | None:
     """The source a header line names, ``(kind, detail)``, or None when
     *line* is not a header (see the module docstring): a label and a colon
-    alone on the line, whose label names a source of ``source_headers``, or
+    (or a label in 【】) alone on the line, whose label names a source of
+    ``source_headers``, or
     any such line that starts its line block (*first*: ``| 推特：``; a
     ``| 例：`` further down is text)."""
     text = line.astext()
@@ -219,7 +221,7 @@ def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | N
     if any(is_card_link(n) or 'ruling_text' in n.attributes
            for n in line.findall(nodes.Element) if n is not line):
         return None
-    label = m[1].strip()
+    label = (m[1] or m[2]).strip()
     folded = label.casefold()
     for word, kind in config.handbook_source_headers.items():
         if word.casefold() in folded:
