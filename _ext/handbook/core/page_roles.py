@@ -14,7 +14,13 @@ rulings' statuses.  This extension's ``role`` directive keeps a role that a
 handbook extension provides (``strike``, ``ruling``, …) as it is, so a page
 that redeclares it behaves as one that does not: nothing to change in the
 handbook, and nothing to report (the declaration is what plain Sphinx
-needs).  Every other declaration is docutils' own.
+needs).
+
+A role declared under another name with the class ``strike`` and no base
+role (``.. role:: del`` / ``:class: strike``: struck text as the theme
+shows it) is the toolchain's ``strike`` under that name: its text is struck
+rulings, its 「卡名」 linked, as under ``:strike:``.  Every other
+declaration is docutils' own.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ if TYPE_CHECKING:
 
 #: the modules whose roles a page's declaration does not replace
 OURS = 'handbook.'
+#: the role (and class) of struck text (handbook.rulings.strike)
+STRUCK = 'strike'
 
 
 class PageRole(Role):
@@ -37,16 +45,27 @@ class PageRole(Role):
     toolchain provides, which is kept."""
 
     def run(self) -> list[nodes.Node]:
+        m = None
         if self.content and self.content_offset <= self.lineno:
             m = self.argument_pattern.match(self.content[0])
             if m and self.provided(m.group(1)):
                 return []
-        return super().run()
+        messages = super().run()
+        if m and not m.group(3) and self.provided(STRUCK):
+            declared = self.looked_up(m.group(1))
+            if isinstance(declared, roles.CustomRole) \
+                    and declared.supplied_options.get('class') == [STRUCK]:
+                roles.register_local_role(m.group(1), self.looked_up(STRUCK))
+        return messages
+
+    def looked_up(self, name: str) -> Any:
+        role, _messages = roles.role(name, self.state_machine.language, self.lineno,
+                                     self.state.reporter)
+        return role
 
     def provided(self, name: str) -> bool:
         """Whether the role *name* is one a handbook extension registered."""
-        role, _messages = roles.role(name, self.state_machine.language, self.lineno,
-                                     self.state.reporter)
+        role = self.looked_up(name)
         return role is not None and type(role).__module__.startswith(OURS)
 
 
