@@ -17,7 +17,7 @@ import sys
 import pytest
 from conftest import ROOT
 from handbook.cards.links import registry
-from handbook.cards.markup import is_placeholder, split_emphasis
+from handbook.cards.markup import is_placeholder, split_emphasis, split_role
 from handbook.nodes import is_card_link
 from handbook.rulings.lines import rulings
 from handbook.store import store
@@ -216,6 +216,10 @@ def test_markup_faults_at_their_line(app):
         'markup.rst:20: WARNING: 「技能抽取」 is a card name in the registry but not linked: '
         'write it outside the emphasis, 「`技能抽取`_」 **not linked** (a link cannot sit inside '
         'emphasis; make fix does it) [handbook.unlinked]',
+        # in a role the page declares: outside the role too (make fix leaves roles alone)
+        'markup.rst:26: WARNING: 「技能抽取」 is a card name in the registry but not linked: '
+        'write it outside the role, 「`技能抽取`_」\\ :red:`的效果不能发动。` (a link cannot sit '
+        'inside a role) [handbook.unlinked]',
     ]
     # the split form (line 22) renders its link, and nothing is reported there
     assert (f'<strong>不能连锁发动</strong>「{card_link("星尘龙")}」<strong>的①效果</strong>'
@@ -243,6 +247,8 @@ def apply_fixes(text: str, found: list[str]) -> str:
             lines[number - 1] = line.replace(m[1], m[2], 1)
         elif m := re.search(r'card link (「`.+?`_) has no closing 」: write (「`.+?`_」)', report):
             lines[number - 1] = line.replace(m[1], m[2], 1)
+        elif m := re.search(r'outside the role, (.+?) \(a link', report):
+            lines[number - 1] = re.sub(r':\w+:`[^`]*`', lambda _: m[1], line, count=1)
         elif m := re.search(r'(?:cannot sit inside \S+: .*?; write|outside the emphasis,) '
                             r'(.+?) (?:\[|\(a link)', report):
             splits.append(m[1])
@@ -265,7 +271,7 @@ def test_every_fix_of_the_markup_faults_works(tmp_path, make_app):
     first = make_app('html', srcdir=faults, builddir=tmp_path / 'first', freshenv=True)
     first.build()
     found = reports(first, 'markup.rst')
-    assert len(found) == 12
+    assert len(found) == 13
     srcdir = tmp_path / 'fixed'
     shutil.copytree(faults, srcdir)
     page = srcdir / 'markup.rst'
@@ -277,6 +283,7 @@ def test_every_fix_of_the_markup_faults_works(tmp_path, make_app):
         '星尘龙', '星尘龙', '技能抽取', '霸王黑龙 异色眼叛逆龙',  # lines 8-10
         '星尘龙', '星尘龙', '星尘龙', '霸王黑龙 异色眼叛逆龙', '星尘龙',  # lines 13-17
         '技能抽取', '技能抽取', '星尘龙',  # the paragraph; line 22
+        '技能抽取',  # line 26, out of the role
     ]
 
 
@@ -310,6 +317,17 @@ def test_split_emphasis(raw, split):
 ])
 def test_split_emphasis_without_card_link(raw):
     assert split_emphasis(raw) is None
+
+
+@pytest.mark.parametrize(('raw', 'split'), [
+    (':red:`「`星尘龙`_」的效果`', '「`星尘龙`_」\\ :red:`的效果`'),
+    (':red:`不能连锁发动「`星尘龙`_」的①效果`', ':red:`不能连锁发动`\\ 「`星尘龙`_」\\ :red:`的①效果`'),
+    (':x:y:`对方的 「`星尘龙`_」`', ':x:y:`对方的` 「`星尘龙`_」'),
+    # not a role before its text, or no card link in it
+    ('`「`星尘龙`_」的效果`:red:', None), (':red:`「星尘龙」的效果`', None), ('**「`星尘龙`_」**', None),
+])
+def test_split_role(raw, split):
+    assert split_role(raw) == split
 
 
 def test_split_emphasis_output_builds_clean(tmp_path, make_app):

@@ -39,7 +39,9 @@ on the line (『●炎属性`_』) is left over from markup: the fix is to delet
 ``handbook.unlinked`` (warning: a house rule) -- a plain 「卡名」 whose
 content is a registry name (or alias): linking card names is the house
 style.  ``make autolink`` (and ``make fix``) writes the links; inside
-emphasis the fix is the split form.  Not reported:
+emphasis the fix is the split form; inside the text of a role the page
+declares (``:red:`「卡名」…```), the role split around the link
+(:func:`split_role`), which ``make fix`` leaves to the editor.  Not reported:
 
 * text inside 『…』: effect text is quoted as printed on the card, where
   「卡名」 stands for the card's own name or an archetype (『「战吼」怪兽』);
@@ -104,6 +106,9 @@ _LEFTOVER = re.compile(r'''
   | (?P<pair>`(?P<pname>[^`_\n][^`\n]*)`(?P<under>_*)(?P<close>」?))  # `卡名`_」, `文本`
   | (?P<stray>`+_*)                                            # `_ with nothing opened
 ''', re.VERBOSE)
+#: a role written before its text, ``:red:`…```: what split_role splits
+_ROLE_TEXT = re.compile(r'(?P<role>:[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)?:`)(?P<text>.+)`',
+                        re.DOTALL)
 #: a card reference as written, 「`卡名`_」 (the 「」 optional): what split_emphasis moves
 _CARD_REFERENCE = re.compile(r'「?`(?P<name>[^`]+)`_(?!_)」?')
 #: a name that can go between backquotes as a card link (make autolink's rule too):
@@ -170,7 +175,20 @@ def split_emphasis(raw: str) -> str | None:
                       and raw.startswith(d) and raw.endswith(d)), None)
     if delimiter is None:
         return None
-    inner = raw[len(delimiter):-len(delimiter)]
+    return _split(raw[len(delimiter):-len(delimiter)], delimiter, delimiter)
+
+
+def split_role(raw: str) -> str | None:
+    """*raw*, a role and its text (``:red:`…```), split around the card links
+    inside it as :func:`split_emphasis` splits emphasis:
+    ``:red:`「`旋风`_」的效果```` gives ``「`旋风`_」\\ :red:`的效果```.  None
+    when *raw* is not a role written before its text, or holds no card link."""
+    m = _ROLE_TEXT.fullmatch(raw)
+    return _split(m['text'], m['role'], '`') if m else None
+
+
+def _split(inner: str, opening: str, closing: str) -> str | None:
+    """*inner* (the text between *opening* and *closing*) split around its card links."""
     links = list(_CARD_REFERENCE.finditer(inner))
     if not links:
         return None
@@ -184,7 +202,7 @@ def split_emphasis(raw: str) -> str | None:
     joinable = False  # the output ends with a delimiter or a card link, no space
     for kind, text in pieces:
         if kind == 'card':
-            if joinable and out and out[-1].endswith(delimiter):
+            if joinable and out and out[-1].endswith(closing):
                 out.append('\\ ')
             out.append(text)
             joinable = True
@@ -197,7 +215,7 @@ def split_emphasis(raw: str) -> str | None:
         lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
         if joinable and not lead and out:
             out.append('\\ ')
-        out.append(f'{lead}{delimiter}{core}{delimiter}{trail}')
+        out.append(f'{lead}{opening}{core}{closing}{trail}')
         joinable = not trail
     return ''.join(out)
 
@@ -433,13 +451,18 @@ class CardMarkup(SphinxTransform):
             tool = 'make fix does it' if name == content else 'without the spaces'
             fix = f'「`{name}`_」 ({tool})'
             emphasis = emphases[i]
-            if emphasis is not None:
+            if isinstance(emphasis, (nodes.strong, nodes.emphasis)):
                 raw = emphasis.rawsource.replace(f'「{content}」', f'「`{name}`_」')
                 split = split_emphasis(raw)
                 if split is not None:
                     tool = 'make fix does it' if name == content else 'without the spaces'
                     fix = (f'it outside the emphasis, {reports.one_line(split)} (a link cannot sit '
                            f'inside emphasis; {tool})')
+            elif emphasis is not None:  # a role's text: make fix leaves roles alone
+                raw = emphasis.rawsource.replace(f'「{content}」', f'「`{name}`_」')
+                split = split_role(raw)
+                fix = (f'it outside the role, {reports.one_line(split)}' if split is not None
+                       else f'「`{name}`_」 outside the role') + ' (a link cannot sit inside a role)'
             reports.warning(f'「{content}」 is a card name in the registry but not linked: '
                             f'write {fix}', location=f'{source}:{line}',
                             subtype='unlinked')
@@ -531,14 +554,18 @@ class CardMarkup(SphinxTransform):
 
     def pieces(self, block: nodes.Element) -> Iterator[tuple[str, bool, nodes.Element | None]]:
         """The block's text, in order, each piece marked prose or not, with the
-        emphasis (``**…**``, ``*…*``) it is in."""
+        inline markup it is in: emphasis (``**…**``, ``*…*``), or a role's
+        text (``:red:`…```, a role the page declares), which cannot hold a
+        link either."""
         for text in block.findall(nodes.Text):
             node, prose, emphasis = text.parent, True, None
             while node is not None and node is not block:
                 if isinstance(node, _NOT_PROSE):
                     prose = False
                     break
-                if isinstance(node, (nodes.strong, nodes.emphasis)):
+                if isinstance(node, (nodes.strong, nodes.emphasis)) or (
+                        isinstance(node, nodes.Inline) and emphasis is None
+                        and node.rawsource.startswith(':')):
                     emphasis = node
                 node = node.parent
             yield str(text), prose, emphasis
