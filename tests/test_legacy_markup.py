@@ -321,10 +321,12 @@ def test_split_emphasis_without_card_link(raw):
 
 @pytest.mark.parametrize(('raw', 'split'), [
     (':red:`「`星尘龙`_」的效果`', '「`星尘龙`_」\\ :red:`的效果`'),
-    (':red:`不能连锁发动「`星尘龙`_」的①效果`', ':red:`不能连锁发动`\\ 「`星尘龙`_」\\ :red:`的①效果`'),
+    (':red:`不能连锁发动「`星尘龙`_」的①效果`',
+     ':red:`不能连锁发动`\\ 「`星尘龙`_」\\ :red:`的①效果`'),
     (':x:y:`对方的 「`星尘龙`_」`', ':x:y:`对方的` 「`星尘龙`_」'),
     # not a role before its text, or no card link in it
-    ('`「`星尘龙`_」的效果`:red:', None), (':red:`「星尘龙」的效果`', None), ('**「`星尘龙`_」**', None),
+    ('`「`星尘龙`_」的效果`:red:', None), (':red:`「星尘龙」的效果`', None),
+    ('**「`星尘龙`_」**', None),
 ])
 def test_split_role(raw, split):
     assert split_role(raw) == split

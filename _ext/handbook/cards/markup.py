@@ -462,7 +462,8 @@ class CardMarkup(SphinxTransform):
                 raw = emphasis.rawsource.replace(f'「{content}」', f'「`{name}`_」')
                 split = split_role(raw)
                 fix = (f'it outside the role, {reports.one_line(split)}' if split is not None
-                       else f'「`{name}`_」 outside the role') + ' (a link cannot sit inside a role)'
+                       else f'「`{name}`_」 outside the role')
+                fix += ' (a link cannot sit inside a role)'
             reports.warning(f'「{content}」 is a card name in the registry but not linked: '
                             f'write {fix}', location=f'{source}:{line}',
                             subtype='unlinked')
