@@ -14,6 +14,7 @@ import shutil
 import pytest
 
 from helpers import assert_no_warnings, html, warnings
+from handbook.publishing.reader_tools import STYLES
 from handbook.rulings.lines import rulings
 
 FAQ = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691&request_locale=ja'
@@ -90,6 +91,9 @@ def test_every_line_of_a_day_is_a_ruling_dated_by_its_day(app):
 def test_a_yearly_faq_page_in_html(app):
     app.build()
     page = html(app, 'faq/2021')
+    # its conf.py links no styles: the extensions' own, once (badges apart from the text)
+    assert re.findall(r'href="([^"]*handbook\.css)[?"]', page) == ['../_static/handbook.css']
+    assert (app.outdir / '_static' / 'handbook.css').read_bytes() == STYLES.read_bytes()
     # the headers are not rulings; each line is one.  Its source badge only
     # where it says more than the header above it (the FAQ id): 邮件 under
     # 邮件：, wiki under wiki: would be repeated on thousands of lines

@@ -37,7 +37,16 @@ where the browser cannot find it from the name as written
 
 Every HTML page loads the script (deferred; the EPUB gets none); its texts
 are messages of the ``handbook`` catalog.  The rulings and the card index
-load this extension.  The script builds its elements
+load this extension.
+
+**The styles.**  What the extensions write -- the toolbar, the badges and
+sources of rulings, struck text, card links, the listings -- is styled by
+the project's ``_static/handbook.css``, which the project's ``conf.py``
+links.  A handbook built with a ``conf.py`` of its own that does not link a
+``handbook.css`` (``html_css_files``) gets it from this extension, copied
+into ``_static/`` and linked from every page: without it a ruling's badges
+run into its text (``调整中。已推翻``) and the toolbar's targets are no
+larger than their characters.  The script builds its elements
 with ``textContent`` and ``setAttribute``: no text becomes HTML.
 """
 
@@ -48,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.locale import get_translation
 
-from handbook.core.files import copy_script_to_static
+from handbook.core.files import copy_script_to_static, write_if_changed
 from handbook.core.names import SEPARATOR_CLASS
 from handbook.listings import card_index, card_pages
 from handbook.store import store
@@ -60,6 +69,8 @@ if TYPE_CHECKING:
 _ = get_translation('handbook')
 #: the script, copied into the HTML's _static/ under its own name
 SCRIPT = Path(__file__).with_suffix('.js')
+#: the styles of what the extensions write (see the module docstring)
+STYLES = Path(__file__).resolve().parents[3] / '_static' / 'handbook.css'
 
 
 def card_page_template(app: Sphinx) -> tuple[str, str]:
@@ -100,7 +111,21 @@ def copy_script(app: Sphinx) -> None:
     copy_script_to_static(app.builder, SCRIPT)
 
 
+def add_styles(app: Sphinx) -> None:
+    """The styles, where ``conf.py`` does not link a ``handbook.css``
+    (``builder-inited``; see the module docstring)."""
+    if app.builder.format != 'html' or not STYLES.is_file():
+        return
+    linked = {(css[0] if isinstance(css, (tuple, list)) else str(css)).partition('?')[0]
+              for css in app.config.html_css_files}
+    if STYLES.name in linked:
+        return
+    write_if_changed(Path(app.builder.outdir) / '_static' / STYLES.name, STYLES.read_bytes())
+    app.add_css_file(STYLES.name, priority=800)  # where conf.py's html_css_files go
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('builder-inited', copy_script)
+    app.connect('builder-inited', add_styles)
     app.connect('html-page-context', add_script)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
