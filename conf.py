@@ -127,7 +127,7 @@ handbook_linkcheck_cache_days = 7  # a URL found working this recently is not re
 html_theme = 'furo'
 html_title = project
 html_static_path = ['_static']
-html_css_files = ['handbook.css']
+# handbook.css: added by the extensions (_ext/handbook/publishing/reader_tools.py)
 html_last_updated_fmt = '%Y-%m-%d'  # each page's last change (_ext/handbook/publishing/page_dates.py)
 html_copy_source = False
 html_show_sourcelink = False
