@@ -126,6 +126,6 @@ def test_the_handbook_builds_without_warnings(handbook_build):
     pages = [p.relative_to(ROOT / 'source').with_suffix('.html')
              for p in (ROOT / 'source').rglob('*.rst')]
     assert pages and [p for p in pages if not (handbook_build.html / p).is_file()] == []
-    # conf.py links the styles; the extensions add them only where it does not
+    # the styles, linked once (the extensions add them: conf.py does not)
     index = (handbook_build.html / 'index.html').read_text(encoding='utf-8')
     assert index.count('_static/handbook.css') == 1

@@ -41,12 +41,13 @@ load this extension.
 
 **The styles.**  What the extensions write -- the toolbar, the badges and
 sources of rulings, struck text, card links, the listings -- is styled by
-the project's ``_static/handbook.css``, which the project's ``conf.py``
-links.  A handbook built with a ``conf.py`` of its own that does not link a
-``handbook.css`` (``html_css_files``) gets it from this extension, copied
-into ``_static/`` and linked from every page: without it a ruling's badges
-run into its text (``调整中。已推翻``) and the toolbar's targets are no
-larger than their characters.  The script builds its elements
+the project's ``_static/handbook.css``.  This extension copies it into
+``_static/`` and links it from every page (where ``conf.py`` puts its
+``html_css_files``), for the project and for a handbook built with a
+``conf.py`` of its own, whatever its theme; a ``conf.py`` that links a
+``handbook.css`` itself keeps its own.  Without it a ruling's badges run
+into its text (``调整中。已推翻``) and the toolbar's targets are no larger
+than their characters.  The script builds its elements
 with ``textContent`` and ``setAttribute``: no text becomes HTML.
 """
 
@@ -112,7 +113,7 @@ def copy_script(app: Sphinx) -> None:
 
 
 def add_styles(app: Sphinx) -> None:
-    """The styles, where ``conf.py`` does not link a ``handbook.css``
+    """The styles, unless ``conf.py`` links a ``handbook.css`` itself
     (``builder-inited``; see the module docstring)."""
     if app.builder.format != 'html' or not STYLES.is_file():
         return
