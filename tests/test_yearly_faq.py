@@ -232,6 +232,9 @@ def test_days_and_headers_as_editors_type_them(
     text = text.replace('4/17\n----', '４/１７\n--------').replace(
         '5月3日\n------', '5月3日（补充）\n--------------').replace('| 数据库：', '| 【数据库】')
     page.write_text(text, encoding='utf-8')
+    # a chapter's numbered sections are no month and no day: nothing to say
+    with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as chapter:
+        chapter.write('\n1\n-\n\n1.1 概述\n^^^^^^^^\n\n文字。\n')
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == [

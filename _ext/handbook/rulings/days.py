@@ -162,7 +162,9 @@ def days(document: nodes.document, today: datetime.date,
     (see the module docstring)."""
     for section in document.findall(nodes.section):
         parent = section.parent
-        if not isinstance(parent, nodes.section) or not _MONTH.match(dated_title(parent)):
+        month_title = dated_title(parent) if isinstance(parent, nodes.section) else ''
+        month_of = _MONTH.match(month_title)
+        if not month_of:
             continue
         title = section[0] if section.children else section
         # docutils places a title at its underline: the title's own text is the line above
@@ -171,7 +173,9 @@ def days(document: nodes.document, today: datetime.date,
         m = _DAY.match(read)
         if not m:
             started = _STARTS_WITH_DAY.match(read)
-            if started:
+            # under a month that says so (21/01, 1月), not a bare number: a
+            # chapter's section "1" may have a "1.1 概述"
+            if started and (month_of[1] or '月' in month_title):
                 reports.warning(
                     f'section {title_of(section)!r} of the month {title_of(parent)!r} starts '
                     'with a day but goes on, so it is no day section and its lines are not '
