@@ -232,6 +232,9 @@ def test_days_and_headers_as_editors_type_them(
     text = text.replace('4/17\n----', '４/１７\n--------').replace(
         '5月3日\n------', '5月3日（补充）\n--------------').replace('| 数据库：', '| 【数据库】')
     page.write_text(text, encoding='utf-8')
+    faq = srcdir / 'faq' / '2021.rst'  # 号 for 日
+    faq.write_text(faq.read_text(encoding='utf-8').replace('2/9\n-------', '2月9号\n-------'),
+                   encoding='utf-8')
     # a chapter's numbered sections are no month and no day: nothing to say
     with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as chapter:
         chapter.write('\n1\n-\n\n1.1 概述\n^^^^^^^^\n\n文字。\n')
@@ -247,6 +250,8 @@ def test_days_and_headers_as_editors_type_them(
     assert notes == [
         "faq/2019.rst:12: note: day section '４/１７' is written with full-width characters: "
         'write 4/17 (the same day) [handbook.ruling-fullwidth]']
+    assert [r for r in exported(app) if r[0] == 'faq/2021'] == [
+        r for r in EXPORTED if r[0] == 'faq/2021']
     # the day's rulings as before, the header their source; the one of 5/3 is none
     assert [r for r in exported(app) if r[0] == 'faq/2019'] == [
         r for r in EXPORTED if r[0] == 'faq/2019' and r[2] == '2019-04-17']

@@ -28,10 +28,10 @@ blocks under source headers, most lines without a date of their own::
 
     .. attention:: 这些调整已经过时，最新调整见\\ :ref:`连锁块`\\ 中的内容。
 
-**The shape.**  A *day section* is a section titled ``M/D`` (or ``M月D日``)
-whose parent section is a *month section*, titled ``YY/MM`` (``YYYY/MM``,
-``MM``, ``M月``); the year is the month's, else the page title's (``2021``,
-``2021年``).  A page that has day sections is a yearly FAQ page where the
+**The shape.**  A *day section* is a section titled ``M/D`` (or
+``M月D日``, ``M月D号``) whose parent section is a *month section*, titled
+``YY/MM`` (``YYYY/MM``, ``MM``, ``M月``); the year is the month's, else the
+page title's (``2021``, ``2021年``).  A page that has day sections is a yearly FAQ page where the
 handbook's ``faq_pages`` allow it (:data:`DEFAULTS`; its glob patterns of
 page names, every page by default).  The days of a month section need not
 be of that month (``2/9`` under ``21/01`` is February 9th, 2021).
@@ -109,9 +109,9 @@ DEFAULTS = {
 KINDS = ('faq', 'wiki', 'mail', 'other')
 #: a month section's title: 21/01, 2021/01, 01, 1月, 2021年1月
 _MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*月?$')
-#: a day section's title: 1/5, 01/05, 1月5日; and a title that starts with one
-_DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})\s*日?$')
-_STARTS_WITH_DAY = re.compile(r'^\d{1,2}\s*(?:[/.]|月)\s*\d{1,2}(?!\d)\s*日?')
+#: a day section's title: 1/5, 01/05, 1月5日, 1月5号; and a title that starts with one
+_DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})\s*[日号]?$')
+_STARTS_WITH_DAY = re.compile(r'^\d{1,2}\s*(?:[/.]|月)\s*\d{1,2}(?!\d)\s*[日号]?')
 #: a page title that names a year: 2021, 2021年, 2021 年
 _YEAR = re.compile(r'^(\d{4})\s*年?')
 #: a source header line: a short label and a colon, alone on its line
