@@ -1,8 +1,10 @@
 """Property tests (issue 34): pages and registry rows generated from the
 markup alphabet -- 「」, backquotes, ``_``, roles, ``**``, ``|``, dates, URLs
 of every scheme with backslashes and user names, control and bidi
-characters, long lines -- built with every extension
-(tests/roots/test-properties).  Whatever the input:
+characters, long lines -- and yearly FAQ pages (issue 31: months, days and
+source headers typed right and wrong, struck lines, a page's own role
+declarations), built with every extension (tests/roots/test-properties).
+Whatever the input:
 
 * no traceback: the build ends, with no exception;
 * every report is located (``path:line``);
@@ -18,6 +20,7 @@ characters, long lines -- built with every extension
 
 from __future__ import annotations
 
+import datetime
 import html
 import json
 from html.parser import HTMLParser
@@ -110,6 +113,39 @@ def pages(draw) -> str:
     return f'{title}\n{"=" * 20}\n\n' + '\n'.join(lines) + '\n'
 
 
+#: a yearly FAQ page's titles and headers as editors type them, right and wrong
+years = st.sampled_from(['2021', '2021年', '２０２１', '<x-fuzz>', '1999', '2999'])
+months = st.sampled_from(['21/01', '2021/1', '5月', '２１/０１', '21/13', '01', '1', '21/00'])
+days = st.sampled_from(['1/5', '1月5日', '1月5号', '１/５', '1／5', '2/30', '0/0', '99/99',
+                        '1/5（补充）', '1/5、1/6', '1.1 概述', '补充说明', '12/31', '「`旋风`_」'])
+headers = st.sampled_from(['| 邮件：', '| wiki:', '| 【数据库】', '| 数据库 :', '| :strike:`邮件：`',
+                           '| 例：', '| <x-fuzz>：', '|'])
+declarations = st.sampled_from(['', '.. role:: strike\n', '.. role:: strike\n    :class: strike\n',
+                                '.. role:: del\n    :class: strike\n', '.. role:: red\n',
+                                '.. role:: strike(raw)\n    :format: html\n'])
+
+
+@st.composite
+def faq_pages(draw) -> str:
+    """A yearly FAQ page (issue 31's shape): a year, months, days, source
+    headers over line-block lines of fragments, an outdated day's note."""
+    out = ['=' * 20, draw(years), '=' * 20, '', draw(declarations)]
+    for _ in range(draw(st.integers(1, 2))):
+        out += [draw(months), '=' * 20, '']
+        for _ in range(draw(st.integers(1, 3))):
+            out += [draw(days), '-' * 20, '']
+            if draw(st.booleans()):
+                out += ['.. attention:: 这些调整已经过时，最新调整见\\ :ref:`同时处理`\\ 中的内容。', '']
+            for _ in range(draw(st.integers(1, 2))):
+                out.append(draw(headers))
+                for _ in range(draw(st.integers(0, 3))):
+                    role = draw(st.sampled_from(['', ':strike:', ':del:', ':red:']))
+                    text = ''.join(draw(st.lists(fragments(), min_size=1, max_size=4)))
+                    out.append(f'| {role}`{text}`' if role and '`' not in text else f'| {text}')
+                out.append('')
+    return '\n'.join(out) + '\n'
+
+
 @st.composite
 def registries(draw) -> str:
     rows = ['# kind\tname\tid\turl\taliases', 'card\t旋风']
@@ -159,6 +195,10 @@ def check_outputs(outdir: Path) -> None:
         elif path.suffix == '.xml':  # well-formed, so every < of the text is escaped
             root = ElementTree.fromstring(text.encode('utf-8'))
             assert not [e for e in root.iter() if e.tag.rsplit('}', 1)[-1] in INPUT_TAGS], relative
+        elif relative == 'rulings.json':  # every date a calendar date, none after today
+            for ruling in json.loads(text)['rulings']:
+                for day in filter(None, [ruling['date'], *ruling['dates']]):
+                    assert datetime.date.fromisoformat(day) <= datetime.date.today(), ruling
 
 
 class Markup(HTMLParser):
@@ -230,7 +270,7 @@ EXAMPLES = FUZZ or 10
           # make test: the examples as drawn (a failure is printed as it was);
           # make fuzz: shrunk to the smallest failing page
           phases=[Phase.explicit, Phase.generate] + ([Phase.shrink] if FUZZ else []))
-@given(page=pages(), registry=registries())
+@given(page=st.one_of(pages(), faq_pages()), registry=registries())
 # what make fuzz found: a role's text running on into the next line (reported
 # over two lines, then); a line of four asterisks (docutils quotes the source)
 @example(page='生成的页\n====================\n\n「`旋风`_」:ref:`同时处理`「旋风」\n'

@@ -30,7 +30,8 @@ error ``handbook.ruling`` -- the reader sees something broken:
   inside the target, text after it): shown as plain text, not as a ruling;
 * a malformed date (``17/3``, ``2017-3-24``): write YY/M/D; a date that is
   not in the calendar (``17/2/30``, ``17/13/1``); a date after the day of
-  the build;
+  the build (``89/1/1`` is 2089): none of them dates its ruling, which the
+  timeline, the feed and the search would otherwise show first;
 * a FAQ id that is not a positive integer (the date is shown without link);
 * a URL that is not an http(s) address -- ``javascript:``, ``data:``,
   ``file:``, ``//host/…`` without a scheme, a URL with a space or a control
@@ -270,11 +271,11 @@ class RulingReferences(SphinxTransform):
                          f'{written} (the same date, as the dates are searched and sorted)',
                          location=node, subtype='ruling-fullwidth', config=self.config)
         date, problem = parse_date(written or text)
-        if date is not None:
+        if date is not None and date > today:  # no date, as a day section after today
+            problem = (f'ruling date {text!r} ({date.isoformat()}) is after '
+                       f'today ({today.isoformat()}); check the year')
+        elif date is not None:
             node['ruling_date'] = date.isoformat()
-            if date > today:
-                problem = (f'ruling date {text!r} ({date.isoformat()}) is after '
-                           f'today ({today.isoformat()}); check the year')
         if problem:
             reports.error(problem, location=node, subtype='ruling')
         self.check_target(node, text if date else 'YY/M/D')
