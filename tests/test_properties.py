@@ -118,11 +118,15 @@ years = st.sampled_from(['2021', '2021年', '２０２１', '<x-fuzz>', '1999', 
 months = st.sampled_from(['21/01', '2021/1', '5月', '２１/０１', '21/13', '01', '1', '21/00'])
 days = st.sampled_from(['1/5', '1月5日', '1月5号', '１/５', '1／5', '2/30', '0/0', '99/99',
                         '1/5（补充）', '1/5、1/6', '1.1 概述', '补充说明', '12/31', '「`旋风`_」'])
-headers = st.sampled_from(['| 邮件：', '| wiki:', '| 【数据库】', '| 数据库 :', '| :strike:`邮件：`',
-                           '| 例：', '| <x-fuzz>：', '|'])
+headers = st.sampled_from(['| 邮件：', '| wiki:', '| 【数据库】', '| 数据库 :',
+                           '| :strike:`邮件：`', '| 例：', '| <x-fuzz>：', '|'])
 declarations = st.sampled_from(['', '.. role:: strike\n', '.. role:: strike\n    :class: strike\n',
                                 '.. role:: del\n    :class: strike\n', '.. role:: red\n',
                                 '.. role:: strike(raw)\n    :format: html\n'])
+
+
+#: an outdated day's note, as issue 31 shows it
+OUTDATED = '.. attention:: 这些调整已经过时，最新调整见\\ :ref:`同时处理`\\ 中的内容。'
 
 
 @st.composite
@@ -135,7 +139,7 @@ def faq_pages(draw) -> str:
         for _ in range(draw(st.integers(1, 3))):
             out += [draw(days), '-' * 20, '']
             if draw(st.booleans()):
-                out += ['.. attention:: 这些调整已经过时，最新调整见\\ :ref:`同时处理`\\ 中的内容。', '']
+                out += [OUTDATED, '']
             for _ in range(draw(st.integers(1, 2))):
                 out.append(draw(headers))
                 for _ in range(draw(st.integers(0, 3))):
