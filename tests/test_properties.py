@@ -125,6 +125,8 @@ declarations = st.sampled_from(['', '.. role:: strike\n', '.. role:: strike\n   
                                 '.. role:: strike(raw)\n    :format: html\n'])
 
 
+#: the texts of the generated headers that name a source: never a ruling
+SOURCE_HEADERS = frozenset({'邮件：', 'wiki:', '【数据库】', '数据库 :'})
 #: an outdated day's note, as issue 31 shows it
 OUTDATED = '.. attention:: 这些调整已经过时，最新调整见\\ :ref:`同时处理`\\ 中的内容。'
 
@@ -199,10 +201,12 @@ def check_outputs(outdir: Path) -> None:
         elif path.suffix == '.xml':  # well-formed, so every < of the text is escaped
             root = ElementTree.fromstring(text.encode('utf-8'))
             assert not [e for e in root.iter() if e.tag.rsplit('}', 1)[-1] in INPUT_TAGS], relative
-        elif relative == 'rulings.json':  # every date a calendar date, none after today
+        elif relative == 'rulings.json':
             for ruling in json.loads(text)['rulings']:
+                # every date a calendar date, none after today; a source header no ruling
                 for day in filter(None, [ruling['date'], *ruling['dates']]):
                     assert datetime.date.fromisoformat(day) <= datetime.date.today(), ruling
+                assert ruling['text'].strip() not in SOURCE_HEADERS, ruling
 
 
 class Markup(HTMLParser):
