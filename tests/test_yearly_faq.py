@@ -219,12 +219,12 @@ def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
     assert dated['ruling-99-2-30-倍倍伤害'] is None
 
 
-def test_days_and_headers_as_editors_type_them(
-        make_app, rootdir, tmp_path):
+def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     """Titles as editors type them: full-width digits read as the day (a note
-    gives the title to write); a day with more after it is no day, and says
-    so at its title, with the title that makes it one.  A source header in
-    【】 is a header as one with a colon is."""
+    gives the title to write), 号 as 日; a day with more after it is no day,
+    and says so at its title, with the title that makes it one, but a
+    chapter's numbered section says nothing.  A source header in 【】 is a
+    header as one with a colon is."""
     srcdir = tmp_path / 'titles'
     shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
     page = srcdir / 'faq' / '2019.rst'
