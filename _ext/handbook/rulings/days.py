@@ -59,13 +59,16 @@ marks every ruling of the day as superseded by that section: the status
 
 **What is wrong** is an error ``handbook.ruling`` at the day's title: a day
 that is not a calendar date (``2/30``), or after the day of the build.  Its
-rulings stay rulings, without a date.  A section of a month whose title
-starts with a day but goes on (``1/5（补充）``, ``1/5、1/6``) is no day: its
-lines are not rulings, and a warning ``handbook.ruling`` at its title says
-to title it with the day alone.  A title written with full-width digits or
-signs (``１/５``, ``1／5``) is read as the same day, with a note
-``handbook.ruling-fullwidth`` that gives the title to write, as for a date
-on a line.
+rulings stay rulings, without a date.
+
+**Titles as editors type them**, read as the day they name, each with a
+note (information: nothing is broken, nothing fails): a title written with
+full-width digits or signs (``１/５``, ``1／5``; ``handbook.ruling-fullwidth``,
+with the ASCII day to write, as for a date on a line); a title that starts
+with a day and goes on (``1/5（补充）``, ``1/5、1/6``; ``handbook.ruling-day``:
+its lines are rulings of that first day), under a month section that says
+it is one (``21/01``, ``5月``: a chapter's section ``1`` may hold a ``1.1
+概述``, which is no day).
 
 Settings (``handbook.toml``, :mod:`handbook.core.settings`), each optional::
 
@@ -111,7 +114,7 @@ KINDS = ('faq', 'wiki', 'mail', 'other')
 _MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*月?$')
 #: a day section's title: 1/5, 01/05, 1月5日, 1月5号; and a title that starts with one
 _DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})\s*[日号]?$')
-_STARTS_WITH_DAY = re.compile(r'^\d{1,2}\s*(?:[/.]|月)\s*\d{1,2}(?!\d)\s*[日号]?')
+_STARTS_WITH_DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})(?!\d)\s*[日号]?')
 #: a page title that names a year: 2021, 2021年, 2021 年
 _YEAR = re.compile(r'^(\d{4})\s*年?')
 #: a source header line: a short label and a colon, alone on its line
@@ -157,8 +160,7 @@ def year_of(month: nodes.section, document: nodes.document) -> int | None:
 def days(document: nodes.document, today: datetime.date,
          config: Config | None = None) -> Iterator[tuple[nodes.section, Day]]:
     """The day sections of *document*, in page order, with their dates; a day
-    that is not a calendar date or is after *today* is reported at its title,
-    and so is a section of a month whose title starts with a day but goes on
+    that is not a calendar date or is after *today* is reported at its title
     (see the module docstring)."""
     for section in document.findall(nodes.section):
         parent = section.parent
@@ -171,25 +173,27 @@ def days(document: nodes.document, today: datetime.date,
         at = f'{title.source}:{title.line - 1}' if title.source and title.line else title
         read = dated_title(section)
         m = _DAY.match(read)
-        if not m:
-            started = _STARTS_WITH_DAY.match(read)
-            # under a month that says so (21/01, 1月), not a bare number: a
-            # chapter's section "1" may have a "1.1 概述"
-            if started and (month_of[1] or '月' in month_title):
-                reports.warning(
-                    f'section {title_of(section)!r} of the month {title_of(parent)!r} starts '
-                    'with a day but goes on, so it is no day section and its lines are not '
-                    f'rulings: title it with the day alone, {started.group().rstrip()}, and '
-                    'write the rest in the section (a section per day)',
-                    location=at, subtype='ruling')
-            continue
+        whole = m is not None
+        if not whole:
+            # a title that starts with a day and goes on (1/5（补充）), under a
+            # month that says so (21/01, 1月), not a bare number: a chapter's
+            # section "1" may have a "1.1 概述"
+            m = _STARTS_WITH_DAY.match(read)
+            if m is None or not (month_of[1] or '月' in month_title):
+                continue
         year = year_of(parent, document)
         if year is None:
             continue
-        if read != title_of(section):
-            reports.note(f'day section {title_of(section)!r} is written with full-width '
-                         f'characters: write {read} (the same day)', location=at,
+        written_title, day_text = title_of(section), m.group().rstrip()
+        if day_text not in written_title:
+            reports.note(f'day section {written_title!r} writes its day with full-width '
+                         f'characters: write {day_text} (the same day)', location=at,
                          subtype='ruling-fullwidth', config=config)
+        if not whole:
+            reports.note(f'day section {written_title!r} of {title_of(parent)!r} is read as the '
+                         f'day {day_text}: its lines are rulings of that day (a line of another '
+                         'day needs a section of its own)', location=at, subtype='ruling-day',
+                         config=config)
         month, day = int(m[1]), int(m[2])
         written = f'{year % 100:02d}/{month}/{day}'
         try:
