@@ -336,10 +336,10 @@ class CardMarkup(SphinxTransform):
                 target, _tick, rest = text.partition('`')
                 message = (f'role {role.group()} not recognised: next to Chinese text write '
                            '`\\ ` before it, and after its closing backquote, e.g. '
-                           f'详见\\ {role.group()}`{reports.one_line(target)}`\\ {rest[:1]}…')
+                           f'详见\\ {role.group()}`{target}`\\ {rest[:1]}…')
             elif role:
                 message = (f'role {role.group()} not recognised: next to Chinese text write '
-                           f'`\\ ` before it, e.g. 详见\\ {role.group()}`{reports.one_line(text)}`')
+                           f'`\\ ` before it, e.g. 详见\\ {role.group()}`{text}`')
             elif isinstance(before, nodes.Text) and before.endswith('「') \
                     and is_placeholder(text):
                 message = (f'「`{text}`」 shows the placeholder in italics: write 「{text}」 '
@@ -369,11 +369,11 @@ class CardMarkup(SphinxTransform):
             if split is None:
                 continue
             delimiter = '**' if raw.startswith('**') else '*'
-            links = [reports.one_line(m.group()) for m in _CARD_REFERENCE.finditer(raw)]
+            links = [m.group() for m in _CARD_REFERENCE.finditer(raw)]
             self.error(node, f'card link{"s" if len(links) > 1 else ""} {"、".join(links)} '
                              f'cannot sit inside {delimiter}…{delimiter}: reStructuredText does '
                              'not nest inline markup, so readers see the backquotes; write '
-                             f'{reports.one_line(split)}', 'card-markup')
+                             f'{split}', 'card-markup')
             reported.add(id(node))
         return reported
 
@@ -456,12 +456,12 @@ class CardMarkup(SphinxTransform):
                 split = split_emphasis(raw)
                 if split is not None:
                     tool = 'make fix does it' if name == content else 'without the spaces'
-                    fix = (f'it outside the emphasis, {reports.one_line(split)} (a link cannot sit '
+                    fix = (f'it outside the emphasis, {split} (a link cannot sit '
                            f'inside emphasis; {tool})')
             elif emphasis is not None:  # a role's text: make fix leaves roles alone
                 raw = emphasis.rawsource.replace(f'「{content}」', f'「`{name}`_」')
                 split = split_role(raw)
-                fix = (f'it outside the role, {reports.one_line(split)}' if split is not None
+                fix = (f'it outside the role, {split}' if split is not None
                        else f'「`{name}`_」 outside the role')
                 fix += ' (a link cannot sit inside a role)'
             reports.warning(f'「{content}」 is a card name in the registry but not linked: '
