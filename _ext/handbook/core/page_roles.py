@@ -51,11 +51,11 @@ class PageRole(Role):
             if m and self.provided(m.group(1)):
                 return []
         messages = super().run()
-        if m and not m.group(3) and self.provided(STRUCK):
-            declared = self.looked_up(m.group(1))
-            if isinstance(declared, roles.CustomRole) \
+        if m and not m.group(3):  # no base role: maybe struck text under another name
+            declared, struck = self.looked_up(m.group(1)), self.looked_up(STRUCK)
+            if ours(struck) and isinstance(declared, roles.CustomRole) \
                     and declared.supplied_options.get('class') == [STRUCK]:
-                roles.register_local_role(m.group(1), self.looked_up(STRUCK))
+                roles.register_local_role(m.group(1), struck)
         return messages
 
     def looked_up(self, name: str) -> Any:
@@ -65,8 +65,12 @@ class PageRole(Role):
 
     def provided(self, name: str) -> bool:
         """Whether the role *name* is one a handbook extension registered."""
-        role = self.looked_up(name)
-        return role is not None and type(role).__module__.startswith(OURS)
+        return ours(self.looked_up(name))
+
+
+def ours(role: Any) -> bool:
+    """Whether *role* is one a handbook extension registered."""
+    return role is not None and type(role).__module__.startswith(OURS)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
