@@ -251,6 +251,27 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     assert exported(app) == EXPORTED
 
 
+def test_days_right_under_a_year_title(make_app, rootdir, tmp_path):
+    """A year of few rulings, its days right under the page title (no month
+    sections), is dated as one with months; on a page whose sections are
+    months (``19/04`` under ``2019年``), a month is no day."""
+    srcdir = tmp_path / 'no-months'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    page = srcdir / 'faq' / '2019.rst'
+    text = page.read_text(encoding='utf-8')
+    assert '19/04\n=====\n\n' in text and '5月\n===\n\n' in text
+    page.write_text(text.replace('19/04\n=====\n\n', '').replace('5月\n===\n\n', ''),
+                    encoding='utf-8')
+    # 2021.rst's months (21/01 underlined) are sections of its title (overlined)
+    assert (srcdir / 'faq' / '2021.rst').read_text(encoding='utf-8').startswith(
+        '====\n2021\n====\n')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert ' note: ' not in app.status.getvalue()
+    assert exported(app) == EXPORTED
+
+
 @pytest.mark.sphinx('html', testroot='yearly-faq', freshenv=True,
                     confoverrides={'handbook_faq_pages': ['faq/2019']})
 def test_only_the_pages_faq_pages_names_are_dated_by_their_sections(app):

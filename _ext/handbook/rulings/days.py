@@ -31,7 +31,9 @@ blocks under source headers, most lines without a date of their own::
 **The shape.**  A *day section* is a section titled ``M/D`` (or
 ``M月D日``, ``M月D号``) whose parent section is a *month section*, titled
 ``YY/MM`` (``YYYY/MM``, ``MM``, ``M月``); the year is the month's, else the
-page title's (``2021``, ``2021年``).  A page that has day sections is a yearly FAQ page where the
+page title's (``2021``, ``2021年``).  A page titled with a year alone may
+also have its days right under its title, with no month sections (a year
+of a few rulings).  A page that has day sections is a yearly FAQ page where the
 handbook's ``faq_pages`` allow it (:data:`DEFAULTS`; its glob patterns of
 page names, every page by default).  The days of a month section need not
 be of that month (``2/9`` under ``21/01`` is February 9th, 2021).
@@ -115,8 +117,9 @@ _MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*月?$')
 #: a day section's title: 1/5, 01/05, 1月5日, 1月5号; and a title that starts with one
 _DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})\s*[日号]?$')
 _STARTS_WITH_DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})(?!\d)\s*[日号]?')
-#: a page title that names a year: 2021, 2021年, 2021 年
+#: a page title that names a year: 2021, 2021年, 2021 年; and one that is a year alone
 _YEAR = re.compile(r'^(\d{4})\s*年?')
+_ONLY_YEAR = re.compile(r'^\d{4}\s*年?$')
 #: a source header line: a short label and a colon, alone on its line
 _HEADER = re.compile(r'^\s*(?:([^：:]{1,16}?)\s*[：:]|【([^】]{1,16})】)\s*$')
 
@@ -146,15 +149,35 @@ def dated_title(section: nodes.section) -> str:
     return unicodedata.normalize('NFKC', title_of(section))
 
 
+def page_title(document: nodes.document) -> nodes.section | None:
+    """The section whose title is the page's: the first."""
+    return next(iter(document.findall(nodes.section)), None)
+
+
 def year_of(month: nodes.section, document: nodes.document) -> int | None:
-    """The year of a month section: its own, else the page title's."""
+    """The year of a month section (or of the page title's, for the days
+    right under it): its own, else the page title's."""
     m = _MONTH.match(dated_title(month))
     if m and m[1]:
         return int(m[1]) + (2000 if len(m[1]) == 2 else 0)
-    for section in document.findall(nodes.section):  # the page title: the first section's
-        found = _YEAR.match(dated_title(section))
-        return int(found[1]) if found else None
-    return None
+    first = page_title(document)
+    found = _YEAR.match(dated_title(first)) if first is not None else None
+    return int(found[1]) if found else None
+
+
+def days_under_title(document: nodes.document) -> nodes.section | None:
+    """The page title's section when the page's days are right under it: a
+    page titled with a year alone (``2021年``), none of whose sections holds a
+    day (a month section does)."""
+    first = page_title(document)
+    if first is None or not _ONLY_YEAR.match(dated_title(first)):
+        return None
+    for child in first.children:
+        if isinstance(child, nodes.section) and any(
+                isinstance(inner, nodes.section) and _STARTS_WITH_DAY.match(dated_title(inner))
+                for inner in child.children):
+            return None
+    return first
 
 
 def days(document: nodes.document, today: datetime.date,
@@ -162,12 +185,18 @@ def days(document: nodes.document, today: datetime.date,
     """The day sections of *document*, in page order, with their dates; a day
     that is not a calendar date or is after *today* is reported at its title
     (see the module docstring)."""
+    under_title = days_under_title(document)
     for section in document.findall(nodes.section):
         parent = section.parent
-        month_title = dated_title(parent) if isinstance(parent, nodes.section) else ''
-        month_of = _MONTH.match(month_title)
-        if not month_of:
-            continue
+        if parent is under_title:
+            says_so = True
+        else:
+            month_title = dated_title(parent) if isinstance(parent, nodes.section) else ''
+            month_of = _MONTH.match(month_title)
+            if not month_of:
+                continue
+            # not a bare number: a chapter's section "1" may hold a "1.1 概述"
+            says_so = bool(month_of[1]) or '月' in month_title
         title = section[0] if section.children else section
         # docutils places a title at its underline: the title's own text is the line above
         at = f'{title.source}:{title.line - 1}' if title.source and title.line else title
@@ -176,10 +205,9 @@ def days(document: nodes.document, today: datetime.date,
         whole = m is not None
         if not whole:
             # a title that starts with a day and goes on (1/5（补充）), under a
-            # month that says so (21/01, 1月), not a bare number: a chapter's
-            # section "1" may have a "1.1 概述"
+            # section that says it holds days (21/01, 1月, 2021年)
             m = _STARTS_WITH_DAY.match(read)
-            if m is None or not (month_of[1] or '月' in month_title):
+            if m is None or not says_so:
                 continue
         year = year_of(parent, document)
         if year is None:
