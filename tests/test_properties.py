@@ -115,9 +115,11 @@ def pages(draw) -> str:
 
 #: a yearly FAQ page's titles and headers as editors type them, right and wrong
 years = st.sampled_from(['2021', '2021年', '２０２１', '<x-fuzz>', '1999', '2999'])
-months = st.sampled_from(['21/01', '2021/1', '5月', '２１/０１', '21/13', '01', '1', '21/00'])
+months = st.sampled_from(['21/01', '2021/1', '5月', '5月份', '２１/０１', '21/13', '01', '1',
+                          '21/00'])
 days = st.sampled_from(['1/5', '1月5日', '1月5号', '１/５', '1／5', '2/30', '0/0', '99/99',
-                        '1/5（补充）', '1/5、1/6', '1.1 概述', '补充说明', '12/31', '「`旋风`_」'])
+                        '1/5（补充）', '1/5、1/6', '1.1 概述', '补充说明', '12/31', '「`旋风`_」',
+                        '21/1/5', '2021-01-05', '20/12/31（补充）', '21/2/30', '99/1/1'])
 headers = st.sampled_from(['| 邮件：', '| wiki:', '| 【数据库】', '| 数据库 :',
                            '| :strike:`邮件：`', '| 例：', '| <x-fuzz>：', '|'])
 declarations = st.sampled_from(['', '.. role:: strike\n', '.. role:: strike\n    :class: strike\n',

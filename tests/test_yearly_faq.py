@@ -222,19 +222,22 @@ def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
 def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     """Titles as editors type them are the day they name, each with a note:
     full-width digits (the ASCII day to write), a day with more after it; 号
-    as 日, with no note; a chapter's numbered section is no day, and says
-    nothing.  A source header in 【】 is a header as one with a colon is.
-    Nothing fails: the same rulings as the root's."""
+    as 日, a date with its year, 月份, with no note; a chapter's numbered
+    section is no day, and says nothing.  A source header in 【】 is a header
+    as one with a colon is.  Nothing fails: the same rulings as the root's."""
     srcdir = tmp_path / 'titles'
     shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
     page = srcdir / 'faq' / '2019.rst'
     text = page.read_text(encoding='utf-8')
-    text = text.replace('4/17\n----', '４/１７\n--------').replace(
-        '5月3日\n------', '5月3日（补充）\n--------------').replace('| 数据库：', '| 【数据库】')
+    for old, new in [('4/17\n----', '４/１７\n--------'), ('5月\n===', '5月份\n====='),
+                     ('5月3日\n------', '5月3日（补充）\n--------------'),
+                     ('| 数据库：', '| 【数据库】')]:
+        assert old in text
+        text = text.replace(old, new)
     page.write_text(text, encoding='utf-8')
     faq = srcdir / 'faq' / '2021.rst'
-    faq.write_text(faq.read_text(encoding='utf-8').replace('2/9\n-------', '2月9号\n-------'),
-                   encoding='utf-8')
+    faq.write_text(faq.read_text(encoding='utf-8').replace('2/9\n-------', '2月9号\n-------')
+                   .replace('1/5\n-------', '21/1/5\n-------'), encoding='utf-8')
     with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as chapter:
         chapter.write('\n1\n-\n\n1.1 概述\n^^^^^^^^\n\n文字。\n')
     app = make_app('html', srcdir=srcdir)
@@ -245,16 +248,17 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     assert notes == [
         "faq/2019.rst:12: note: day section '４/１７' writes its day with full-width characters: "
         'write 4/17 (the same day) [handbook.ruling-fullwidth]',
-        "faq/2019.rst:22: note: day section '5月3日（补充）' of '5月' is read as the day 5月3日: "
+        "faq/2019.rst:22: note: day section '5月3日（补充）' of '5月份' is read as the day 5月3日: "
         'its lines are rulings of that day (a line of another day needs a section of its own) '
         '[handbook.ruling-day]']
     assert exported(app) == EXPORTED
 
 
-def test_days_right_under_a_year_title(make_app, rootdir, tmp_path):
-    """A year of few rulings, its days right under the page title (no month
-    sections), is dated as one with months; on a page whose sections are
-    months (``19/04`` under ``2019年``), a month is no day."""
+def test_days_with_no_month_sections(make_app, rootdir, tmp_path):
+    """A year of few rulings, its days right under a page title that is the
+    year (no month sections), is dated as one with months; so are days
+    titled with their year (``21/1/5``) under any title.  (The root's 2021
+    page has its months under the title: they stay months.)"""
     srcdir = tmp_path / 'no-months'
     shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
     page = srcdir / 'faq' / '2019.rst'
@@ -262,9 +266,13 @@ def test_days_right_under_a_year_title(make_app, rootdir, tmp_path):
     assert '19/04\n=====\n\n' in text and '5月\n===\n\n' in text
     page.write_text(text.replace('19/04\n=====\n\n', '').replace('5月\n===\n\n', ''),
                     encoding='utf-8')
-    # 2021.rst's months (21/01 underlined) are sections of its title (overlined)
-    assert (srcdir / 'faq' / '2021.rst').read_text(encoding='utf-8').startswith(
-        '====\n2021\n====\n')
+    faq = srcdir / 'faq' / '2021.rst'
+    text = faq.read_text(encoding='utf-8')
+    assert text.startswith('====\n2021\n====\n')
+    faq.write_text(
+        text.replace('====\n2021\n====\n', '=======\n官方FAQ\n=======\n')
+        .replace('21/01\n=====\n\n', '').replace('\n1/5\n---', '\n21/1/5\n---')
+        .replace('\n2/9\n---', '\n21/2/9\n---'), encoding='utf-8')
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == []

@@ -29,9 +29,11 @@ blocks under source headers, most lines without a date of their own::
     .. attention:: 这些调整已经过时，最新调整见\\ :ref:`连锁块`\\ 中的内容。
 
 **The shape.**  A *day section* is a section titled ``M/D`` (or
-``M月D日``, ``M月D号``) whose parent section is a *month section*, titled
-``YY/MM`` (``YYYY/MM``, ``MM``, ``M月``); the year is the month's, else the
-page title's (``2021``, ``2021年``).  A page titled with a year alone may
+``M月D日``, ``M月D号``, or a date with its year: ``21/1/5``, ``2021-01-05``,
+``2021年1月5日``) whose parent section is a *month section*, titled
+``YY/MM`` (``YYYY/MM``, ``MM``, ``M月``, ``M月份``); the year is the day's
+own, else the month's, else the page title's (``2021``, ``2021年``).  A
+section titled with a date and its year alone is a day wherever it is.  A page titled with a year alone may
 also have its days right under its title, with no month sections (a year
 of a few rulings).  A page that has day sections is a yearly FAQ page where the
 handbook's ``faq_pages`` allow it (:data:`DEFAULTS`; its glob patterns of
@@ -112,11 +114,14 @@ DEFAULTS = {
 }
 #: the source kinds a header may name
 KINDS = ('faq', 'wiki', 'mail', 'other')
-#: a month section's title: 21/01, 2021/01, 01, 1月, 2021年1月
-_MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*月?$')
-#: a day section's title: 1/5, 01/05, 1月5日, 1月5号; and a title that starts with one
-_DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})\s*[日号]?$')
-_STARTS_WITH_DAY = re.compile(r'^(\d{1,2})\s*(?:[/.]|月)\s*(\d{1,2})(?!\d)\s*[日号]?')
+#: a month section's title: 21/01, 2021/01, 01, 1月, 1月份, 2021年1月
+_MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*(?:月份?)?$')
+#: a day section's title: 1/5, 01/05, 1月5日, 1月5号, or a date with its year
+#: (21/1/5, 2021-01-05, 2021年1月5日); and a title that starts with one
+_DAY_PATTERN = (r'^(?:(?P<year>\d{2}|\d{4})\s*(?:[/.\-]|年)\s*(?P<ym>\d{1,2})\s*(?:[/.\-]|月)'
+                r'|(?P<m>\d{1,2})\s*(?:[/.]|月))\s*(?P<day>\d{1,2})(?!\d)\s*[日号]?')
+_DAY = re.compile(_DAY_PATTERN + '$')
+_STARTS_WITH_DAY = re.compile(_DAY_PATTERN)
 #: a page title that names a year: 2021, 2021年, 2021 年; and one that is a year alone
 _YEAR = re.compile(r'^(\d{4})\s*年?')
 _ONLY_YEAR = re.compile(r'^\d{4}\s*年?$')
@@ -188,7 +193,10 @@ def days(document: nodes.document, today: datetime.date,
     under_title = days_under_title(document)
     for section in document.findall(nodes.section):
         parent = section.parent
-        if parent is under_title:
+        read = dated_title(section)
+        m = _DAY.match(read)
+        whole = m is not None
+        if parent is under_title or (whole and m['year']):  # a date with its year: anywhere
             says_so = True
         else:
             month_title = dated_title(parent) if isinstance(parent, nodes.section) else ''
@@ -200,16 +208,14 @@ def days(document: nodes.document, today: datetime.date,
         title = section[0] if section.children else section
         # docutils places a title at its underline: the title's own text is the line above
         at = f'{title.source}:{title.line - 1}' if title.source and title.line else title
-        read = dated_title(section)
-        m = _DAY.match(read)
-        whole = m is not None
         if not whole:
             # a title that starts with a day and goes on (1/5（补充）), under a
             # section that says it holds days (21/01, 1月, 2021年)
             m = _STARTS_WITH_DAY.match(read)
             if m is None or not says_so:
                 continue
-        year = year_of(parent, document)
+        year = (int(m['year']) + (2000 if len(m['year']) == 2 else 0) if m['year']
+                else year_of(parent, document))
         if year is None:
             continue
         written_title, day_text = title_of(section), m.group().rstrip()
@@ -222,7 +228,7 @@ def days(document: nodes.document, today: datetime.date,
                          f'day {day_text}: its lines are rulings of that day (a line of another '
                          'day needs a section of its own)', location=at, subtype='ruling-day',
                          config=config)
-        month, day = int(m[1]), int(m[2])
+        month, day = int(m['ym'] or m['m']), int(m['day'])
         written = f'{year % 100:02d}/{month}/{day}'
         try:
             date = datetime.date(year, month, day)

@@ -559,7 +559,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
-    # env_version 5: days right under a year's page title read as days (4: days
+    # env_version 5: days right under a year's page title, days titled with their
+    # year (21/1/5) and months titled 1月份 read as days and months (4: days
     # titled in full width, headers in 【】 and a page's strike role of another
     # name); a kept environment is read again
     return {'version': '3', 'env_version': 5,
