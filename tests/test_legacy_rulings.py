@@ -166,6 +166,16 @@ def test_ruling_faults_at_their_line(make_app, rootdir, tmp_path, allowed):
         f'rulings.rst:17: note: ruling URL {HTTP_FAQ.format(19691)!r} {https}',
         f'rulings.rst:18: note: ruling URL {HTTP_FAQ.format(19691)!r} {https}',
         f"rulings.rst:22: ERROR: ruling date '17/4/31' {calendar}",
+        "rulings.rst:24: note: '17/2/30' is written as a date but is not a calendar date: it is "
+        'left as text; if it dates a ruling, correct the month or the day [handbook.ruling-plain]',
+        "rulings.rst:26: note: '89/1/1' is written as a date but is after today (2089-01-01): it "
+        'is left as text; if it dates a ruling, correct the year [handbook.ruling-plain]',
+        "rulings.rst:28: note: '13/14/15' is written as a date but is not a calendar date: it "
+        'is left as text; if it dates a ruling, correct the month or the day '
+        '[handbook.ruling-plain]',
+        "rulings.rst:29: note: '17/2/29' is written as a date but is not a calendar date: it "
+        'is left as text; if it dates a ruling, correct the month or the day '
+        '[handbook.ruling-plain]',
     ]
     page = html(app, 'rulings')
     # a URL on another host, or http://, stays a link: the reader can follow it

@@ -254,6 +254,28 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     assert exported(app) == EXPORTED
 
 
+def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp_path):
+    """A date written as plain text in a sentence, as the seed pages write
+    them (``「地缚神」怪兽17/3/24 和「罪」怪兽17/3/24 立即被…``), is the same
+    ruling reference as ``:ruling:`17/3/24```: the same rulings, the same
+    page.  A date in a literal, after a version's dot or in a title is none."""
+    srcdir = tmp_path / 'plain'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    chapter = srcdir / 'chapter.rst'
+    text = chapter.read_text(encoding='utf-8')
+    plain = re.sub(r'\\ :ruling:`([\d/]+)`', r'\1', text)
+    assert plain.count('怪兽17/3/24 和「`罪`_」怪兽17/3/24 立即') == 1
+    assert ':ruling:' not in plain
+    chapter.write_text(plain + '\n17/3/24 裁定\n------------\n\n| ``17/3/24`` 1.17/3/24\n',
+                       encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert exported(app) == EXPORTED
+    dated = re.findall(r'<span class="ruling">([^<]*)</span>', html(app, 'chapter'))
+    assert dated == ['17/3/24', '17/3/24', '17/12/22', '17/7/28']
+
+
 def test_days_with_no_month_sections(make_app, rootdir, tmp_path):
     """A year of few rulings, its days right under a page title that is the
     year (no month sections), is dated as one with months; so are days

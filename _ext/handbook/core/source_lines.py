@@ -36,6 +36,26 @@ def locate(node: nodes.Node) -> tuple[str | None, int | None]:
     return source, line + raw.count('\n', 0, pos)
 
 
+def locate_text(text: nodes.Text, at: int) -> str | nodes.Node:
+    """``source:line`` of the character *at* of the text node *text*: its
+    block's line, plus the lines before it in the block's raw text (where
+    the node's text is found there as it is, else where its line from *at*
+    is found first)."""
+    block = text.parent
+    while block is not None and block.line is None:
+        block = block.parent
+    if block is None:
+        return text.parent  # where Sphinx finds it
+    raw = getattr(block, 'rawsource', '') or ''
+    pos = raw.find(text)
+    if pos >= 0:
+        pos += at
+    else:
+        pos = raw.find(text[at:].split('\n', 1)[0])
+    lines = raw.count('\n', 0, pos) if pos > 0 else 0
+    return f'{block.source}:{block.line + lines}'
+
+
 def set_location(target: nodes.Node, node: nodes.Node) -> None:
     """Give *target* the exact location of *node* (for Sphinx's ``location=``)."""
     target.source, target.line = locate(node)

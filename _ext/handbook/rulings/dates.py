@@ -13,7 +13,12 @@ that trusts only some sources lists their hosts in ``ruling_hosts``
 (``handbook_ruling_hosts``; none by default: any host).  The date alone is valid: many rulings'
 links were lost.  Existing handbooks' anonymous date links,
 ```17/3/24 <https://…fid=19691…>`__``, are recognised as the same thing, and
-their FAQ id is read from the URL.  Both settings are the handbook's own:
+their FAQ id is read from the URL; so is a date written as plain text in a
+ruling's sentence (``……决斗平局。17/3/24``, ``「甲」怪兽17/3/24 和……``): the
+date alone (YY/M/D with ASCII digits, no digit, letter, ``/`` or ``.``
+right before it, no digit or ``/`` right after it; in a paragraph or a
+line, also in emphasis or struck text, never in a title, a literal, a link
+or a role of another kind).  Both settings are the handbook's own:
 ``ruling_hosts`` and ``faq_url`` in its ``handbook.toml``
 (:mod:`handbook.core.settings`), else conf.py's.
 
@@ -48,6 +53,10 @@ note ``handbook.ruling-fullwidth`` -- a date written with full-width digits
 or slashes (``１７/３/２４``): read as the same date; the note gives the
 ASCII form to write.
 
+note ``handbook.ruling-plain`` -- plain text written as a date that is not
+a calendar date, or is after today (``13/14/15``): it stays text, as it may
+be no date at all; the note says to correct it if it dates a ruling.
+
 note ``handbook.ruling-https`` -- an ``http://`` URL on a host known to serve
 https (one of ``ruling_hosts``, else the official FAQ's and the wiki's,
 :func:`https_hosts`): the link stays as written, and the note gives the
@@ -72,7 +81,7 @@ from sphinx.util.docutils import SphinxRole
 from handbook.core import reports, settings
 from handbook.core import url_policy
 from handbook.core.hostile_input import quoted
-from handbook.core.source_lines import BlockLines
+from handbook.core.source_lines import BlockLines, locate_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -83,6 +92,10 @@ if TYPE_CHECKING:
 _DATE = re.compile(r'^(\d{1,2})/(\d{1,2})/(\d{1,2})$', re.ASCII)
 #: text of an anonymous link that is a date (the legacy form), full-width forms folded
 _LINK_DATE = re.compile(r'^\d{1,2}/\d{1,2}/\d{1,2}$', re.ASCII)
+#: a date written as plain text in a sentence (not 1.17/3/24, v17/3/24, 17/3/24/1)
+_PLAIN_DATE = re.compile(r'(?<![0-9A-Za-z/.])\d{1,2}/\d{1,2}/\d{1,2}(?![0-9/])', re.ASCII)
+#: the inline elements a plain date may sit in, up to its paragraph or line
+_PROSE = (nodes.emphasis, nodes.strong, nodes.inline)
 #: the official FAQ's address, where the handbook names none (``faq:<id>``)
 DEFAULT_FAQ_URL = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action'
                    '?ope=5&fid={id}&request_locale=ja')
@@ -196,6 +209,18 @@ class RulingRole(SphinxRole):
         return [node], []
 
 
+def in_prose(text: nodes.Text) -> bool:
+    """Whether *text* is a sentence's: in a paragraph or a line, inside
+    nothing but emphasis or inline text (struck text, a page's own role) that
+    is no ruling reference already."""
+    node = text.parent
+    while isinstance(node, _PROSE):
+        if 'ruling_text' in node or node.get('ruling_malformed'):
+            return False
+        node = node.parent
+    return isinstance(node, (nodes.paragraph, nodes.line))
+
+
 def valid_faq(faq: str) -> bool:
     return faq.isascii() and faq.isdigit() and int(faq) > 0
 
@@ -222,17 +247,50 @@ class RulingReferences(SphinxTransform):
 
     def apply(self, **kwargs: Any) -> None:
         self.lines = BlockLines()  # each block's references located as the block was read
-        for node in list(self.document.findall(nodes.reference)):
-            refuri = node.get('refuri')
-            if refuri and 'ruling' not in node['classes'] and _LINK_DATE.match(
-                    unicodedata.normalize('NFKC', node.astext().strip())):
-                self.legacy(node, refuri)
         today = datetime.date.today()
+        links = []
+        for node in list(self.document.findall()):
+            if isinstance(node, nodes.Text):
+                if _PLAIN_DATE.search(node) and in_prose(node):
+                    self.plain(node, today)
+            elif isinstance(node, nodes.reference):
+                refuri = node.get('refuri')
+                if refuri and 'ruling' not in node['classes'] and _LINK_DATE.match(
+                        unicodedata.normalize('NFKC', node.astext().strip())):
+                    links.append(node)
+        for node in links:  # located once every plain date of their block is a node
+            self.legacy(node, node['refuri'])
         for node in list(self.document.findall(nodes.Element)):
             if node.get('ruling_malformed'):
                 self.malformed(node)
             elif 'ruling_text' in node:
                 self.check(node, today)
+
+    def plain(self, text: nodes.Text, today: datetime.date) -> None:
+        """The plain dates of *text*, each a ruling reference without link.
+        Text written as a date that is no calendar date (``13/14/15``) or is
+        after today stays text, with a note: it may be no date at all."""
+        parts: list[nodes.Node] = []
+        at = 0
+        for m in _PLAIN_DATE.finditer(text):
+            date, _problem = parse_date(m.group())
+            if date is None or date > today:
+                what, fix = (('not a calendar date', 'the month or the day') if date is None
+                             else (f'after today ({date.isoformat()})', 'the year'))
+                reports.note(f'{m.group()!r} is written as a date but is {what}: it is left as '
+                             f'text; if it dates a ruling, correct {fix}',
+                             location=locate_text(text, m.start()), subtype='ruling-plain',
+                             config=self.config)
+                continue
+            if m.start() > at:
+                parts.append(nodes.Text(text[at:m.start()]))
+            parts.append(ruling_node(m.group(), m.group(), None, None))
+            at = m.end()
+        if not parts:
+            return
+        if at < len(text):
+            parts.append(nodes.Text(text[at:]))
+        text.parent.replace(text, parts)
 
     def legacy(self, node: nodes.reference, refuri: str) -> None:
         """A legacy date link: a ruling reference (plain text when its URL is unsafe)."""
@@ -341,5 +399,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role('ruling', RulingRole())
     app.setup_extension('handbook.core.page_roles')  # a page's `.. role:: strike` keeps ours
     app.add_transform(RulingReferences)
-    return {'version': '1', 'env_version': 2,
+    # env_version 3: dates written as plain text are ruling references (a kept
+    # environment is read again)
+    return {'version': '1', 'env_version': 3,
             'parallel_read_safe': True, 'parallel_write_safe': True}

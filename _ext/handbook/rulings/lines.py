@@ -1,8 +1,8 @@
 """Ruling lines: what one ruling is, its permalink, and the record of every ruling.
 
 **What one ruling is.**  A ruling is whole sentences with their dated
-ruling references (the ``ruling`` role or a legacy date link, see
-:mod:`handbook.rulings.dates`).  The block that holds them -- a line of a
+ruling references (the ``ruling`` role, a legacy date link or a date written
+as plain text, see :mod:`handbook.rulings.dates`).  The block that holds them -- a line of a
 line block, or a paragraph (of a list item, an admonition, …) -- is cut
 into rulings at its dates (:mod:`handbook.rulings.sentences`):
 
