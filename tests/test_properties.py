@@ -68,7 +68,7 @@ dates = st.sampled_from(['17/3/24', '１７/３/２４', '17／3／24', '17/2/30
 
 @st.composite
 def fragments(draw) -> str:
-    kind = draw(st.integers(0, 14))
+    kind = draw(st.integers(0, 15))
     if kind == 0:
         return f'「`{draw(names)}`_」'
     if kind == 1:
@@ -100,6 +100,8 @@ def fragments(draw) -> str:
         return f'.. image:: {draw(urls())}\n'
     if kind == 13:
         return 'x' * draw(st.sampled_from([200, 3000]))
+    if kind == 14:  # a date as plain text, or text written as one
+        return draw(st.one_of(dates, st.sampled_from(['4/5/6', '13/14/15', 'v1.17/3/24'])))
     return draw(st.text('的效果不能发动。，「」、 ', max_size=10))
 
 
