@@ -276,6 +276,31 @@ def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp
     assert dated == ['17/3/24', '17/3/24', '17/12/22', '17/7/28']
 
 
+def test_a_ruling_in_a_table_names_the_card_of_its_row(make_app, rootdir, tmp_path):
+    """A table of 卡名 | 裁定: a ruling in a cell also names the cards of the
+    row's cells that hold no ruling, in the row's order (card pages list it,
+    its id names the row's card); a cell that is a ruling of its own lends
+    its cards to no other."""
+    srcdir = tmp_path / 'table'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    faq = (srcdir / 'faq' / '2021.rst').read_text(encoding='utf-8').splitlines()
+    hell, deck = faq[36].removeprefix('| '), faq[25].removeprefix('| ')
+    assert hell.startswith('「`试胆竞速`_」') and deck.startswith('「`手札抹杀`_」')
+    with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as chapter:
+        chapter.write('\n表\n--\n\n.. list-table::\n   :header-rows: 1\n\n'
+                      '   * - 卡名\n     - 裁定\n     - 裁定\n'
+                      f'   * - 「`火炎地狱`_」\n     - {hell}\\ :ruling:`21/2/9`\n     - {deck}\n')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    added = [(anchor, cards) for page, anchor, _date, _written, _status, _sources, cards, _text
+             in exported(app) if page == 'chapter' and '2021' in anchor]
+    assert added == [('ruling-2021-02-09-火炎地狱', ['火炎地狱', '试胆竞速']),
+                     ('ruling-2021-01-06-火炎地狱', ['火炎地狱', '手札抹杀'])]
+    card_page = (app.outdir / 'cards' / '火炎地狱.html').read_text(encoding='utf-8')
+    assert 'ruling-2021-02-09-火炎地狱' in card_page
+
+
 def test_days_with_no_month_sections(make_app, rootdir, tmp_path):
     """A year of few rulings, its days right under a page title that is the
     year (no month sections), is dated as one with months; so are days

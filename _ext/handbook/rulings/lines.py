@@ -56,7 +56,8 @@ recorded on each of the ruling's reference nodes, as the attribute
 incremental builds stay exact); other extensions read it with :func:`rulings`:
 ``{docname: [Ruling, …]}`` in page order.  A :class:`Ruling` has the page,
 section id and title, anchor, references (date as written, ISO date, FAQ id,
-URL), the cards it names (registry key and name as written), its plain text
+URL), the cards it names (registry key and name as written; in a table, also
+those of its row's cells that hold no ruling: :func:`ruling_cards`), its plain text
 (without the dates), two flags: ``struck`` (it contains ``:strike:``
 text) and ``changed`` (struck, or its text contains one of
 ``handbook_changed_markers``), and what :mod:`handbook.rulings.statuses`
@@ -212,6 +213,30 @@ def cards_named(env: BuildEnvironment, node: nodes.Element) -> list[tuple[str, s
     return list(found.items())
 
 
+def ruling_cards(env: BuildEnvironment, line: ruling_line) -> list[tuple[str, str]]:
+    """The cards a ruling names (:func:`cards_named`); for a ruling in a table
+    cell, also those linked in the cells of its row that hold no ruling (a
+    table of 卡名 | 裁定: the row's card is the ruling's), in the row's
+    order."""
+    own = cards_named(env, line)
+    cell = line.parent
+    while cell is not None and not isinstance(cell, (nodes.entry, nodes.section)):
+        cell = cell.parent
+    if not isinstance(cell, nodes.entry) or not isinstance(cell.parent, nodes.row):
+        return own
+    found: dict[str, str] = {}
+    for other in cell.parent.children:
+        if other is cell:
+            named = own
+        elif next(references_in(other), None) is None:
+            named = cards_named(env, other)
+        else:
+            continue
+        for key, name in named:
+            found.setdefault(key, name)
+    return list(found.items())
+
+
 class RulingLines(SphinxTransform):
     """Wrap each ruling in a ``ruling_line`` with its permanent id: the lines
     of a yearly FAQ page's days whole (:mod:`handbook.rulings.days`), the
@@ -298,7 +323,7 @@ class RulingLines(SphinxTransform):
         used: set[str] = set()
         for (line, refs), base in zip(found, bases):
             if count[base] > 1 or base in taken:
-                keys = sorted(key for key, _name in cards_named(self.env, line))
+                keys = sorted(key for key, _name in ruling_cards(self.env, line))
                 text = re.sub(r'\s+', '', line.astext())
                 digest = hashlib.sha1('\0'.join([*keys, text]).encode()).hexdigest()[:6]
                 base = f'{base}-{digest}'
@@ -327,7 +352,7 @@ class RulingLines(SphinxTransform):
             faq = ref.get('ruling_faq')
             if faq and f'faq{slug(faq)}' not in parts:
                 parts.append(f'faq{slug(faq)}')
-        cards = cards_named(self.env, line)
+        cards = ruling_cards(self.env, line)
         if cards:
             parts.append(slug(cards[0][0]))
         return '-'.join(['ruling', *filter(None, parts)])
@@ -361,7 +386,7 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
     changed = struck or any(marker in text for marker in markers)
     superseded = line.get('ruling_superseded')
     return Ruling(env.docname, index, line['ids'][0], section_id, section_title, references,
-                  tuple(cards_named(env, line)), text, changed, struck,
+                  tuple(ruling_cards(env, line)), text, changed, struck,
                   status=statuses.read_status(line, markers, superseded=bool(superseded)),
                   sources=statuses.read_sources(references, env.config,
                                                 line.get('ruling_header')),
@@ -559,9 +584,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
-    # env_version 5: days right under a year's page title, days titled with their
-    # year (21/1/5) and months titled 1月份 read as days and months (4: days
-    # titled in full width, headers in 【】 and a page's strike role of another
-    # name); a kept environment is read again
-    return {'version': '3', 'env_version': 5,
+    # env_version 6: a ruling in a table names the cards of its row (5: days right
+    # under a year's page title, days titled with their year (21/1/5) and months
+    # titled 1月份; 4: days titled in full width, headers in 【】 and a page's
+    # strike role of another name); a kept environment is read again
+    return {'version': '3', 'env_version': 6,
             'parallel_read_safe': True, 'parallel_write_safe': True}
