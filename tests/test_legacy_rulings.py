@@ -176,6 +176,9 @@ def test_ruling_faults_at_their_line(make_app, rootdir, tmp_path, allowed):
         "rulings.rst:29: note: '17/2/29' is written as a date but is not a calendar date: it "
         'is left as text; if it dates a ruling, correct the month or the day '
         '[handbook.ruling-plain]',
+        "rulings.rst:31: note: ruling date '１７/３/２４' is written with full-width characters: "
+        'write 17/3/24 (the same date, as the dates are searched and sorted) '
+        '[handbook.ruling-fullwidth]',
     ]
     page = html(app, 'rulings')
     # a URL on another host, or http://, stays a link: the reader can follow it

@@ -15,7 +15,7 @@ links were lost.  Existing handbooks' anonymous date links,
 ```17/3/24 <https://…fid=19691…>`__``, are recognised as the same thing, and
 their FAQ id is read from the URL; so is a date written as plain text in a
 ruling's sentence (``……决斗平局。17/3/24``, ``「甲」怪兽17/3/24 和……``): the
-date alone (YY/M/D with ASCII digits, no digit, letter, ``/`` or ``.``
+date alone (YY/M/D, also in full width, no digit, letter, ``/`` or ``.``
 right before it, no digit or ``/`` right after it; in a paragraph or a
 line, also in emphasis or struck text, never in a title, a literal, a link
 or a role of another kind).  Both settings are the handbook's own:
@@ -92,8 +92,10 @@ if TYPE_CHECKING:
 _DATE = re.compile(r'^(\d{1,2})/(\d{1,2})/(\d{1,2})$', re.ASCII)
 #: text of an anonymous link that is a date (the legacy form), full-width forms folded
 _LINK_DATE = re.compile(r'^\d{1,2}/\d{1,2}/\d{1,2}$', re.ASCII)
-#: a date written as plain text in a sentence (not 1.17/3/24, v17/3/24, 17/3/24/1)
-_PLAIN_DATE = re.compile(r'(?<![0-9A-Za-z/.])\d{1,2}/\d{1,2}/\d{1,2}(?![0-9/])', re.ASCII)
+#: a date written as plain text in a sentence (not 1.17/3/24, v17/3/24, 17/3/24/1),
+#: also in full width (１７/３/２４, 17／3／24: read as the role reads them, with a note)
+_PLAIN_DATE = re.compile(r'(?<![0-9０-９A-Za-zＡ-Ｚａ-ｚ/／.．])[0-9０-９]{1,2}[/／][0-9０-９]{1,2}'
+                         r'[/／][0-9０-９]{1,2}(?![0-9０-９/／])')
 #: the inline elements a plain date may sit in, up to its paragraph or line
 _PROSE = (nodes.emphasis, nodes.strong, nodes.inline)
 #: the official FAQ's address, where the handbook names none (``faq:<id>``)
@@ -273,7 +275,7 @@ class RulingReferences(SphinxTransform):
         parts: list[nodes.Node] = []
         at = 0
         for m in _PLAIN_DATE.finditer(text):
-            date, _problem = parse_date(m.group())
+            date, _problem = parse_date(ascii_date(m.group()) or m.group())
             if date is None or date > today:
                 what, fix = (('not a calendar date', 'the month or the day') if date is None
                              else (f'after today ({date.isoformat()})', 'the year'))
