@@ -2,8 +2,9 @@
 
 Each test runs on a copy of tests/roots/test-legacy-fix in tmp_path: a plain
 card name, two http:// ruling URLs (the role and the legacy link), a card
-link inside strong emphasis, a repeated registry row; around them, text that
-must stay as it is.  Files are compared line by line with the originals:
+link inside strong emphasis, a plain card name in a role the page declares,
+a repeated registry row; around them, text that must stay as it is (a plain
+card name in struck text, which the build links).  Files are compared line by line with the originals:
 only the expected lines changed, to exactly the expected text."""
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ FIXED = {
     },
     'rulings.rst': {
         4: f'| 对方场上存在「`技能抽取`_」……\\ `18/12/24 <https://{FAQ.format(22372)}>`__',
+        12: '| 「`技能抽取`_」\\ :red:`的效果不能发动。`',
     },
 }
 #: links.rst: lines that make fix removes
@@ -44,6 +46,7 @@ CHANGES = [
     f'index.rst:10: http://{FAQ.format(19691)} → https://{FAQ.format(19691)}',
     'index.rst:13: **不能连锁发动「`星尘龙`_」的①效果** → **不能连锁发动**\\ 「`星尘龙`_」\\ **的①效果**',
     f'rulings.rst:4: http://{FAQ.format(22372)} → https://{FAQ.format(22372)}',
+    'rulings.rst:12: :red:`「技能抽取」的效果不能发动。` → 「`技能抽取`_」\\ :red:`的效果不能发动。`',
     "links.rst:5: removed the row '.. _`旋风`: https://ygocdb.com/card/name/旋风': "
     'it repeats line 3',
 ]
@@ -108,6 +111,7 @@ def test_unfixed_handbook_has_each_problem(handbook, make_app):
     reported = app.warning.getvalue() + app.status.getvalue()
     for where, subtype in [('index.rst:10', 'unlinked'), ('index.rst:10', 'ruling-https'),
                            ('index.rst:13', 'card-markup'), ('rulings.rst:4', 'ruling-https'),
+                           ('rulings.rst:12', 'unlinked'),
                            ('links.rst:5', 'registry')]:
         assert any(where in line and f'[handbook.{subtype}]' in line
                    for line in reported.splitlines()), (where, subtype)
@@ -129,13 +133,13 @@ def test_line_endings_and_last_line_stay(handbook):
 def test_files_limits_the_fix_to_those_pages(handbook):
     """make fix FILES=rulings.rst: that page only, not the registry."""
     status, out, err = run(handbook, 'rulings.rst')
-    assert (status, out) == (0, [CHANGES[3]])
+    assert (status, out) == (0, [CHANGES[3], CHANGES[4]])
     assert_fixed(handbook, fixed={'rulings.rst': FIXED['rulings.rst']}, removed={})
 
 
 def test_files_naming_the_registry_fix_it(handbook):
     status, out, _ = run(handbook, 'links.rst')
-    assert (status, out) == (0, [CHANGES[4]])
+    assert (status, out) == (0, [CHANGES[5]])
     assert_fixed(handbook, fixed={})
 
 
@@ -147,7 +151,7 @@ def test_settings_file_overrides_conf_py(handbook):
     settings = fix.read_settings(handbook, handbook)
     assert settings == fix.Settings(handbook / 'links.rst', ('yugioh-wiki.net',))
     status, out, _ = run(handbook)
-    assert (status, out) == (0, [CHANGES[0], CHANGES[2], CHANGES[4]])
+    assert (status, out) == (0, [CHANGES[0], CHANGES[2], CHANGES[4], CHANGES[5]])
 
 
 def test_settings_of_conf_py():

@@ -15,6 +15,13 @@ The fixes, each done only where the result is certain:
   ``**…**`` or ``*…*`` (the reader sees the backquotes), so
   ``**不能连锁发动「`星尘龙`_」的①效果**`` becomes
   ``**不能连锁发动**\\ 「`星尘龙`_」\\ **的①效果**`` (``cards.markup.split_emphasis``);
+* **card names out of a page's own roles**: a link cannot sit in a role's text
+  either, so in a role the page declares itself (``.. role:: red``, no base
+  role), ``:red:`「技能抽取」的效果不能发动。``` becomes
+  ``「`技能抽取`_」\\ :red:`的效果不能发动。``` (``cards.markup.split_role``):
+  the name linked as above, the role split around it.  Struck text is left
+  alone (the build links its names), as are roles declared elsewhere
+  (``rst_prolog``, an included file), which the page does not show;
 * **repeated registry rows**: a row of the registry that repeats an earlier
   row exactly is removed (``cards.registry.redundant_rows``).  Rows that
   spell one card two ways are aliases: they stay.
@@ -72,7 +79,7 @@ sys.path.insert(0, str(ROOT / 'tools'))
 
 from autolink import arguments, autolink, changes, prose_lines, read_page, save  # noqa: E402
 from docutils.utils import punctuation_chars  # noqa: E402
-from handbook.cards.markup import split_emphasis  # noqa: E402
+from handbook.cards.markup import split_emphasis, split_role  # noqa: E402
 from handbook.cards.registry import Registry, load, redundant_rows  # noqa: E402
 from handbook.rulings.dates import DEFAULT_FAQ_URL, https_hosts, https_url  # noqa: E402
 
@@ -93,6 +100,13 @@ _END = (rf'(?=$|[\s{punctuation_chars.closing_delimiters}{punctuation_chars.deli
 #: strong emphasis, or emphasis, on one line (the span is checked by split_emphasis)
 _EMPHASIS = re.compile(rf'{_START}(?<!\*)(?:\*\*(?=\S).*?(?<=[^\s\\])\*\*'
                        rf'|\*(?=[^\s*]).*?(?<=[^\s\\*])\*)(?!\*){_END}')
+
+
+#: a role the page declares itself, its options indented under it
+_ROLE_DECLARATION = re.compile(r'^\.\. +role:: *(?P<name>[A-Za-z0-9_.+-]+) *(?P<base>\(.*\))? *\r?$'
+                               r'(?P<options>(?:\n[ \t]+\S.*)*)', re.M)
+#: the toolchain's own roles (handbook.rulings): a page's declaration keeps them
+PROVIDED = ('strike', 'ruling')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -176,11 +190,45 @@ def fix_emphasis(line: str) -> tuple[str, list[str]]:
     return ''.join(out) + line[at:], what
 
 
+def own_roles(text: str) -> re.Pattern | None:
+    """A pattern of the roles the page *text* declares whose text is plain
+    text to the build, written on one line (``:red:`…```): no base role,
+    not the toolchain's, not struck text (``:class: strike``); None if none."""
+    names = [m['name'] for m in _ROLE_DECLARATION.finditer(text)
+             if not m['base'] and m['name'] not in PROVIDED
+             and not re.search(r':class:\s*strike\s*$', m['options'], re.M)]
+    if not names:
+        return None
+    alternatives = '|'.join(map(re.escape, sorted(set(names))))
+    return re.compile(rf'{_START}(?P<role>:(?:{alternatives}):`)(?P<text>(?=\S)[^`]*?(?<=[^\s\\]))'
+                      rf'`{_END}')
+
+
+def fix_roles(line: str, roles: re.Pattern | None, registry: Registry) -> tuple[str, list[str]]:
+    out, what, at = [], [], 0
+    if roles is None or '「' not in line:
+        return line, what
+    for m in roles.finditer(masked(line)):
+        raw = line[m.start():m.end()]
+        if '\0' in m.group():
+            continue
+        text = line[m.start('text'):m.end('text')]
+        linked, _unresolved = autolink(text, registry)  # the role's text as a line of prose
+        new = split_role(f'{m["role"]}{linked}`') if linked != text else None
+        if new is None or new == raw:
+            continue
+        out += [line[at:m.start()], new]
+        at = m.end()
+        what.append(f'{raw} → {new}')
+    return ''.join(out) + line[at:], what
+
+
 def fix_page(text: str, registry: Registry, hosts: tuple[str, ...]
              ) -> tuple[str, list[tuple[int, str]], list[tuple[int, str]]]:
     """A page's text with every fix applied; the changes ``(line, what)``;
     the 「…」 left as they are ``(line, 「…」)``."""
     linked, unresolved = autolink(text, registry)
+    roles = own_roles(text)
     lines = linked.splitlines(keepends=True)
     prose = prose_lines(lines)
     done: dict[int, list[str]] = {}
@@ -192,8 +240,9 @@ def fix_page(text: str, registry: Registry, hosts: tuple[str, ...]
         body = line.rstrip('\r\n')
         body, https = fix_https(body, hosts)
         body, emphasis = fix_emphasis(body)
-        if https or emphasis:
-            done.setdefault(number, []).extend(https + emphasis)
+        body, in_roles = fix_roles(body, roles, registry)
+        if https or emphasis or in_roles:
+            done.setdefault(number, []).extend(https + emphasis + in_roles)
         lines[number - 1] = body + line[len(line.rstrip('\r\n')):]
     return ''.join(lines), [(n, what) for n in sorted(done) for what in done[n]], unresolved
 
