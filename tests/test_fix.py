@@ -154,6 +154,19 @@ def test_settings_file_overrides_conf_py(handbook):
     assert (status, out) == (0, [CHANGES[0], CHANGES[2], CHANGES[4], CHANGES[5]])
 
 
+def test_a_role_of_rst_prolog_is_split_too(handbook):
+    """A role that conf.py's rst_prolog declares, not the page, is one
+    the page's text holds: split as well."""
+    rulings = handbook / 'rulings.rst'
+    text = rulings.read_text(encoding='utf-8')
+    assert '\n.. role:: red\n\n' in text
+    rulings.write_text(text.replace('\n.. role:: red\n\n', '\n'), encoding='utf-8')
+    with (handbook / 'conf.py').open('a', encoding='utf-8') as conf:
+        conf.write("rst_prolog = '.. role:: red\\n'\n")
+    status, out, _ = run(handbook, 'rulings.rst')
+    assert (status, out) == (0, [CHANGES[3], CHANGES[4].replace(':12:', ':10:')])
+
+
 def test_settings_of_conf_py():
     assert fix.read_settings(LEGACY, LEGACY) == fix.Settings(LEGACY / 'links.rst',
                                                              ('www.db.yugioh-card.com',))

@@ -20,8 +20,8 @@ The fixes, each done only where the result is certain:
   role), ``:red:`「技能抽取」的效果不能发动。``` becomes
   ``「`技能抽取`_」\\ :red:`的效果不能发动。``` (``cards.markup.split_role``):
   the name linked as above, the role split around it.  Struck text is left
-  alone (the build links its names), as are roles declared elsewhere
-  (``rst_prolog``, an included file), which the page does not show;
+  alone (the build links its names), as are roles declared in an included
+  file, which the page does not show (conf.py's ``rst_prolog`` is read);
 * **repeated registry rows**: a row of the registry that repeats an earlier
   row exactly is removed (``cards.registry.redundant_rows``).  Rows that
   spell one card two ways are aliases: they stay.
@@ -127,6 +127,8 @@ class Settings:
 
     registry: Path
     ruling_hosts: tuple[str, ...]
+    #: conf.py's rst_prolog, which every page begins with (its role declarations)
+    prolog: str = ''
 
 
 #: the config values the fixes read
@@ -147,11 +149,12 @@ def read_settings(confdir: Path, srcdir: Path, cards: Path | None = None) -> Set
     for name in SETTINGS:  # conf.py's value, or None
         config.add(name, None, 'env', types=frozenset())
     conf = {name: config[name] for name in SETTINGS if config[name] is not None}
+    prolog = config['rst_prolog'] or ''
     values = settings.merged(conf, srcdir)
     registry = cards if cards is not None else confdir / values.get('handbook_cards', 'cards.tsv')
     hosts = https_hosts(values.get('handbook_ruling_hosts') or (),
                         values.get('handbook_faq_url') or DEFAULT_FAQ_URL)
-    return Settings(registry, tuple(hosts))
+    return Settings(registry, tuple(hosts), prolog)
 
 
 # -- the fixes of one line: (new line, [what changed]) ----------------------------------
@@ -191,9 +194,10 @@ def fix_emphasis(line: str) -> tuple[str, list[str]]:
 
 
 def own_roles(text: str) -> re.Pattern | None:
-    """A pattern of the roles the page *text* declares whose text is plain
-    text to the build, written on one line (``:red:`…```): no base role,
-    not the toolchain's, not struck text (``:class: strike``); None if none."""
+    """A pattern of the roles *text* (a page, after conf.py's prolog)
+    declares whose text is plain text to the build, written on one line
+    (``:red:`…```): no base role, not the toolchain's, not struck text
+    (``:class: strike``); None if none."""
     names = [m['name'] for m in _ROLE_DECLARATION.finditer(text)
              if not m['base'] and m['name'] not in PROVIDED
              and not re.search(r':class:\s*strike\s*$', m['options'], re.M)]
@@ -223,12 +227,12 @@ def fix_roles(line: str, roles: re.Pattern | None, registry: Registry) -> tuple[
     return ''.join(out) + line[at:], what
 
 
-def fix_page(text: str, registry: Registry, hosts: tuple[str, ...]
+def fix_page(text: str, registry: Registry, hosts: tuple[str, ...], prolog: str = ''
              ) -> tuple[str, list[tuple[int, str]], list[tuple[int, str]]]:
     """A page's text with every fix applied; the changes ``(line, what)``;
     the 「…」 left as they are ``(line, 「…」)``."""
     linked, unresolved = autolink(text, registry)
-    roles = own_roles(text)
+    roles = own_roles(f'{prolog}\n{text}')
     lines = linked.splitlines(keepends=True)
     prose = prose_lines(lines)
     done: dict[int, list[str]] = {}
@@ -305,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
             print(error, file=sys.stderr)
             failed += 1
             continue
-        new, what, unresolved = fix_page(text, registry, settings.ruling_hosts)
+        new, what, unresolved = fix_page(text, registry, settings.ruling_hosts, settings.prolog)
         done(path, text, new, what)
         for line, quoted in unresolved:
             print(f'{path.as_posix()}:{line}: {quoted} left as it is: not in the registry',
