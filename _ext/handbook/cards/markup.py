@@ -465,8 +465,8 @@ class CardMarkup(SphinxTransform):
                 split = split_role(raw)
                 fix = (f'it outside the role, {split}' if split is not None
                        else f'「`{name}`_」 outside the role')
-                fix += (' (a link cannot sit inside a role; make fix does it, unless an '
-                        'included file declares the role)')
+                fix += (' (a link cannot sit inside a role; make fix does it for a role '
+                        'declared on the page or in rst_prolog)')
             reports.warning(f'「{content}」 is a card name in the registry but not linked: '
                             f'write {fix}', location=f'{source}:{line}',
                             subtype='unlinked')
