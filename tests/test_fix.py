@@ -4,8 +4,9 @@ Each test runs on a copy of tests/roots/test-legacy-fix in tmp_path: a plain
 card name, two http:// ruling URLs (the role and the legacy link), a card
 link inside strong emphasis, a plain card name in a role the page declares,
 a repeated registry row; around them, text that must stay as it is (a plain
-card name in struck text, which the build links).  Files are compared line by line with the originals:
-only the expected lines changed, to exactly the expected text."""
+card name in struck text, which the build links).  Files are compared line
+by line with the originals: only the expected lines changed, to exactly the
+expected text."""
 
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ CHANGES = [
     f'index.rst:10: http://{FAQ.format(19691)} → https://{FAQ.format(19691)}',
     'index.rst:13: **不能连锁发动「`星尘龙`_」的①效果** → **不能连锁发动**\\ 「`星尘龙`_」\\ **的①效果**',
     f'rulings.rst:4: http://{FAQ.format(22372)} → https://{FAQ.format(22372)}',
-    'rulings.rst:12: :red:`「技能抽取」的效果不能发动。` → 「`技能抽取`_」\\ :red:`的效果不能发动。`',
+    'rulings.rst:12: :red:`「技能抽取」的效果不能发动。` → '
+    '「`技能抽取`_」\\ :red:`的效果不能发动。`',
     "links.rst:5: removed the row '.. _`旋风`: https://ygocdb.com/card/name/旋风': "
     'it repeats line 3',
 ]

@@ -33,10 +33,10 @@ blocks under source headers, most lines without a date of their own::
 ``2021年1月5日``) whose parent section is a *month section*, titled
 ``YY/MM`` (``YYYY/MM``, ``MM``, ``M月``, ``M月份``); the year is the day's
 own, else the month's, else the page title's (``2021``, ``2021年``).  A
-section titled with a date and its year alone is a day wherever it is.  A page titled with a year alone may
-also have its days right under its title, with no month sections (a year
-of a few rulings).  A page that has day sections is a yearly FAQ page where the
-handbook's ``faq_pages`` allow it (:data:`DEFAULTS`; its glob patterns of
+section titled with a date and its year alone is a day wherever it is.  A
+page titled with a year alone may also have its days right under its title,
+with no month sections (a year of a few rulings).  A page that has day
+sections is a yearly FAQ page where the handbook's ``faq_pages`` allow it (:data:`DEFAULTS`; its glob patterns of
 page names, every page by default).  The days of a month section need not
 be of that month (``2/9`` under ``21/01`` is February 9th, 2021).
 
