@@ -38,7 +38,8 @@ page titled with a year alone may also have its days right under its title,
 with no month sections (a year of a few rulings).  A page that has day
 sections is a yearly FAQ page where the handbook's ``faq_pages`` allow it
 (:data:`DEFAULTS`; its glob patterns of page names, every page by default).
-The days of a month section need not be of that month (``2/9`` under ``21/01`` is February 9th, 2021).
+The days of a month section need not be of that month (``2/9`` under
+``21/01`` is February 9th, 2021).
 
 **The rulings of a day.**  Every line of a line block of a day section is
 one ruling (:mod:`handbook.rulings.lines`), dated with the day: its date is
