@@ -276,6 +276,26 @@ def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp
     assert dated == ['17/3/24', '17/3/24', '17/12/22', '17/7/28']
 
 
+def test_months_with_no_days_stay_months(make_app, rootdir, tmp_path):
+    """A year page whose month sections hold their lines with no day sections
+    is no page of days right under its title: its months (``21/01`` under
+    ``2021``) are not read as days, and nothing is reported; the lines with
+    a date of their own stay rulings, dated by it."""
+    srcdir = tmp_path / 'months'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    faq = srcdir / 'faq' / '2021.rst'
+    text = faq.read_text(encoding='utf-8')
+    assert '\n1/5\n-------\n\n' in text and '\n2/9\n-------\n\n' in text
+    faq.write_text(text.replace('\n1/5\n-------\n\n', '\n').replace('\n2/9\n-------\n\n', '\n'),
+                   encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert [(r[1], r[2]) for r in exported(app) if r[0] == 'faq/2021'] == [
+        ('ruling-2021-01-06-手札抹杀', '2021-01-06'),
+        ('ruling-2021-01-06-faq19691-神之宣告', '2021-01-06')]
+
+
 def test_a_ruling_in_a_table_names_the_card_of_its_row(make_app, rootdir, tmp_path):
     """A table of 卡名 | 裁定: a ruling in a cell also names the cards of the
     row's cells that hold no ruling, in the row's order (card pages list it,

@@ -173,13 +173,20 @@ def year_of(month: nodes.section, document: nodes.document) -> int | None:
 
 def days_under_title(document: nodes.document) -> nodes.section | None:
     """The page title's section when the page's days are right under it: a
-    page titled with a year alone (``2021年``), none of whose sections holds a
-    day (a month section does)."""
+    page titled with a year alone (``2021年``) none of whose sections is a
+    month: titled with the page's year (``21/01`` under ``2021``; ``12/05``
+    is December 5th) or with 月, or holding a day."""
     first = page_title(document)
-    if first is None or not _ONLY_YEAR.match(dated_title(first)):
+    title = dated_title(first) if first is not None else ''
+    if not _ONLY_YEAR.match(title):
         return None
+    year = title[:4]
     for child in first.children:
-        if isinstance(child, nodes.section) and any(
+        if not isinstance(child, nodes.section):
+            continue
+        read = dated_title(child)
+        month = _MONTH.match(read)
+        if month and (month[1] in (year, year[2:]) or '月' in read) or any(
                 isinstance(inner, nodes.section) and _STARTS_WITH_DAY.match(dated_title(inner))
                 for inner in child.children):
             return None
