@@ -122,7 +122,7 @@ months = st.sampled_from(['21/01', '2021/1', '5月', '5月份', '２１/０１',
 days = st.sampled_from(['1/5', '1月5日', '1月5号', '１/５', '1／5', '2/30', '0/0', '99/99',
                         '1/5（补充）', '1/5、1/6', '1.1 概述', '补充说明', '12/31', '「`旋风`_」',
                         '21/1/5', '2021-01-05', '20/12/31（补充）', '21/2/30', '99/1/1'])
-headers = st.sampled_from(['| 邮件：', '| wiki:', '| 【数据库】', '| 数据库 :',
+headers = st.sampled_from(['| 邮件：', '| wiki:', '| 【数据库】', '| 数据库 :', '| 21/1/5 邮件：',
                            '| :strike:`邮件：`', '| 例：', '| <x-fuzz>：', '|'])
 declarations = st.sampled_from(['', '.. role:: strike\n', '.. role:: strike\n    :class: strike\n',
                                 '.. role:: del\n    :class: strike\n', '.. role:: red\n',

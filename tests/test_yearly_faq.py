@@ -223,8 +223,9 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     """Titles as editors type them are the day they name, each with a note:
     full-width digits (the ASCII day to write), a day with more after it; 号
     as 日, a date with its year, 月份, with no note; a chapter's numbered
-    section is no day, and says nothing.  A source header in 【】 is a header
-    as one with a colon is.  Nothing fails: the same rulings as the root's."""
+    section is no day, and says nothing.  A source header in 【】, or with a
+    date in its label, is a header as one with a colon is.  Nothing fails:
+    the same rulings as the root's."""
     srcdir = tmp_path / 'titles'
     shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
     page = srcdir / 'faq' / '2019.rst'
@@ -237,7 +238,8 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     page.write_text(text, encoding='utf-8')
     faq = srcdir / 'faq' / '2021.rst'
     faq.write_text(faq.read_text(encoding='utf-8').replace('2/9\n-------', '2月9号\n-------')
-                   .replace('1/5\n-------', '21/1/5\n-------'), encoding='utf-8')
+                   .replace('1/5\n-------', '21/1/5\n-------')
+                   .replace('| 邮件：', '| 21/1/5 邮件：', 1), encoding='utf-8')
     with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as chapter:
         chapter.write('\n1\n-\n\n1.1 概述\n^^^^^^^^\n\n文字。\n')
     app = make_app('html', srcdir=srcdir)

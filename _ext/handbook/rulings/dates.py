@@ -17,8 +17,9 @@ their FAQ id is read from the URL; so is a date written as plain text in a
 ruling's sentence (``……决斗平局。17/3/24``, ``「甲」怪兽17/3/24 和……``): the
 date alone (YY/M/D, also in full width, no digit, letter, ``/`` or ``.``
 right before it, no digit or ``/`` right after it; in a paragraph or a
-line, also in emphasis or struck text, never in a title, a literal, a link
-or a role of another kind).  Both settings are the handbook's own:
+line, also in emphasis or struck text, never in a title, a literal, a link,
+a role of another kind, or a line shaped as a source header, ``| 21/1/6
+邮件：``).  Both settings are the handbook's own:
 ``ruling_hosts`` and ``faq_url`` in its ``handbook.toml``
 (:mod:`handbook.core.settings`), else conf.py's.
 
@@ -82,6 +83,7 @@ from handbook.core import reports, settings
 from handbook.core import url_policy
 from handbook.core.hostile_input import quoted
 from handbook.core.source_lines import BlockLines, locate_text
+from handbook.rulings import days
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -214,13 +216,16 @@ class RulingRole(SphinxRole):
 def in_prose(text: nodes.Text) -> bool:
     """Whether *text* is a sentence's: in a paragraph or a line, inside
     nothing but emphasis or inline text (struck text, a page's own role) that
-    is no ruling reference already."""
+    is no ruling reference already; not a line with a source header's shape
+    (``| 21/1/6 邮件：``: the date is the header's label)."""
     node = text.parent
     while isinstance(node, _PROSE):
         if 'ruling_text' in node or node.get('ruling_malformed'):
             return False
         node = node.parent
-    return isinstance(node, (nodes.paragraph, nodes.line))
+    if isinstance(node, nodes.line):
+        return not days.header_shaped(node.astext())
+    return isinstance(node, nodes.paragraph)
 
 
 def valid_faq(faq: str) -> bool:

@@ -257,6 +257,13 @@ def days(document: nodes.document, today: datetime.date,
         yield section, Day(written, date.isoformat())
 
 
+def header_shaped(text: str) -> re.Match | None:
+    """Whether *text* has a source header's shape: a short label and a colon,
+    or a label in 【】, alone on one line (``21/1/6 邮件：`` too: a date
+    written in it is part of the label, :mod:`handbook.rulings.dates`)."""
+    return None if '\n' in text else _HEADER.match(text)
+
+
 def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | None:
     """The source a header line names, ``(kind, detail)``, or None when
     *line* is not a header (see the module docstring): a label and a colon
@@ -265,8 +272,8 @@ def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | N
     any such line that starts its line block (*first*: ``| 推特：``; a
     ``| 例：`` further down is text)."""
     text = line.astext()
-    m = _HEADER.match(text)
-    if not m or '\n' in text:
+    m = header_shaped(text)
+    if not m:
         return None
     if any(is_card_link(n) or 'ruling_text' in n.attributes
            for n in line.findall(nodes.Element) if n is not line):
