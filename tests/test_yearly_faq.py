@@ -257,7 +257,7 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
 
 
 def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp_path):
-    """A date written as plain text in a sentence, as the seed pages write
+    """A date written as plain text in a sentence, as the seed pages show
     them (``「地缚神」怪兽17/3/24 和「罪」怪兽17/3/24 立即被…``), is the same
     ruling reference as ``:ruling:`17/3/24```: the same rulings, the same
     page.  A date in a literal, after a version's dot or in a title is none."""
