@@ -61,6 +61,22 @@ EXPORTED = [
 ]
 
 
+def edited_root(rootdir, tmp_path, name: str, edits: dict[str, list[tuple[str, str]]]):
+    """A copy of the root in ``tmp_path / name``, each page of *edits* with
+    each ``(old, new)`` replaced where *old* is first (every *old* must be
+    there); the copy's folder."""
+    srcdir = tmp_path / name
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    for page, changes in edits.items():
+        path = srcdir / page
+        text = path.read_text(encoding='utf-8')
+        for old, new in changes:
+            assert old in text, (page, old)
+            text = text.replace(old, new, 1)
+        path.write_text(text, encoding='utf-8')
+    return srcdir
+
+
 def exported(app) -> list[tuple]:
     data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
     assert data['format'] == 3
@@ -198,12 +214,9 @@ def test_a_page_that_declares_the_strike_role_behaves_as_one_that_does_not(
 
 
 def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
-    srcdir = tmp_path / 'faults'
-    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
-    page = srcdir / 'faq' / '2021.rst'
-    text = page.read_text(encoding='utf-8')
-    text = text.replace('1/5\n-------', '2/30\n-------').replace('2/9\n-------', '9/9\n-------')
-    page.write_text(text.replace('21/01\n=====', '99/01\n====='), encoding='utf-8')
+    srcdir = edited_root(rootdir, tmp_path, 'faults', {'faq/2021.rst': [
+        ('1/5\n-------', '2/30\n-------'), ('2/9\n-------', '9/9\n-------'),
+        ('21/01\n=====', '99/01\n=====')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == [
@@ -226,20 +239,12 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     section is no day, and says nothing.  A source header in 【】, or with a
     date in its label, is a header as one with a colon is.  Nothing fails:
     the same rulings as the root's."""
-    srcdir = tmp_path / 'titles'
-    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
-    page = srcdir / 'faq' / '2019.rst'
-    text = page.read_text(encoding='utf-8')
-    for old, new in [('4/17\n----', '４/１７\n--------'), ('5月\n===', '5月份\n====='),
-                     ('5月3日\n------', '5月3日（补充）\n--------------'),
-                     ('| 数据库：', '| 【数据库】')]:
-        assert old in text
-        text = text.replace(old, new)
-    page.write_text(text, encoding='utf-8')
-    faq = srcdir / 'faq' / '2021.rst'
-    faq.write_text(faq.read_text(encoding='utf-8').replace('2/9\n-------', '2月9号\n-------')
-                   .replace('1/5\n-------', '21/1/5\n-------')
-                   .replace('| 邮件：', '| 21/1/5 邮件：', 1), encoding='utf-8')
+    srcdir = edited_root(rootdir, tmp_path, 'titles', {
+        'faq/2019.rst': [('4/17\n----', '４/１７\n--------'), ('5月\n===', '5月份\n====='),
+                         ('5月3日\n------', '5月3日（补充）\n--------------'),
+                         ('| 数据库：', '| 【数据库】')],
+        'faq/2021.rst': [('2/9\n-------', '2月9号\n-------'), ('1/5\n-------', '21/1/5\n-------'),
+                         ('| 邮件：', '| 21/1/5 邮件：')]})
     with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as chapter:
         chapter.write('\n1\n-\n\n1.1 概述\n^^^^^^^^\n\n文字。\n')
     app = make_app('html', srcdir=srcdir)
@@ -283,13 +288,8 @@ def test_months_with_no_days_stay_months(make_app, rootdir, tmp_path):
     is no page of days right under its title: its months (``21/01`` under
     ``2021``) are not read as days, and nothing is reported; the lines with
     a date of their own stay rulings, dated by it."""
-    srcdir = tmp_path / 'months'
-    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
-    faq = srcdir / 'faq' / '2021.rst'
-    text = faq.read_text(encoding='utf-8')
-    assert '\n1/5\n-------\n\n' in text and '\n2/9\n-------\n\n' in text
-    faq.write_text(text.replace('\n1/5\n-------\n\n', '\n').replace('\n2/9\n-------\n\n', '\n'),
-                   encoding='utf-8')
+    srcdir = edited_root(rootdir, tmp_path, 'months', {'faq/2021.rst': [
+        ('\n1/5\n-------\n\n', '\n'), ('\n2/9\n-------\n\n', '\n')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == []
@@ -328,20 +328,13 @@ def test_days_with_no_month_sections(make_app, rootdir, tmp_path):
     year (no month sections), is dated as one with months; so are days
     titled with their year (``21/1/5``) under any title.  (The root's 2021
     page has its months under the title: they stay months.)"""
-    srcdir = tmp_path / 'no-months'
-    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
-    page = srcdir / 'faq' / '2019.rst'
-    text = page.read_text(encoding='utf-8')
-    assert '19/04\n=====\n\n' in text and '5月\n===\n\n' in text
-    page.write_text(text.replace('19/04\n=====\n\n', '').replace('5月\n===\n\n', ''),
-                    encoding='utf-8')
-    faq = srcdir / 'faq' / '2021.rst'
-    text = faq.read_text(encoding='utf-8')
-    assert text.startswith('====\n2021\n====\n')
-    faq.write_text(
-        text.replace('====\n2021\n====\n', '=======\n官方FAQ\n=======\n')
-        .replace('21/01\n=====\n\n', '').replace('\n1/5\n---', '\n21/1/5\n---')
-        .replace('\n2/9\n---', '\n21/2/9\n---'), encoding='utf-8')
+    assert (rootdir / 'test-yearly-faq' / 'faq' / '2021.rst').read_text(
+        encoding='utf-8').startswith('====\n2021\n====\n')
+    srcdir = edited_root(rootdir, tmp_path, 'no-months', {
+        'faq/2019.rst': [('19/04\n=====\n\n', ''), ('5月\n===\n\n', '')],
+        'faq/2021.rst': [('====\n2021\n====\n', '=======\n官方FAQ\n=======\n'),
+                         ('21/01\n=====\n\n', ''), ('\n1/5\n---', '\n21/1/5\n---'),
+                         ('\n2/9\n---', '\n21/2/9\n---')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == []
