@@ -71,6 +71,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,33 +165,33 @@ def masked(line: str) -> str:
     return _LITERAL.sub(lambda m: '\0' * len(m.group()), line)
 
 
-def fix_https(line: str, hosts: tuple[str, ...]) -> tuple[str, list[str]]:
+def rewrite(line: str, pattern: re.Pattern, new_of: Callable[[re.Match, str], str | None],
+            group: str | int = 0) -> tuple[str, list[str]]:
+    """*line* with each span of *group* that *pattern* finds, outside its
+    inline literals, replaced by ``new_of(match, span)`` where that gives
+    another text; and what changed, ``'span → new'`` each."""
     out, what, at = [], [], 0
-    for m in _RULING_URL.finditer(masked(line)):
-        if m['legacy'] and not m['underscores']:
+    for m in pattern.finditer(masked(line)):
+        if '\0' in m.group(group):
             continue
-        new = https_url(m['url'], hosts)
-        if new is None or new == m['url']:
+        raw = line[m.start(group):m.end(group)]
+        new = new_of(m, raw)
+        if new is None or new == raw:
             continue
-        out += [line[at:m.start('url')], new]
-        at = m.end('url')
-        what.append(f'{m["url"]} → {new}')
+        out += [line[at:m.start(group)], new]
+        at = m.end(group)
+        what.append(f'{raw} → {new}')
     return ''.join(out) + line[at:], what
+
+
+def fix_https(line: str, hosts: tuple[str, ...]) -> tuple[str, list[str]]:
+    return rewrite(line, _RULING_URL, lambda m, url: None if m['legacy'] and not m['underscores']
+                   else https_url(url, hosts), 'url')
 
 
 def fix_emphasis(line: str) -> tuple[str, list[str]]:
-    out, what, at = [], [], 0
-    for m in _EMPHASIS.finditer(masked(line)):
-        raw = line[m.start():m.end()]
-        if '\0' in m.group() or not _CARD_LINK.search(raw):
-            continue
-        new = split_emphasis(raw)
-        if new is None or new == raw:
-            continue
-        out += [line[at:m.start()], new]
-        at = m.end()
-        what.append(f'{raw} → {new}')
-    return ''.join(out) + line[at:], what
+    return rewrite(line, _EMPHASIS,
+                   lambda _m, raw: split_emphasis(raw) if _CARD_LINK.search(raw) else None)
 
 
 def own_roles(text: str) -> re.Pattern | None:
@@ -209,22 +210,15 @@ def own_roles(text: str) -> re.Pattern | None:
 
 
 def fix_roles(line: str, roles: re.Pattern | None, registry: Registry) -> tuple[str, list[str]]:
-    out, what, at = [], [], 0
     if roles is None or '「' not in line:
-        return line, what
-    for m in roles.finditer(masked(line)):
-        raw = line[m.start():m.end()]
-        if '\0' in m.group():
-            continue
-        text = line[m.start('text'):m.end('text')]
-        linked, _unresolved = autolink(text, registry)  # the role's text as a line of prose
-        new = split_role(f'{m["role"]}{linked}`') if linked != text else None
-        if new is None or new == raw:
-            continue
-        out += [line[at:m.start()], new]
-        at = m.end()
-        what.append(f'{raw} → {new}')
-    return ''.join(out) + line[at:], what
+        return line, []
+
+    def split(m: re.Match, _raw: str) -> str | None:
+        text = m['text']  # no literal inside: the role's text as a line of prose
+        linked, _unresolved = autolink(text, registry)
+        return split_role(f'{m["role"]}{linked}`') if linked != text else None
+
+    return rewrite(line, roles, split)
 
 
 def fix_page(text: str, registry: Registry, hosts: tuple[str, ...], prolog: str = ''
