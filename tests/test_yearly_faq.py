@@ -283,6 +283,57 @@ def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp
     assert dated == ['17/3/24', '17/3/24', '17/12/22', '17/7/28']
 
 
+
+SENTENCE = ('X召唤的「`异色眼绝零龙`_」因「`月之书`_」的效果变成里侧表示，之后反转召唤被'
+            '「`神之宣告`_」的效果无效的场合，也不能发动②效果。')
+
+
+def test_days_whose_lines_are_no_rulings_say_so_and_how(make_app, rootdir, tmp_path):
+    """Two shapes that leave a day's text out of the rulings get a note at
+    their line: days with no year anywhere (a month ``1月`` on a page titled
+    调整汇总), once for their month; a paragraph or a list under a day that
+    names a card but holds no date (a day's rulings are the lines of its
+    line blocks).  A paragraph without a card (a day's intro) is left alone."""
+    srcdir = edited_root(rootdir, tmp_path, 'loose', {
+        'faq/2021.rst': [('====\n2021\n====\n', '========\n调整汇总\n========\n'),
+                         ('21/01\n=====\n', '1月\n===\n')],
+        'faq/2019.rst': [(f'| {SENTENCE}', f'以下为数据库的回答：\n\n{SENTENCE}'),
+                         ('| 数据库：\n| 「`死者苏生`_」', '数据库：\n\n- 「`死者苏生`_」'),
+                         ('\n| 那个效果处理时', '\n- 那个效果处理时')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    notes = [line.replace(str(srcdir) + '/', '') for line in app.status.getvalue().splitlines()
+             if ' note: ' in line]
+    assert notes == [
+        "faq/2019.rst:17: note: this list of the day '4/17' names a card but is no ruling: a "
+        "day's rulings are the lines of its line blocks; write its items as the lines of a line "
+        'block ("| " for "- ") to make it rulings of 2019-04-17 [handbook.ruling-day]',
+        "faq/2019.rst:28: note: this paragraph of the day '5月3日' names a card but is no "
+        "ruling: a day's rulings are the lines of its line blocks; start it with \"| \" (and "
+        'indent its other lines) to make it a ruling of 2019-05-03 [handbook.ruling-day]',
+        "faq/2021.rst:15: note: the days of '1月' have no year: neither its title nor the page "
+        'title gives one, so their lines are not rulings; write the year in the month\'s title '
+        '(YY/MM: 21/01) or in the page title (2021年) [handbook.ruling-day]']
+    # only the lines with a date of their own are rulings there
+    assert [r[1] for r in exported(app) if r[0].startswith('faq/')] == [
+        'ruling-2021-01-06-手札抹杀', 'ruling-2021-01-06-faq19691-神之宣告']
+
+
+def test_the_fixes_the_day_notes_give_work(make_app, rootdir, tmp_path):
+    """The pages of the test above with each note's fix applied: the year in
+    the month's title (the page title stays 调整汇总), ``| `` before the
+    paragraph (its intro stays a paragraph), the list as lines: no note, and
+    the root's very rulings."""
+    srcdir = edited_root(rootdir, tmp_path, 'fixed', {
+        'faq/2021.rst': [('====\n2021\n====\n', '========\n调整汇总\n========\n')],
+        'faq/2019.rst': [(f'| {SENTENCE}', f'以下为数据库的回答：\n\n| {SENTENCE}')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert ' note: ' not in app.status.getvalue()
+    assert exported(app) == EXPORTED
+
 def test_months_with_no_days_stay_months(make_app, rootdir, tmp_path):
     """A year page whose month sections hold their lines with no day sections
     is no page of days right under its title: its months (``21/01`` under

@@ -75,6 +75,13 @@ its lines are rulings of that first day), under a month section that says
 it is one (``21/01``, ``5月``: a chapter's section ``1`` may hold a ``1.1
 概述``, which is no day).
 
+**Text that is left out, said** in a note ``handbook.ruling-day`` at its
+line, with the fix: days under a month section whose year neither its title
+nor the page title gives (``1月`` on a page titled 调整汇总: their lines are
+no rulings), once for the month; a paragraph or a list of a day that names
+a card but holds no date (a day's rulings are the lines of its line
+blocks).
+
 Settings (``handbook.toml``, :mod:`handbook.core.settings`), each optional::
 
     faq_pages = ['faq/*']                  # pages that may be yearly FAQ pages
@@ -199,6 +206,7 @@ def days(document: nodes.document, today: datetime.date,
     that is not a calendar date or is after *today* is reported at its title
     (see the module docstring)."""
     under_title = days_under_title(document)
+    yearless: set[int] = set()  # the month sections reported for giving no year
     for section in document.findall(nodes.section):
         parent = section.parent
         read = dated_title(section)
@@ -213,9 +221,7 @@ def days(document: nodes.document, today: datetime.date,
                 continue
             # not a bare number: a chapter's section "1" may hold a "1.1 概述"
             says_so = bool(month_of[1]) or '月' in month_title
-        title = section[0] if section.children else section
-        # docutils places a title at its underline: the title's own text is the line above
-        at = f'{title.source}:{title.line - 1}' if title.source and title.line else title
+        at = _title_line(section[0] if section.children else section)
         if not whole:
             # a title that starts with a day and goes on (1/5（补充）), under a
             # section that says it holds days (21/01, 1月, 2021年)
@@ -225,6 +231,14 @@ def days(document: nodes.document, today: datetime.date,
         year = (int(m['year']) + (2000 if len(m['year']) == 2 else 0) if m['year']
                 else year_of(parent, document))
         if year is None:
+            if says_so and id(parent) not in yearless:
+                yearless.add(id(parent))
+                heading = parent[0] if parent.children else parent
+                reports.note(
+                    f'the days of {title_of(parent)!r} have no year: neither its title nor the '
+                    'page title gives one, so their lines are not rulings; write the year in '
+                    'the month\'s title (YY/MM: 21/01) or in the page title (2021年)',
+                    location=_title_line(heading), subtype='ruling-day', config=config)
             continue
         written_title, day_text = title_of(section), m.group().rstrip()
         if day_text not in written_title:
@@ -255,6 +269,12 @@ def days(document: nodes.document, today: datetime.date,
             yield section, Day(written, None)
             continue
         yield section, Day(written, date.isoformat())
+
+
+def _title_line(title: nodes.Element) -> str | nodes.Element:
+    """Where a section's *title* is written: docutils places a title at its
+    underline, and the title's own text is the line above."""
+    return f'{title.source}:{title.line - 1}' if title.source and title.line else title
 
 
 def header_shaped(text: str) -> re.Match | None:
@@ -319,6 +339,7 @@ def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayL
     superseded = superseding(section, config)
     for child in section.children:
         if not isinstance(child, nodes.line_block):
+            _loose_ruling(child, section, day, config)
             continue
         for i, line in enumerate(child.findall(nodes.line)):
             named = header(line, config, first=i == 0)
@@ -326,6 +347,24 @@ def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayL
                 source = named
             elif line.astext().strip():
                 yield DayLine(line, day, source, superseded)
+
+
+def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: Config) -> None:
+    """A note for a paragraph or a list of the day *section* that names a card
+    but holds no date: it reads as a ruling of the day, and is none."""
+    if not isinstance(block, (nodes.paragraph, nodes.bullet_list, nodes.enumerated_list)):
+        return
+    if next(references_in(block), None) is not None or not any(
+            is_card_link(node) for node in block.findall(nodes.Element)):
+        return
+    if isinstance(block, nodes.paragraph):
+        what, fix = 'paragraph', 'start it with "| " (and indent its other lines)'
+    else:
+        what, fix = 'list', 'write its items as the lines of a line block ("| " for "- ")'
+    reports.note(f'this {what} of the day {title_of(section)!r} names a card but is no ruling: '
+                 f'a day\'s rulings are the lines of its line blocks; {fix} to make it '
+                 f'{"rulings" if what == "list" else "a ruling"} of {day.iso or day.written}',
+                 location=block, subtype='ruling-day', config=config)
 
 
 def day_of(node: nodes.Node, sections: dict[int, Day]) -> Day | None:
