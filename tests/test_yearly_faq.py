@@ -178,6 +178,17 @@ def test_the_search_finds_the_rulings_of_a_day(app):
         'ruling-2021-01-05-死者苏生', 'ruling-2019-04-17-死者苏生']
     manifest, data, _kept = index.parts(app)
     assert manifest['rulings'] == len(EXPORTED) - 1
+    # the days' texts outside their rulings: titles and notes, not their source
+    # headers (邮件：, wiki:, 数据库：, each a label of the rulings under it);
+    # a chapter's 例： is text
+    assert [(index.sections[section][2], text) for section, text in index.texts] == [
+        ('裁定手册', '裁定手册'), ('特定效果的处理方法', '特定效果的处理方法'),
+        ('同时处理', '同时处理'), ('同时处理', '同时处理的效果让双方同时决斗败北的场合，决斗平局。'),
+        ('同时处理', '例：'), ('2021', '2021'),
+        ('2021', '规则上只有怪兽的效果有这些分类，魔法·陷阱卡有的效果虽然很相似，但也没有分类。'),
+        ('21/01', '21/01'), ('1/5', '1/5'), ('2/9', '2/9'),
+        ('2/9', '这些调整已经过时，最新调整见同时处理中的内容。'), ('2019年', '2019年'),
+        ('19/04', '19/04'), ('4/17', '4/17'), ('5月', '5月'), ('5月3日', '5月3日')]
 
 
 def without_role_declarations(srcdir) -> None:

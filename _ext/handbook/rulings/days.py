@@ -122,6 +122,9 @@ DEFAULTS = {
 }
 #: the source kinds a header may name
 KINDS = ('faq', 'wiki', 'mail', 'other')
+#: the attribute of a header line: a label of the rulings under it, no text of
+#: its section (the search leaves it out, handbook.search.section_texts)
+SOURCE_HEADER = 'ruling_source_header'
 #: a month section's title: 21/01, 2021/01, 01, 1月, 1月份, 2021年1月
 _MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*(?:月份?)?$')
 #: a day section's title: 1/5, 01/05, 1月5日, 1月5号, or a date with its year
@@ -345,6 +348,7 @@ def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayL
             named = header(line, config, first=i == 0)
             if named is not None:
                 source = named
+                line[SOURCE_HEADER] = True
             elif line.astext().strip():
                 yield DayLine(line, day, source, superseded)
 

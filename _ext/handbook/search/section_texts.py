@@ -12,7 +12,9 @@ from the store's one walk of the page, :attr:`handbook.store.PageNodes.texts`):
   first-level section (a result for it is the page itself);
 * for each section with such text, its blocks' texts (``astext``): a block that holds a ruling (a line of a line block, a paragraph
   with a date) is left out whole, since the rulings cut from it cover its
-  text (see :mod:`handbook.rulings.lines`).
+  text (see :mod:`handbook.rulings.lines`); so is a yearly FAQ day's source
+  header (``| 数据库：``): a label of the rulings under it, shown with each
+  of them (:mod:`handbook.rulings.days`), no text of its own.
 
 The store keeps them with the page's record (``extra['search_texts']``):
 purged, merged and kept from build to build as the record is.
@@ -28,6 +30,7 @@ from docutils import nodes
 from sphinx.util.nodes import clean_astext
 
 from handbook.core.records import frozen_record
+from handbook.rulings.days import SOURCE_HEADER
 from handbook.rulings.lines import RULINGS
 from handbook.store import PAGE_READ, Contribution, store
 
@@ -78,7 +81,7 @@ def read_texts(app: Sphinx, page: Contribution) -> None:
     texts: dict[int, list[str]] = {}
     outside = None  # text before the first section: a section of its own, the page itself
     for block in found.texts:
-        if id(block) in with_rulings:
+        if id(block) in with_rulings or block.get(SOURCE_HEADER):
             continue
         text = block.astext().strip()
         if not text:
@@ -107,6 +110,6 @@ def page_texts(env: BuildEnvironment, docname: str) -> PageTexts | None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_texts)
-    # 1: the first shape of PageTexts
-    return {'version': '1', 'env_version': 1,
+    # 2: without the source headers of a yearly FAQ page's days; 1: the first shape
+    return {'version': '1', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}
