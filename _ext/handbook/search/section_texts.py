@@ -10,8 +10,9 @@ from the store's one walk of the page, :attr:`handbook.store.PageNodes.texts`):
 
 * the page's sections, in page order: ``(id, title, top)``, ``top`` for a
   first-level section (a result for it is the page itself);
-* for each section with such text, its blocks' texts (``astext``): a block that holds a ruling (a line of a line block, a paragraph
-  with a date) is left out whole, since the rulings cut from it cover its
+* for each section with such text, its blocks' texts (``astext``): a block
+  that holds a ruling (a line of a line block, a paragraph with a date) is
+  left out whole, since the rulings cut from it cover its
   text (see :mod:`handbook.rulings.lines`); so is a yearly FAQ day's source
   header (``| 数据库：``): a label of the rulings under it, shown with each
   of them (:mod:`handbook.rulings.days`), no text of its own.
