@@ -169,6 +169,22 @@ def test_a_role_of_rst_prolog_is_split_too(handbook):
     assert (status, out) == (0, [CHANGES[3], CHANGES[4].replace(':12:', ':10:')])
 
 
+def test_a_role_of_an_included_file_is_split_too(handbook):
+    """A role declared in a file the page includes, or in a file that file
+    includes (a path beside the including file, or from the source folder):
+    split as well."""
+    rulings = handbook / 'rulings.rst'
+    text = rulings.read_text(encoding='utf-8')
+    assert '\n.. role:: red\n\n' in text
+    rulings.write_text(text.replace('\n.. role:: red\n\n', '\n.. include:: parts/roles.txt\n\n'),
+                       encoding='utf-8')
+    (handbook / 'parts').mkdir()
+    (handbook / 'parts' / 'roles.txt').write_text('.. include:: /red.txt\n', encoding='utf-8')
+    (handbook / 'red.txt').write_text('.. role:: red\n', encoding='utf-8')
+    status, out, _ = run(handbook, 'rulings.rst')
+    assert (status, out) == (0, [CHANGES[3], CHANGES[4]])
+
+
 def test_settings_of_conf_py():
     assert fix.read_settings(LEGACY, LEGACY) == fix.Settings(LEGACY / 'links.rst',
                                                              ('www.db.yugioh-card.com',))

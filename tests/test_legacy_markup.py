@@ -219,7 +219,8 @@ def test_markup_faults_at_their_line(app):
         # in a role the page declares: outside the role too (make fix does it too)
         'markup.rst:26: WARNING: 「技能抽取」 is a card name in the registry but not linked: '
         'write it outside the role, 「`技能抽取`_」\\ :red:`的效果不能发动。` (a link cannot sit '
-        'inside a role; make fix does it for a role declared on the page or in rst_prolog) '
+        'inside a role; make fix does it for a role declared on the page, in a file it '
+        'includes or in rst_prolog) '
         '[handbook.unlinked]',
     ]
     # the split form (line 22) renders its link, and nothing is reported there

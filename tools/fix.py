@@ -19,9 +19,10 @@ The fixes, each done only where the result is certain:
   either, so in a role the page declares itself (``.. role:: red``, no base
   role), ``:red:`「技能抽取」的效果不能发动。``` becomes
   ``「`技能抽取`_」\\ :red:`的效果不能发动。``` (``cards.markup.split_role``):
-  the name linked as above, the role split around it.  Struck text is left
-  alone (the build links its names), as are roles declared in an included
-  file, which the page does not show (conf.py's ``rst_prolog`` is read);
+  the name linked as above, the role split around it.  The declarations are
+  read on the page, in the files it includes (``.. include::``) and in
+  conf.py's ``rst_prolog``.  Struck text is left alone (the build links its
+  names);
 * **repeated registry rows**: a row of the registry that repeats an earlier
   row exactly is removed (``cards.registry.redundant_rows``).  Rows that
   spell one card two ways are aliases: they stay.
@@ -209,6 +210,31 @@ def own_roles(text: str) -> re.Pattern | None:
                       rf'`{_END}')
 
 
+_INCLUDE = re.compile(r'^\.\. +include:: *(?P<path>\S.*?) *\r?$', re.M)
+
+
+def included(page: Path, text: str, srcdir: Path, depth: int = 3) -> str:
+    """The text of the files *text* (the page *page*) includes, and of the
+    files they include, *depth* levels down: where a page's role
+    declarations may be.  A path is docutils': ``/`` the source folder,
+    else beside the including file; ``<…>`` (docutils' own files) and a file
+    that cannot be read are left out (the build reports those)."""
+    out = []
+    for m in _INCLUDE.finditer(text):
+        name = m['path']
+        if name.startswith('<'):
+            continue
+        path = srcdir / name.lstrip('/') if name.startswith('/') else page.parent / name
+        try:
+            found = path.read_text(encoding='utf-8')
+        except (OSError, UnicodeDecodeError):
+            continue
+        out.append(found)
+        if depth > 1:
+            out.append(included(path, found, srcdir, depth - 1))
+    return '\n'.join(out)
+
+
 def fix_roles(line: str, roles: re.Pattern | None, registry: Registry) -> tuple[str, list[str]]:
     if roles is None or '「' not in line:
         return line, []
@@ -303,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
             print(error, file=sys.stderr)
             failed += 1
             continue
-        new, what, unresolved = fix_page(text, registry, settings.ruling_hosts, settings.prolog)
+        prolog = settings.prolog + included(path, text, args.srcdir)
+        new, what, unresolved = fix_page(text, registry, settings.ruling_hosts, prolog)
         done(path, text, new, what)
         for line, quoted in unresolved:
             print(f'{path.as_posix()}:{line}: {quoted} left as it is: not in the registry',

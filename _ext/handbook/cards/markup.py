@@ -41,9 +41,8 @@ content is a registry name (or alias): linking card names is the house
 style.  ``make autolink`` (and ``make fix``) writes the links; inside
 emphasis the fix is the split form; inside the text of a role the page
 declares (``:red:`「卡名」…```), the role split around the link
-(:func:`split_role`), which ``make fix`` writes where the page or conf.py's
-``rst_prolog`` declares the role (not an included file, which the page does
-not show).  Not reported:
+(:func:`split_role`), which ``make fix`` writes where the page, a file it
+includes or conf.py's ``rst_prolog`` declares the role.  Not reported:
 
 * text inside 『…』: effect text is quoted as printed on the card, where
   「卡名」 stands for the card's own name or an archetype (『「战吼」怪兽』);
@@ -466,7 +465,7 @@ class CardMarkup(SphinxTransform):
                 fix = (f'it outside the role, {split}' if split is not None
                        else f'「`{name}`_」 outside the role')
                 fix += (' (a link cannot sit inside a role; make fix does it for a role '
-                        'declared on the page or in rst_prolog)')
+                        'declared on the page, in a file it includes or in rst_prolog)')
             reports.warning(f'「{content}」 is a card name in the registry but not linked: '
                             f'write {fix}', location=f'{source}:{line}',
                             subtype='unlinked')
