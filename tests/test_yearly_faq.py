@@ -345,6 +345,36 @@ def test_the_fixes_the_day_notes_give_work(make_app, rootdir, tmp_path):
     assert ' note: ' not in app.status.getvalue()
     assert exported(app) == EXPORTED
 
+
+def test_dates_in_brackets_in_lists_and_before_a_colon(make_app, rootdir, tmp_path):
+    """Dates written in brackets, two in a list, before a colon, or with a
+    remark in brackets after them: each sentence is one ruling with its
+    dates, and its text is left without what only held the dates (no
+    empty brackets, no leading colon, no trailing 、).  Two sentences, each
+    with its own date, stay two rulings."""
+    lines = ['| 「`地缚神`_」怪兽立即被自身效果破坏。（17/3/24）',
+             '| 17/7/28：「`罪`_」怪兽立即被自身效果破坏。',
+             '| 「`罪`_」怪兽造成效果伤害后也是同时造成的伤害。17/3/24、17/12/22',
+             '| 「`噩梦之拷问室`_」的效果会连锁发动2次。\\ :ruling:`17/3/24`\\ （\\ :ruling:`17/7/28` 修正）',
+             '| 「`罪`_」怪兽被一时除外后，仍然是连接召唤的怪兽。17/8/10 18/11/25',
+             '| 「`罪`_」怪兽变成里侧后，不再是P召唤的怪兽。14/11/14 「`地缚神`_」被一时除外后，'
+             '还是P召唤的怪兽。16/1/8']
+    srcdir = edited_root(rootdir, tmp_path, 'shapes', {'chapter.rst': [
+        ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(lines) + '\n\n.. _同时处理:\n')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
+    assert [(r['dates'], r['cards'], r['text']) for r in data['rulings']
+            if r['section']['title'] == '句型'] == [
+        (['2017-03-24'], ['地缚神'], '「地缚神」怪兽立即被自身效果破坏。'),
+        (['2017-07-28'], ['罪'], '「罪」怪兽立即被自身效果破坏。'),
+        (['2017-03-24', '2017-12-22'], ['罪'], '「罪」怪兽造成效果伤害后也是同时造成的伤害。'),
+        (['2017-03-24', '2017-07-28'], ['噩梦之拷问室'], '「噩梦之拷问室」的效果会连锁发动2次。（修正）'),
+        (['2017-08-10', '2018-11-25'], ['罪'], '「罪」怪兽被一时除外后，仍然是连接召唤的怪兽。'),
+        (['2014-11-14'], ['罪'], '「罪」怪兽变成里侧后，不再是P召唤的怪兽。'),
+        (['2016-01-08'], ['地缚神'], '「地缚神」被一时除外后，还是P召唤的怪兽。')]
+
 def test_months_with_no_days_stay_months(make_app, rootdir, tmp_path):
     """A year page whose month sections hold their lines with no day sections
     is no page of days right under its title: its months (``21/01`` under

@@ -393,17 +393,29 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
                   superseded_by=superseded)
 
 
+#: where a date was (no text holds it: control characters are not text)
+_DATE = '\x00'
+#: what the dates leave behind once removed: brackets around dates only
+#: (``…破坏。（17/3/24）``), a date and its colon at the start
+#: (``17/7/28：「罪」…``), the 、 or ， between two dates (``17/3/24、17/12/22``),
+#: the space after a bracket that a date opened (``（17/7/28 修正）``)
+_LEFT_BY_DATES = re.compile(rf'[（(]\s*(?:{_DATE}\s*)+[）)]|^\s*{_DATE}\s*[：:]'
+                            rf'|(?<={_DATE})\s*[、，,]\s*(?={_DATE})|(?<=[（(])\s*{_DATE}\s*')
+
+
 def plain_text(line: ruling_line) -> str:
     """The ruling's text as the reader sees it, without its dates (the
-    line's ``astext()`` as if its date references were removed)."""
-    return re.sub(r'\s+', ' ', _text_without_dates(line)).strip()
+    line's ``astext()`` as if its date references were removed) and without
+    the brackets and separators that only held them."""
+    text = _LEFT_BY_DATES.sub('', _text_without_dates(line))
+    return re.sub(r'\s+', ' ', text.replace(_DATE, '')).strip()
 
 
 def _text_without_dates(node: nodes.Node) -> str:
     if not isinstance(node, nodes.Element) or type(node).astext is not nodes.Element.astext:
         return node.astext()  # text, or a node of its own text
     return node.child_text_separator.join(
-        _text_without_dates(child) for child in node.children if not is_reference(child))
+        _DATE if is_reference(child) else _text_without_dates(child) for child in node.children)
 
 
 def read_rulings(app: Sphinx, page: Contribution) -> None:
@@ -584,7 +596,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
-    # env_version 7: notes for a day's text that is no ruling; 6: a ruling in a table
+    # env_version 7: notes for a day's text that is no ruling, a ruling's text
+    # without the brackets of its dates, a remark in brackets after a date kept
+    # with its ruling; 6: a ruling in a table
     # names the cards of its row (5: days right
     # under a year's page title, days titled with their year (21/1/5) and months
     # titled 1月份; 4: days titled in full width, headers in 【】 and a page's

@@ -17,7 +17,8 @@ them:
   so the sentences between two dates belong to the second;
 * a sentence that starts with a continuation -- ，、；也但而 -- goes on with
   the ruling before it (``…伤害。\\ :ruling:`17/12/22` 但本身造成了2次伤害…``),
-  so no ruling starts in the middle of a thought;
+  so no ruling starts in the middle of a thought; so does a remark in
+  brackets (``…2次。\\ :ruling:`17/3/24`\\ （\\ :ruling:`17/7/28` 修正）``);
 * text after the block's last dated sentence continues the last ruling.
 
 :func:`cut` works on the block's children as they are: a text node is split
@@ -37,8 +38,8 @@ if TYPE_CHECKING:
 
 #: the end of a sentence, with the closing brackets and quotes after it
 END = re.compile(r'[。！？!?][」』）)】〕”’"\']*')
-#: what a sentence that continues the one before starts with
-CONTINUATIONS = frozenset('，、；,;也但而')
+#: what a sentence that continues the one before starts with (a bracket: a remark on it)
+CONTINUATIONS = frozenset('，、；,;也但而（(')
 
 
 def ends_sentence(text: str) -> bool:
