@@ -378,6 +378,30 @@ def test_dates_in_brackets_in_lists_and_before_a_colon(make_app, rootdir, tmp_pa
         (['2014-11-14'], ['罪'], '「罪」怪兽变成里侧后，不再是P召唤的怪兽。'),
         (['2016-01-08'], ['地缚神'], '「地缚神」被一时除外后，还是P召唤的怪兽。')]
 
+
+def test_an_outdated_day_that_links_no_section_is_outdated_all_the_same(
+        make_app, rootdir, tmp_path):
+    """An outdated day whose note points to the newer rulings with ``:doc:``
+    (no ``:ref:``): its rulings are superseded all the same (before, they
+    showed as current on card pages), with no link to follow, and a note
+    at the admonition says how to give one."""
+    srcdir = edited_root(rootdir, tmp_path, 'doc-link', {'faq/2021.rst': [(
+        '最新调整见\\ :ref:`同时处理`\\ 中的内容。', '最新调整见\\ :doc:`/chapter`\\ 中的内容。')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    notes = [line.replace(str(srcdir) + '/', '') for line in app.status.getvalue().splitlines()
+             if ' note: ' in line]
+    assert notes == [
+        "faq/2021.rst:34: note: the day '2/9' is outdated, but its note links no section with "
+        ':ref:, so its rulings show 已过时 with no way to what supersedes them: link that '
+        'section, 最新调整见\\ :ref:`标签`\\ 中的内容 [handbook.ruling-day]']
+    assert exported(app) == EXPORTED
+    data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
+    assert [r['superseded_by'] for r in data['rulings'] if 'superseded' in r['status']] == [None]
+    assert ('<span class="ruling-badge ruling-badge-superseded">已过时</span></div>'
+            in html(app, 'faq/2021'))
+
 def test_months_with_no_days_stay_months(make_app, rootdir, tmp_path):
     """A year page whose month sections hold their lines with no day sections
     is no page of days right under its title: its months (``21/01`` under

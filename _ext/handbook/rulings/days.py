@@ -58,9 +58,11 @@ source, ``(kind, detail)``: ``faq`` (数据库; the FAQ id of a link on the
 line, if any), ``wiki``, ``mail`` (邮件), or ``other`` with the label itself.
 
 **Outdated days.**  An admonition of a day section that says one of the
-handbook's ``superseded_markers`` (过时) and links a section with ``:ref:``
-marks every ruling of the day as superseded by that section: the status
-``superseded`` (:mod:`handbook.rulings.statuses`), with the link.
+handbook's ``superseded_markers`` (过时) marks every ruling of the day as
+superseded: the status ``superseded`` (:mod:`handbook.rulings.statuses`),
+with a link to the section the admonition links with ``:ref:``.  Where it
+links none (a ``:doc:``, an address, no link), the rulings are superseded
+all the same, and a note says how to link the section.
 
 **What is wrong** is an error ``handbook.ruling`` at the day's title: a day
 that is not a calendar date (``2/30``), or after the day of the build.  Its
@@ -309,9 +311,11 @@ def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | N
     return ('other', label) if first else None
 
 
-def superseding(section: nodes.section, config: Config) -> str | None:
-    """The label of the section that an admonition of the day *section* says
-    supersedes its rulings, if any."""
+def superseding(section: nodes.section, config: Config) -> tuple[bool, str | None]:
+    """Whether an admonition of the day *section* says its rulings are
+    outdated (one of ``superseded_markers``), and the label of the section
+    it links with ``:ref:``, the one that supersedes them (None: no such
+    link; a note says how to give one)."""
     for child in section.children:
         if not isinstance(child, nodes.Admonition):
             continue
@@ -320,8 +324,13 @@ def superseding(section: nodes.section, config: Config) -> str | None:
             continue
         for xref in child.findall(addnodes.pending_xref):
             if xref.get('refdomain') == 'std' and xref.get('reftype') == 'ref':
-                return xref['reftarget']
-    return None
+                return True, xref['reftarget']
+        reports.note(f'the day {title_of(section)!r} is outdated, but its note links no section '
+                     'with :ref:, so its rulings show 已过时 with no way to what supersedes them: '
+                     'link that section, 最新调整见\\ :ref:`标签`\\ 中的内容',
+                     location=child, subtype='ruling-day', config=config)
+        return True, None
+    return False, None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -331,7 +340,8 @@ class DayLine:
     line: nodes.line
     day: Day
     source: tuple[str, str] | None
-    superseded_by: str | None
+    outdated: bool
+    superseded_by: str | None  # the label of the section that supersedes it, if linked
 
 
 def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayLine]:
@@ -339,7 +349,7 @@ def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayL
     the source header above it (the headers themselves are not rulings, nor
     are empty lines)."""
     source: tuple[str, str] | None = None
-    superseded = superseding(section, config)
+    outdated, superseded_by = superseding(section, config)
     for child in section.children:
         if not isinstance(child, nodes.line_block):
             _loose_ruling(child, section, day, config)
@@ -350,7 +360,7 @@ def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayL
                 source = named
                 line[SOURCE_HEADER] = True
             elif line.astext().strip():
-                yield DayLine(line, day, source, superseded)
+                yield DayLine(line, day, source, outdated, superseded_by)
 
 
 def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: Config) -> None:

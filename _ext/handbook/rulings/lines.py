@@ -276,8 +276,8 @@ class RulingLines(SphinxTransform):
                 line['ruling_day'] = (day_line.day.written, day_line.day.iso)
                 if day_line.source is not None:
                     line['ruling_header'] = day_line.source
-                if day_line.superseded_by:
-                    line['ruling_superseded'] = day_line.superseded_by
+                if day_line.outdated:  # '': superseded, with no section to link
+                    line['ruling_superseded'] = day_line.superseded_by or ''
                 found.append((line, refs))
                 continue
             day = days.day_of(block, found_days) if found_days else None
@@ -387,10 +387,10 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
     superseded = line.get('ruling_superseded')
     return Ruling(env.docname, index, line['ids'][0], section_id, section_title, references,
                   tuple(ruling_cards(env, line)), text, changed, struck,
-                  status=statuses.read_status(line, markers, superseded=bool(superseded)),
+                  status=statuses.read_status(line, markers, superseded=superseded is not None),
                   sources=statuses.read_sources(references, env.config,
                                                 line.get('ruling_header')),
-                  superseded_by=superseded)
+                  superseded_by=superseded or None)
 
 
 #: where a date was (no text holds it: control characters are not text)
@@ -596,7 +596,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
-    # env_version 7: notes for a day's text that is no ruling, a ruling's text
+    # env_version 7: notes for a day's text that is no ruling, an outdated day
+    # that links no section superseded all the same, a ruling's text
     # without the brackets of its dates, a remark in brackets after a date kept
     # with its ruling; 6: a ruling in a table
     # names the cards of its row (5: days right
