@@ -348,12 +348,13 @@ def test_the_fixes_the_day_notes_give_work(make_app, rootdir, tmp_path):
 
 
 def test_dates_in_brackets_in_lists_and_before_a_colon(make_app, rootdir, tmp_path):
-    """Dates written in brackets, two in a list, before a colon, or with a
-    remark in brackets after them: each sentence is one ruling with its
-    dates, and its text is left without what only held the dates (no
-    empty brackets, no leading colon, no trailing 、).  Two sentences, each
-    with its own date, stay two rulings."""
+    """Dates written in brackets (one, or two in a list), two in a list,
+    before a colon, or with a remark in brackets after them: each sentence
+    is one ruling with its dates, and its text is left without what only
+    held the dates (no empty brackets, no leading colon, no trailing 、).
+    Two sentences, each with its own date, stay two rulings."""
     lines = ['| 「`地缚神`_」怪兽立即被自身效果破坏。（17/3/24）',
+             '| 「`地缚神`_」怪兽不能发动效果。（17/3/24；17/4/1）',
              '| 17/7/28：「`罪`_」怪兽立即被自身效果破坏。',
              '| 「`罪`_」怪兽造成效果伤害后也是同时造成的伤害。17/3/24、17/12/22',
              '| 「`噩梦之拷问室`_」的效果会连锁发动2次。\\ :ruling:`17/3/24`'
@@ -370,6 +371,7 @@ def test_dates_in_brackets_in_lists_and_before_a_colon(make_app, rootdir, tmp_pa
     assert [(r['dates'], r['cards'], r['text']) for r in data['rulings']
             if r['section']['title'] == '句型'] == [
         (['2017-03-24'], ['地缚神'], '「地缚神」怪兽立即被自身效果破坏。'),
+        (['2017-03-24', '2017-04-01'], ['地缚神'], '「地缚神」怪兽不能发动效果。'),
         (['2017-07-28'], ['罪'], '「罪」怪兽立即被自身效果破坏。'),
         (['2017-03-24', '2017-12-22'], ['罪'], '「罪」怪兽造成效果伤害后也是同时造成的伤害。'),
         (['2017-03-24', '2017-07-28'], ['噩梦之拷问室'],

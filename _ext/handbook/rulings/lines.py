@@ -397,10 +397,11 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
 _DATE = '\x00'
 #: what the dates leave behind once removed: brackets around dates only
 #: (``…破坏。（17/3/24）``), a date and its colon at the start
-#: (``17/7/28：「罪」…``), the 、 or ， between two dates (``17/3/24、17/12/22``),
+#: (``17/7/28：「罪」…``), the 、 ， ； 和 between two dates (``17/3/24、17/12/22``),
 #: the space after a bracket that a date opened (``（17/7/28 修正）``)
-_LEFT_BY_DATES = re.compile(rf'[（(]\s*(?:{_DATE}\s*)+[）)]|^\s*{_DATE}\s*[：:]'
-                            rf'|(?<={_DATE})\s*[、，,]\s*(?={_DATE})|(?<=[（(])\s*{_DATE}\s*')
+_BETWEEN = r'\s*[、，,；;和及]?\s*'
+_LEFT_BY_DATES = re.compile(rf'[（(]\s*{_DATE}(?:{_BETWEEN}{_DATE})*\s*[）)]|^\s*{_DATE}\s*[：:]'
+                            rf'|(?<={_DATE}){_BETWEEN}(?={_DATE})|(?<=[（(])\s*{_DATE}\s*')
 
 
 def plain_text(line: ruling_line) -> str:
