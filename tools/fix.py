@@ -217,8 +217,9 @@ def included(page: Path, text: str, srcdir: Path, depth: int = 3) -> str:
     """The text of the files *text* (the page *page*) includes, and of the
     files they include, *depth* levels down: where a page's role
     declarations may be.  A path is docutils': ``/`` the source folder,
-    else beside the including file; ``<…>`` (docutils' own files) and a file
-    that cannot be read are left out (the build reports those)."""
+    else beside the including file; ``<…>`` (docutils' own files), and
+    what is no regular file or cannot be read, are left out (the build
+    reports those)."""
     out = []
     for m in _INCLUDE.finditer(text):
         name = m['path']
@@ -226,6 +227,8 @@ def included(page: Path, text: str, srcdir: Path, depth: int = 3) -> str:
             continue
         path = srcdir / name.lstrip('/') if name.startswith('/') else page.parent / name
         try:
+            if not path.is_file():  # a folder, a device (/dev/zero would never end)
+                continue
             found = path.read_text(encoding='utf-8')
         except (OSError, UnicodeDecodeError):
             continue
