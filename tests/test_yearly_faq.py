@@ -404,6 +404,34 @@ def test_an_outdated_day_that_links_no_section_is_outdated_all_the_same(
     assert ('<span class="ruling-badge ruling-badge-superseded">已过时</span></div>'
             in html(app, 'faq/2021'))
 
+
+def test_date_links_in_brackets_and_among_words(make_app, rootdir, tmp_path):
+    """A legacy date link written in brackets (``（17/3/24）``, ``[17/4/2]``)
+    is a ruling reference, shown as written; one whose text holds a date
+    among words (``17/3/24 FAQ``) is no ruling, with a note at its line
+    whose link, the date alone, is one."""
+    def line(text, card):
+        return f'| 「`{card}`_」怪兽不能发动效果。\\ `{text} <{FAQ}>`__'
+
+    shapes = [line('（17/3/24）', '地缚神'), line('17/3/24 FAQ', '罪'), line('[17/4/2]', '罪')]
+    srcdir = edited_root(rootdir, tmp_path, 'links', {'chapter.rst': [
+        ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(shapes) + '\n\n.. _同时处理:\n')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    notes = [line.replace(str(srcdir) + '/', '') for line in app.status.getvalue().splitlines()
+             if ' note: ' in line]
+    assert notes == [
+        "chapter.rst:12: note: the link '17/3/24 FAQ' holds the date 17/3/24 among other words, "
+        f'so it dates no ruling: write the date alone as its text, `17/3/24 <{FAQ}>`__ '
+        '[handbook.ruling-plain]']
+    data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
+    found = [(r['cards'], [(x['written'], x['faq']) for x in r['references']])
+             for r in data['rulings'] if r['section']['title'] == '句型']
+    assert found == [(['地缚神'], [('17/3/24', '19691')]), (['罪'], [('17/4/2', '19691')])]
+    href = FAQ.replace('&', '&amp;')
+    assert f'<a class="ruling reference external" href="{href}">（17/3/24）</a>' in html(app, 'chapter')
+
 def test_months_with_no_days_stay_months(make_app, rootdir, tmp_path):
     """A year page whose month sections hold their lines with no day sections
     is no page of days right under its title: its months (``21/01`` under

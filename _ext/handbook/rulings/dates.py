@@ -56,7 +56,10 @@ ASCII form to write.
 
 note ``handbook.ruling-plain`` -- plain text written as a date that is not
 a calendar date, or is after today (``13/14/15``): it stays text, as it may
-be no date at all; the note says to correct it if it dates a ruling.
+be no date at all; the note says to correct it if it dates a ruling.  And a
+link whose text holds a date among other words (```17/3/24 FAQ <…>`__``):
+no ruling reference; the note gives the link with the date alone.  (A date
+link in brackets, ```（17/3/24） <…>`__``, is one: shown as written.)
 
 note ``handbook.ruling-https`` -- an ``http://`` URL on a host known to serve
 https (one of ``ruling_hosts``, else the official FAQ's and the wiki's,
@@ -83,6 +86,7 @@ from handbook.core import reports, settings
 from handbook.core import url_policy
 from handbook.core.hostile_input import quoted
 from handbook.core.source_lines import BlockLines, locate_text
+from handbook.nodes import in_title
 from handbook.rulings import days
 
 if TYPE_CHECKING:
@@ -92,8 +96,11 @@ if TYPE_CHECKING:
 
 #: a date as the handbook writes it (ASCII digits: \d would take １７ and ١٧ too)
 _DATE = re.compile(r'^(\d{1,2})/(\d{1,2})/(\d{1,2})$', re.ASCII)
-#: text of an anonymous link that is a date (the legacy form), full-width forms folded
-_LINK_DATE = re.compile(r'^\d{1,2}/\d{1,2}/\d{1,2}$', re.ASCII)
+#: text of an anonymous link that is a date (the legacy form), full-width forms folded:
+#: the date alone, or in brackets (``（17/3/24）``, ``[17/3/24]``, ``【17/3/24】``)
+_LINK_DATE = re.compile(r'^(?P<open>[(\[【]?)\s*(?P<date>\d{1,2}/\d{1,2}/\d{1,2})\s*'
+                        r'(?P<close>[)\]】]?)$', re.ASCII)
+_BRACKETS = {'': '', '(': ')', '[': ']', '【': '】'}
 #: a date written as plain text in a sentence (not 1.17/3/24, v17/3/24, 17/3/24/1),
 #: also in full width (１７/３/２４, 17／3／24: read as the role reads them, with a note)
 _PLAIN_DATE = re.compile(r'(?<![0-9０-９A-Za-zＡ-Ｚａ-ｚ/／.．])[0-9０-９]{1,2}[/／][0-9０-９]{1,2}'
@@ -105,6 +112,16 @@ DEFAULT_FAQ_URL = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action'
                    '?ope=5&fid={id}&request_locale=ja')
 #: the forms of the role, for messages
 _FORMS = ':ruling:`{d}`, :ruling:`{d} <faq:ID>` or :ruling:`{d} <https://…>`'
+
+
+def link_date(text: str) -> str | None:
+    """The date a link's *text* is, as written (``（１７/３/２４）``: ``１７/３/２４``),
+    or None where the text is more than a date (see :data:`_LINK_DATE`)."""
+    text = text.strip()
+    m = _LINK_DATE.match(unicodedata.normalize('NFKC', text))
+    if m is None or _BRACKETS[m['open']] != m['close']:
+        return None
+    return text[m.start('date'):m.end('date')]  # NFKC maps these characters one to one
 
 
 def parse_date(text: str) -> tuple[datetime.date | None, str | None]:
@@ -255,18 +272,22 @@ class RulingReferences(SphinxTransform):
     def apply(self, **kwargs: Any) -> None:
         self.lines = BlockLines()  # each block's references located as the block was read
         today = datetime.date.today()
-        links = []
+        links, worded = [], []
         for node in list(self.document.findall()):
             if isinstance(node, nodes.Text):
                 if _PLAIN_DATE.search(node) and in_prose(node):
                     self.plain(node, today)
             elif isinstance(node, nodes.reference):
                 refuri = node.get('refuri')
-                if refuri and 'ruling' not in node['classes'] and _LINK_DATE.match(
-                        unicodedata.normalize('NFKC', node.astext().strip())):
-                    links.append(node)
+                if refuri and 'ruling' not in node['classes']:
+                    if link_date(node.astext()) is not None:
+                        links.append(node)
+                    elif _PLAIN_DATE.search(node.astext()) and not in_title(node):
+                        worded.append(node)
         for node in links:  # located once every plain date of their block is a node
             self.legacy(node, node['refuri'])
+        for node in worded:
+            self.worded(node)
         for node in list(self.document.findall(nodes.Element)):
             if node.get('ruling_malformed'):
                 self.malformed(node)
@@ -299,9 +320,19 @@ class RulingReferences(SphinxTransform):
             parts.append(nodes.Text(text[at:]))
         text.parent.replace(text, parts)
 
+    def worded(self, node: nodes.reference) -> None:
+        """A note for a link whose text holds a date among other words
+        (``17/3/24 FAQ``): no ruling reference, and the fix that makes it one."""
+        text = node.astext().strip()
+        date = _PLAIN_DATE.search(text).group()
+        source, line = self.lines(node)
+        reports.note(f'the link {text!r} holds the date {date} among other words, so it dates '
+                     f'no ruling: write the date alone as its text, `{date} <{node["refuri"]}>`__',
+                     location=f'{source}:{line}', subtype='ruling-plain', config=self.config)
+
     def legacy(self, node: nodes.reference, refuri: str) -> None:
         """A legacy date link: a ruling reference (plain text when its URL is unsafe)."""
-        date = node.astext().strip()
+        date = link_date(node.astext())
         faq = faq_id_from_url(refuri)
         ruling = ruling_node(node.rawsource, date, refuri, faq if faq and valid_faq(faq) else None)
         ruling['ruling_target'] = refuri
@@ -406,7 +437,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role('ruling', RulingRole())
     app.setup_extension('handbook.core.page_roles')  # a page's `.. role:: strike` keeps ours
     app.add_transform(RulingReferences)
-    # env_version 3: dates written as plain text are ruling references (a kept
+    # env_version 4: a date link in brackets, a note for one among words; 3: dates
+    # written as plain text are ruling references (a kept
     # environment is read again)
-    return {'version': '1', 'env_version': 3,
+    return {'version': '1', 'env_version': 4,
             'parallel_read_safe': True, 'parallel_write_safe': True}
