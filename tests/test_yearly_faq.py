@@ -249,14 +249,16 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     full-width digits (the ASCII day to write), a day with more after it; 号
     as 日, a date with its year, 月份, with no note; a chapter's numbered
     section is no day, and says nothing.  A source header in 【】, or with a
-    date in its label, is a header as one with a colon is.  Nothing fails:
-    the same rulings as the root's."""
+    date in its label, is a header as one with a colon is; a label further
+    down a line block (``| 例：``) is no ruling.  Nothing fails: the same
+    rulings as the root's."""
     srcdir = edited_root(rootdir, tmp_path, 'titles', {
         'faq/2019.rst': [('4/17\n----', '４/１７\n--------'), ('5月\n===', '5月份\n====='),
                          ('5月3日\n------', '5月3日（补充）\n--------------'),
                          ('| 数据库：', '| 【数据库】')],
         'faq/2021.rst': [('2/9\n-------', '2月9号\n-------'), ('1/5\n-------', '21/1/5\n-------'),
-                         ('| 邮件：', '| 21/1/5 邮件：')]})
+                         ('| 邮件：', '| 21/1/5 邮件：'),
+                         ('| :strike:`「死者苏生」', '| 例：\n| :strike:`「死者苏生」')]})
     with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as chapter:
         chapter.write('\n1\n-\n\n1.1 概述\n^^^^^^^^\n\n文字。\n')
     app = make_app('html', srcdir=srcdir)

@@ -55,7 +55,9 @@ header of the day.  The label is
 matched against the handbook's ``source_headers`` (a word contained in the
 label, case aside: ``卡片数据库`` is ``数据库``) and becomes the ruling's first
 source, ``(kind, detail)``: ``faq`` (数据库; the FAQ id of a link on the
-line, if any), ``wiki``, ``mail`` (邮件), or ``other`` with the label itself.
+line, if any), ``wiki``, ``mail`` (邮件), or ``other`` with the label itself
+where the line starts its line block.  Further down, a label that names no
+source (``| 例：``) introduces the lines after it: no source, and no ruling.
 
 **Outdated days.**  An admonition of a day section that says one of the
 handbook's ``superseded_markers`` (过时) marks every ruling of the day as
@@ -289,21 +291,26 @@ def header_shaped(text: str) -> re.Match | None:
     return None if '\n' in text else _HEADER.match(text)
 
 
+def label_of(line: nodes.line) -> str | None:
+    """The label of a line that is only a label and a colon, or a label in
+    【】 (``| 邮件：``, ``| 例：``), with no card and no date in it; else None."""
+    m = header_shaped(line.astext())
+    if not m or any(is_card_link(n) or 'ruling_text' in n.attributes
+                    for n in line.findall(nodes.Element) if n is not line):
+        return None
+    return (m[1] or m[2]).strip()
+
+
 def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | None:
     """The source a header line names, ``(kind, detail)``, or None when
-    *line* is not a header (see the module docstring): a label and a colon
-    (or a label in 【】) alone on the line, whose label names a source of
-    ``source_headers``, or
+    *line* is not a header (see the module docstring): a label alone on the
+    line (:func:`label_of`) that names a source of ``source_headers``, or
     any such line that starts its line block (*first*: ``| 推特：``; a
-    ``| 例：`` further down is text)."""
-    text = line.astext()
-    m = header_shaped(text)
-    if not m:
+    ``| 例：`` further down introduces the lines after it: no source, and
+    no ruling either)."""
+    label = label_of(line)
+    if label is None:
         return None
-    if any(is_card_link(n) or 'ruling_text' in n.attributes
-           for n in line.findall(nodes.Element) if n is not line):
-        return None
-    label = (m[1] or m[2]).strip()
     folded = label.casefold()
     for word, kind in config.handbook_source_headers.items():
         if word.casefold() in folded:
@@ -359,7 +366,7 @@ def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayL
             if named is not None:
                 source = named
                 line[SOURCE_HEADER] = True
-            elif line.astext().strip():
+            elif line.astext().strip() and label_of(line) is None:  # 例： is no ruling
                 yield DayLine(line, day, source, outdated, superseded_by)
 
 
