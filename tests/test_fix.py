@@ -185,6 +185,21 @@ def test_a_role_of_an_included_file_is_split_too(handbook):
     assert (status, out) == (0, [CHANGES[3], CHANGES[4]])
 
 
+def test_an_included_role_after_a_prolog_with_no_final_newline(handbook):
+    """conf.py's rst_prolog with no newline at its end, and a page that
+    includes a file whose first line declares its role: both declarations
+    are read (the prolog's line does not run into the file's)."""
+    rulings = handbook / 'rulings.rst'
+    text = rulings.read_text(encoding='utf-8')
+    rulings.write_text(text.replace('\n.. role:: red\n\n', '\n.. include:: /red.txt\n\n'),
+                       encoding='utf-8')
+    (handbook / 'red.txt').write_text('.. role:: red\n', encoding='utf-8')
+    with (handbook / 'conf.py').open('a', encoding='utf-8') as conf:
+        conf.write("rst_prolog = '.. role:: blue'\n")
+    status, out, _ = run(handbook, 'rulings.rst')
+    assert (status, out) == (0, [CHANGES[3], CHANGES[4]])
+
+
 def test_settings_of_conf_py():
     assert fix.read_settings(LEGACY, LEGACY) == fix.Settings(LEGACY / 'links.rst',
                                                              ('www.db.yugioh-card.com',))

@@ -210,13 +210,16 @@ def own_roles(text: str) -> re.Pattern | None:
                       rf'`{_END}')
 
 
-_INCLUDE = re.compile(r'^\.\. +include:: *(?P<path>\S.*?) *\r?$', re.M)
+_INCLUDE = re.compile(r'^[ \t]*\.\. +include:: *(?P<path>\S.*?) *\r?$', re.M)
 
 
 def included(page: Path, text: str, srcdir: Path, depth: int = 3) -> str:
     """The text of the files *text* (the page *page*) includes, and of the
     files they include, *depth* levels down: where a page's role
-    declarations may be.  A path is docutils': ``/`` the source folder,
+    declarations may be.  Each file is read whole (an include's
+    ``:start-after:`` and ``:end-before:`` aside: a role declared outside
+    the part included is taken all the same).  A path is docutils': ``/``
+    the source folder,
     else beside the including file; ``<…>`` (docutils' own files), and
     what is no regular file or cannot be read, are left out (the build
     reports those)."""
@@ -332,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             print(error, file=sys.stderr)
             failed += 1
             continue
-        prolog = settings.prolog + included(path, text, args.srcdir)
+        prolog = f'{settings.prolog}\n{included(path, text, args.srcdir)}'
         new, what, unresolved = fix_page(text, registry, settings.ruling_hosts, prolog)
         done(path, text, new, what)
         for line, quoted in unresolved:
