@@ -415,7 +415,8 @@ def test_date_links_in_brackets_and_among_words(make_app, rootdir, tmp_path):
     def line(text, card):
         return f'| 「`{card}`_」怪兽不能发动效果。\\ `{text} <{FAQ}>`__'
 
-    shapes = [line('（17/3/24）', '地缚神'), line('17/3/24 FAQ', '罪'), line('[17/4/2]', '罪')]
+    shapes = [line('（17/3/24）', '地缚神'), line('17/3/24 FAQ', '罪'), line('[17/4/2]', '罪'),
+              line('说明 13/14/15', '罪')]  # no calendar date: no note (its fix would fail)
     srcdir = edited_root(rootdir, tmp_path, 'links', {'chapter.rst': [
         ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(shapes) + '\n\n.. _同时处理:\n')]})
     app = make_app('html', srcdir=srcdir)

@@ -56,10 +56,11 @@ ASCII form to write.
 
 note ``handbook.ruling-plain`` -- plain text written as a date that is not
 a calendar date, or is after today (``13/14/15``): it stays text, as it may
-be no date at all; the note says to correct it if it dates a ruling.  And a
-link whose text holds a date among other words (```17/3/24 FAQ <…>`__``):
-no ruling reference; the note gives the link with the date alone.  (A date
-link in brackets, ```（17/3/24） <…>`__``, is one: shown as written.)
+be no date at all; the note says to correct it if it dates a ruling.  And an
+anonymous link whose text holds a calendar date among other words
+(```17/3/24 FAQ <…>`__``): no ruling reference; the note gives the link
+with the date alone.  (A date link in brackets, ```（17/3/24） <…>`__``, is
+one: shown as written.)
 
 note ``handbook.ruling-https`` -- an ``http://`` URL on a host known to serve
 https (one of ``ruling_hosts``, else the official FAQ's and the wiki's,
@@ -121,7 +122,12 @@ def link_date(text: str) -> str | None:
     m = _LINK_DATE.match(unicodedata.normalize('NFKC', text))
     if m is None or _BRACKETS[m['open']] != m['close']:
         return None
-    return text[m.start('date'):m.end('date')]  # NFKC maps these characters one to one
+    if m['open']:  # a bracket is one character as written, the date inside it
+        text = text[1:-1].strip()
+        m = _LINK_DATE.match(unicodedata.normalize('NFKC', text))
+        if m is None or m['open']:
+            return None
+    return text
 
 
 def parse_date(text: str) -> tuple[datetime.date | None, str | None]:
@@ -287,7 +293,7 @@ class RulingReferences(SphinxTransform):
         for node in links:  # located once every plain date of their block is a node
             self.legacy(node, node['refuri'])
         for node in worded:
-            self.worded(node)
+            self.worded(node, today)
         for node in list(self.document.findall(nodes.Element)):
             if node.get('ruling_malformed'):
                 self.malformed(node)
@@ -320,11 +326,15 @@ class RulingReferences(SphinxTransform):
             parts.append(nodes.Text(text[at:]))
         text.parent.replace(text, parts)
 
-    def worded(self, node: nodes.reference) -> None:
+    def worded(self, node: nodes.reference, today: datetime.date) -> None:
         """A note for a link whose text holds a date among other words
-        (``17/3/24 FAQ``): no ruling reference, and the fix that makes it one."""
+        (``17/3/24 FAQ``): no ruling reference, and the fix that makes it
+        one (none where the date is no calendar date, or after today)."""
         text = node.astext().strip()
         date = _PLAIN_DATE.search(text).group()
+        found, _problem = parse_date(ascii_date(date) or date)
+        if found is None or found > today:
+            return
         source, line = self.lines(node)
         reports.note(f'the link {text!r} holds the date {date} among other words, so it dates '
                      f'no ruling: write the date alone as its text, `{date} <{node["refuri"]}>`__',
