@@ -297,7 +297,6 @@ def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp
     assert dated == ['17/3/24', '17/3/24', '17/12/22', '17/7/28']
 
 
-
 SENTENCE = ('X召唤的「`异色眼绝零龙`_」因「`月之书`_」的效果变成里侧表示，之后反转召唤被'
             '「`神之宣告`_」的效果无效的场合，也不能发动②效果。')
 
@@ -363,7 +362,13 @@ def test_dates_in_brackets_in_lists_and_before_a_colon(make_app, rootdir, tmp_pa
              '\\ （\\ :ruling:`17/7/28` 修正）',
              '| 「`罪`_」怪兽被一时除外后，仍然是连接召唤的怪兽。17/8/10 18/11/25',
              '| 「`罪`_」怪兽变成里侧后，不再是P召唤的怪兽。14/11/14 「`地缚神`_」被一时除外后，'
-             '还是P召唤的怪兽。16/1/8']
+             '还是P召唤的怪兽。16/1/8',
+             '| 17/3/24、17/12/22：「`罪`_」怪兽不能发动效果。',
+             '| 「`地缚神`_」怪兽被破坏。【17/3/24】',
+             '| 「`罪`_」怪兽不能发动效果。（17/3/24、17/4/2 修正）',
+             # a sentence that starts with a bracket but goes on is no remark
+             '| 「`罪`_」怪兽被除外。\\ :ruling:`17/3/24` '
+             '（1）「`地缚神`_」怪兽被破坏。\\ :ruling:`17/4/2`']
     srcdir = edited_root(rootdir, tmp_path, 'shapes', {'chapter.rst': [
         ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(lines) + '\n\n.. _同时处理:\n')]})
     app = make_app('html', srcdir=srcdir)
@@ -380,7 +385,12 @@ def test_dates_in_brackets_in_lists_and_before_a_colon(make_app, rootdir, tmp_pa
          '「噩梦之拷问室」的效果会连锁发动2次。（修正）'),
         (['2017-08-10', '2018-11-25'], ['罪'], '「罪」怪兽被一时除外后，仍然是连接召唤的怪兽。'),
         (['2014-11-14'], ['罪'], '「罪」怪兽变成里侧后，不再是P召唤的怪兽。'),
-        (['2016-01-08'], ['地缚神'], '「地缚神」被一时除外后，还是P召唤的怪兽。')]
+        (['2016-01-08'], ['地缚神'], '「地缚神」被一时除外后，还是P召唤的怪兽。'),
+        (['2017-03-24', '2017-12-22'], ['罪'], '「罪」怪兽不能发动效果。'),
+        (['2017-03-24'], ['地缚神'], '「地缚神」怪兽被破坏。'),
+        (['2017-03-24', '2017-04-02'], ['罪'], '「罪」怪兽不能发动效果。（修正）'),
+        (['2017-03-24'], ['罪'], '「罪」怪兽被除外。'),
+        (['2017-04-02'], ['地缚神'], '（1）「地缚神」怪兽被破坏。')]
 
 
 def test_an_outdated_day_that_links_no_section_is_outdated_all_the_same(
@@ -435,6 +445,7 @@ def test_date_links_in_brackets_and_among_words(make_app, rootdir, tmp_path):
     href = FAQ.replace('&', '&amp;')
     shown = f'<a class="ruling reference external" href="{href}">（17/3/24）</a>'
     assert shown in html(app, 'chapter')
+
 
 def test_months_with_no_days_stay_months(make_app, rootdir, tmp_path):
     """A year page whose month sections hold their lines with no day sections

@@ -381,7 +381,9 @@ def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: C
     if isinstance(block, nodes.paragraph):
         what, fix = 'paragraph', 'start it with "| " (and indent its other lines)'
     else:
-        what, fix = 'list', 'write its items as the lines of a line block ("| " for "- ")'
+        marker = (f'"{block.get("bullet", "-")} "' if isinstance(block, nodes.bullet_list)
+                  else "each item's number")
+        what, fix = 'list', f'write its items as the lines of a line block ("| " for {marker})'
     reports.note(f'this {what} of the day {title_of(section)!r} names a card but is no ruling: '
                  f'a day\'s rulings are the lines of its line blocks; {fix} to make it '
                  f'{"rulings" if what == "list" else "a ruling"} of {day.iso or day.written}',

@@ -396,19 +396,21 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
 #: where a date was (no text holds it: control characters are not text)
 _DATE = '\x00'
 #: what the dates leave behind once removed: brackets around dates only
-#: (``…破坏。（17/3/24）``), a date and its colon at the start
+#: (``…破坏。（17/3/24）``, ``【17/3/24】``), dates and their colon at the start
 #: (``17/7/28：「罪」…``), the 、 ， ； 和 between two dates (``17/3/24、17/12/22``),
 #: the space after a bracket that a date opened (``（17/7/28 修正）``)
-_BETWEEN = r'\s*[、，,；;和及]?\s*'
-_LEFT_BY_DATES = re.compile(rf'[（(]\s*{_DATE}(?:{_BETWEEN}{_DATE})*\s*[）)]|^\s*{_DATE}\s*[：:]'
-                            rf'|(?<={_DATE}){_BETWEEN}(?={_DATE})|(?<=[（(])\s*{_DATE}\s*')
+_DATES = rf'{_DATE}(?:\s*[、，,；;和及]?\s*{_DATE})*'
+_LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*[（(【\[［]\s*{_DATES}\s*[）)】\]］]'
+                            rf'|(?<=[（(【\[［])\s*{_DATES}\s*|{_DATES}')
 
 
 def plain_text(line: ruling_line) -> str:
     """The ruling's text as the reader sees it, without its dates (the
     line's ``astext()`` as if its date references were removed) and without
     the brackets and separators that only held them."""
-    text = _LEFT_BY_DATES.sub('', _text_without_dates(line))
+    text, left = _text_without_dates(line), None
+    while text != left:  # brackets that held only brackets that held dates: （（17/3/24））
+        left, text = text, _LEFT_BY_DATES.sub(_DATE, text)  # each one date, as it were
     return re.sub(r'\s+', ' ', text.replace(_DATE, '')).strip()
 
 

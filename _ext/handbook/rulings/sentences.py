@@ -18,7 +18,8 @@ them:
 * a sentence that starts with a continuation -- ，、；也但而 -- goes on with
   the ruling before it (``…伤害。\\ :ruling:`17/12/22` 但本身造成了2次伤害…``),
   so no ruling starts in the middle of a thought; so does a remark in
-  brackets (``…2次。\\ :ruling:`17/3/24`\\ （\\ :ruling:`17/7/28` 修正）``);
+  brackets and nothing more (``…2次。\\ :ruling:`17/3/24`\\ （\\
+  :ruling:`17/7/28` 修正）``), while ``（1）B。`` is a sentence of its own;
 * text after the block's last dated sentence continues the last ruling.
 
 :func:`cut` works on the block's children as they are: a text node is split
@@ -38,8 +39,10 @@ if TYPE_CHECKING:
 
 #: the end of a sentence, with the closing brackets and quotes after it
 END = re.compile(r'[。！？!?][」』）)】〕”’"\']*')
-#: what a sentence that continues the one before starts with (a bracket: a remark on it)
-CONTINUATIONS = frozenset('，、；,;也但而（(')
+#: what a sentence that continues the one before starts with
+CONTINUATIONS = frozenset('，、；,;也但而')
+#: the brackets of a remark on the ruling before (``（17/7/28 修正）``)
+_OPEN, _CLOSE = '（(【[［', '）)】]］'
 
 
 def ends_sentence(text: str) -> bool:
@@ -55,6 +58,23 @@ def continues(text: str) -> bool:
     """Whether a sentence starting with *text* continues the one before."""
     text = text.lstrip()
     return bool(text) and text[0] in CONTINUATIONS
+
+
+def remark(text: str) -> bool:
+    """Whether *text* is one remark in brackets, ``（… 修正）``: it opens with
+    a bracket whose match is its last character (spaces aside)."""
+    text = text.strip()
+    if not text or text[0] not in _OPEN:
+        return False
+    depth = 0
+    for at, char in enumerate(text):
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return at == len(text) - 1
+    return False
 
 
 def pieces(children: list[nodes.Node]) -> list[nodes.Node]:
@@ -127,7 +147,8 @@ def cut(children: list[nodes.Node], dated: Callable[[nodes.Node], bool]) -> list
     for end in ends:
         group = items[start:end + 1]
         first = next((t for t, b in zip(texts[start:end + 1], blank[start:end + 1]) if not b), '')
-        if groups and continues(first):
+        said = ''.join(t for t, d in zip(texts[start:end + 1], is_date[start:end + 1]) if not d)
+        if groups and (continues(first) or remark(said)):
             groups[-1].extend(group)
         else:
             groups.append(group)
