@@ -78,8 +78,9 @@ def fragments(draw) -> str:
     if kind == 3:
         target = draw(st.one_of(urls(), st.sampled_from(['faq:19691', 'faq:x', 'faq:'])))
         return f'\\ :ruling:`{draw(dates)} <{target}>`'
-    if kind == 4:
-        return f'`{draw(dates)} <{draw(urls())}>`__'
+    if kind == 4:  # a legacy date link: the date alone, in brackets, among words
+        text = draw(st.sampled_from(['{}', '（{}）', '[{}]', '【{}', '{} FAQ'])).format(draw(dates))
+        return f'`{text} <{draw(urls())}>`__'
     if kind == 5:
         return f'`链接 <{draw(urls())}>`__'
     if kind == 6:
@@ -100,8 +101,10 @@ def fragments(draw) -> str:
         return f'.. image:: {draw(urls())}\n'
     if kind == 13:
         return 'x' * draw(st.sampled_from([200, 3000]))
-    if kind == 14:  # a date as plain text, or text written as one
-        return draw(st.one_of(dates, st.sampled_from(['4/5/6', '13/14/15', 'v1.17/3/24'])))
+    if kind == 14:  # a date as plain text, or text written as one; in brackets, lists
+        return draw(st.one_of(dates, st.sampled_from([
+            '4/5/6', '13/14/15', 'v1.17/3/24', '（17/3/24）', '【（17/3/24）】',
+            '17/3/24、17/12/22：', '（17/3/24、17/4/2 修正）', '（', '）'])))
     return draw(st.text('的效果不能发动。，「」、 ', max_size=10))
 
 
@@ -116,7 +119,7 @@ def pages(draw) -> str:
 
 
 #: a yearly FAQ page's titles and headers as editors type them, right and wrong
-years = st.sampled_from(['2021', '2021年', '２０２１', '<x-fuzz>', '1999', '2999'])
+years = st.sampled_from(['2021', '2021年', '２０２１', '<x-fuzz>', '1999', '2999', '调整汇总'])
 months = st.sampled_from(['21/01', '2021/1', '5月', '5月份', '２１/０１', '21/13', '01', '1',
                           '21/00'])
 days = st.sampled_from(['1/5', '1月5日', '1月5号', '１/５', '1／5', '2/30', '0/0', '99/99',
@@ -131,8 +134,10 @@ declarations = st.sampled_from(['', '.. role:: strike\n', '.. role:: strike\n   
 
 #: the texts of the generated headers that name a source: never a ruling
 SOURCE_HEADERS = frozenset({'邮件：', 'wiki:', '【数据库】', '数据库 :'})
-#: an outdated day's note, as issue 31 shows it
-OUTDATED = '.. attention:: 这些调整已经过时，最新调整见\\ :ref:`同时处理`\\ 中的内容。'
+#: an outdated day's note, as issue 31 shows it, and one that links a page, not a section
+OUTDATED = st.sampled_from([
+    '.. attention:: 这些调整已经过时，最新调整见\\ :ref:`同时处理`\\ 中的内容。',
+    '.. attention:: 这些调整已经过时，最新调整见\\ :doc:`index`\\ 。'])
 
 
 @st.composite
@@ -145,7 +150,10 @@ def faq_pages(draw) -> str:
         for _ in range(draw(st.integers(1, 3))):
             out += [draw(days), '-' * 20, '']
             if draw(st.booleans()):
-                out += [OUTDATED, '']
+                out += [draw(OUTDATED), '']
+            if draw(st.booleans()):  # a paragraph or a list under the day: no line block
+                start = draw(st.sampled_from(['', '- ', '1. ']))
+                out += [start + ''.join(draw(st.lists(fragments(), min_size=1, max_size=3))), '']
             for _ in range(draw(st.integers(1, 2))):
                 out.append(draw(headers))
                 for _ in range(draw(st.integers(0, 3))):
