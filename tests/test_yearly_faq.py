@@ -321,7 +321,7 @@ def test_days_whose_lines_are_no_rulings_say_so_and_how(make_app, rootdir, tmp_p
     assert notes == [
         "faq/2019.rst:17: note: this list of the day '4/17' names a card but is no ruling: a "
         "day's rulings are the lines of its line blocks; write its items as the lines of a line "
-        'block ("| " for "- ") to make it rulings of 2019-04-17 [handbook.ruling-day]',
+        'block ("| " for "- ") to make its items rulings of 2019-04-17 [handbook.ruling-day]',
         "faq/2019.rst:28: note: this paragraph of the day '5月3日' names a card but is no "
         "ruling: a day's rulings are the lines of its line blocks; start it with \"| \" (and "
         'indent its other lines) to make it a ruling of 2019-05-03 [handbook.ruling-day]',
@@ -408,7 +408,7 @@ def test_an_outdated_day_that_links_no_section_is_outdated_all_the_same(
              if ' note: ' in line]
     assert notes == [
         "faq/2021.rst:34: note: the day '2/9' is outdated, but its note links no section with "
-        ':ref:, so its rulings show 已过时 with no way to what supersedes them: link that '
+        ':ref:, so its rulings show 已过时 with no link to what supersedes them: link that '
         'section, 最新调整见\\ :ref:`标签`\\ 中的内容 [handbook.ruling-day]']
     assert exported(app) == EXPORTED
     data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))

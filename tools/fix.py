@@ -219,10 +219,9 @@ def included(page: Path, text: str, srcdir: Path, depth: int = 3) -> str:
     declarations may be.  Each file is read whole (an include's
     ``:start-after:`` and ``:end-before:`` aside: a role declared outside
     the part included is taken all the same).  A path is docutils': ``/``
-    the source folder,
-    else beside the including file; ``<…>`` (docutils' own files), and
-    what is no regular file or cannot be read, are left out (the build
-    reports those)."""
+    the source folder, else beside the including file; ``<…>`` (docutils'
+    own files), and what is no regular file or cannot be read, are left
+    out (the build reports those)."""
     out = []
     for m in _INCLUDE.finditer(text):
         name = m['path']

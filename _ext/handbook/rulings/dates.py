@@ -329,15 +329,16 @@ class RulingReferences(SphinxTransform):
     def worded(self, node: nodes.reference, today: datetime.date) -> None:
         """A note for a link whose text holds a date among other words
         (``17/3/24 FAQ``): no ruling reference, and the fix that makes it
-        one (none where the date is no calendar date, or after today)."""
-        text = node.astext().strip()
+        one (none where the date is no calendar date, or after today, or
+        the URL is no safe link: the fix would be an error)."""
+        text, url = node.astext().strip(), node['refuri']
         date = _PLAIN_DATE.search(text).group()
         found, _problem = parse_date(ascii_date(date) or date)
-        if found is None or found > today:
+        if found is None or found > today or unsafe(url):  # the fix would be an error
             return
         source, line = self.lines(node)
-        reports.note(f'the link {text!r} holds the date {date} among other words, so it dates '
-                     f'no ruling: write the date alone as its text, `{date} <{node["refuri"]}>`__',
+        reports.note(f'the link {quoted(text)} holds the date {date} among other words, so it '
+                     f'dates no ruling: write the date alone as its text, `{date} <{url}>`__',
                      location=f'{source}:{line}', subtype='ruling-plain', config=self.config)
 
     def legacy(self, node: nodes.reference, refuri: str) -> None:

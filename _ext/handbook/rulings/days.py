@@ -333,7 +333,7 @@ def superseding(section: nodes.section, config: Config) -> tuple[bool, str | Non
             if xref.get('refdomain') == 'std' and xref.get('reftype') == 'ref':
                 return True, xref['reftarget']
         reports.note(f'the day {title_of(section)!r} is outdated, but its note links no section '
-                     'with :ref:, so its rulings show 已过时 with no way to what supersedes them: '
+                     'with :ref:, so its rulings show 已过时 with no link to what supersedes them: '
                      'link that section, 最新调整见\\ :ref:`标签`\\ 中的内容',
                      location=child, subtype='ruling-day', config=config)
         return True, None
@@ -385,8 +385,9 @@ def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: C
                   else "each item's number")
         what, fix = 'list', f'write its items as the lines of a line block ("| " for {marker})'
     reports.note(f'this {what} of the day {title_of(section)!r} names a card but is no ruling: '
-                 f'a day\'s rulings are the lines of its line blocks; {fix} to make it '
-                 f'{"rulings" if what == "list" else "a ruling"} of {day.iso or day.written}',
+                 f'a day\'s rulings are the lines of its line blocks; {fix} to make '
+                 f'{"its items rulings" if what == "list" else "it a ruling"} of '
+                 f'{day.iso or day.written}',
                  location=block, subtype='ruling-day', config=config)
 
 

@@ -599,13 +599,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
-    # env_version 7: notes for a day's text that is no ruling, an outdated day
-    # that links no section superseded all the same, a ruling's text
-    # without the brackets of its dates, a remark in brackets after a date kept
-    # with its ruling; 6: a ruling in a table
-    # names the cards of its row (5: days right
-    # under a year's page title, days titled with their year (21/1/5) and months
-    # titled 1月份; 4: days titled in full width, headers in 【】 and a page's
-    # strike role of another name); a kept environment is read again
+    # env_version 7: notes for a day's text that is no ruling, a label in a day's
+    # line block no ruling, an outdated day that links no section superseded all
+    # the same, a ruling's text without what held its dates, a remark in brackets
+    # kept with its ruling; 6: a ruling in a table names the cards of its row; 5:
+    # days right under a year's page title, days titled with their year (21/1/5)
+    # and months titled 1月份; 4: days titled in full width, headers in 【】 and a
+    # page's strike role of another name.  A kept environment is read again.
     return {'version': '3', 'env_version': 7,
             'parallel_read_safe': True, 'parallel_write_safe': True}

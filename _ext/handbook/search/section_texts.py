@@ -12,10 +12,10 @@ from the store's one walk of the page, :attr:`handbook.store.PageNodes.texts`):
   first-level section (a result for it is the page itself);
 * for each section with such text, its blocks' texts (``astext``): a block
   that holds a ruling (a line of a line block, a paragraph with a date) is
-  left out whole, since the rulings cut from it cover its
-  text (see :mod:`handbook.rulings.lines`); so is a yearly FAQ day's source
-  header (``| 数据库：``): a label of the rulings under it, shown with each
-  of them (:mod:`handbook.rulings.days`), no text of its own.
+  left out whole, since the rulings cut from it cover its text (see
+  :mod:`handbook.rulings.lines`); so is a yearly FAQ day's source header
+  (``| 数据库：``): a label of the rulings under it, shown with each of them
+  (:mod:`handbook.rulings.days`), no text of its own.
 
 The store keeps them with the page's record (``extra['search_texts']``):
 purged, merged and kept from build to build as the record is.
