@@ -286,14 +286,16 @@ class RulingReferences(SphinxTransform):
             elif isinstance(node, nodes.reference):
                 refuri = node.get('refuri')
                 if refuri and 'ruling' not in node['classes']:
-                    if link_date(node.astext()) is not None:
-                        links.append(node)
-                    elif _PLAIN_DATE.search(node.astext()) and not in_title(node):
-                        worded.append(node)
-        for node in links:  # located once every plain date of their block is a node
-            self.legacy(node, node['refuri'])
-        for node in worded:
-            self.worded(node, today)
+                    text = node.astext()
+                    date = link_date(text)
+                    if date is not None:
+                        links.append((node, date))
+                    elif (found := _PLAIN_DATE.search(text)) and not in_title(node):
+                        worded.append((node, found.group()))
+        for node, date in links:  # located once every plain date of their block is a node
+            self.legacy(node, node['refuri'], date)
+        for node, date in worded:
+            self.worded(node, date, today)
         for node in list(self.document.findall(nodes.Element)):
             if node.get('ruling_malformed'):
                 self.malformed(node)
@@ -326,13 +328,12 @@ class RulingReferences(SphinxTransform):
             parts.append(nodes.Text(text[at:]))
         text.parent.replace(text, parts)
 
-    def worded(self, node: nodes.reference, today: datetime.date) -> None:
+    def worded(self, node: nodes.reference, date: str, today: datetime.date) -> None:
         """A note for a link whose text holds a date among other words
         (``17/3/24 FAQ``): no ruling reference, and the fix that makes it
         one (none where the date is no calendar date, or after today, or
         the URL is no safe link: the fix would be an error)."""
         text, url = node.astext().strip(), node['refuri']
-        date = _PLAIN_DATE.search(text).group()
         found, _problem = parse_date(ascii_date(date) or date)
         if found is None or found > today or unsafe(url):  # the fix would be an error
             return
@@ -341,9 +342,9 @@ class RulingReferences(SphinxTransform):
                      f'dates no ruling: write the date alone as its text, `{date} <{url}>`__',
                      location=f'{source}:{line}', subtype='ruling-plain', config=self.config)
 
-    def legacy(self, node: nodes.reference, refuri: str) -> None:
-        """A legacy date link: a ruling reference (plain text when its URL is unsafe)."""
-        date = link_date(node.astext())
+    def legacy(self, node: nodes.reference, refuri: str, date: str) -> None:
+        """A legacy date link, *date* as its text writes it (:func:`link_date`):
+        a ruling reference (plain text when its URL is unsafe)."""
         faq = faq_id_from_url(refuri)
         ruling = ruling_node(node.rawsource, date, refuri, faq if faq and valid_faq(faq) else None)
         ruling['ruling_target'] = refuri
