@@ -400,8 +400,9 @@ _DATE = '\x00'
 #: (``17/7/28：「罪」…``), the 、 ， ； 和 between two dates (``17/3/24、17/12/22``),
 #: the space after a bracket that a date opened (``（17/7/28 修正）``)
 _DATES = rf'{_DATE}(?:\s*[、，,；;和及]?\s*{_DATE})*'
-_LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*[（(【\[［]\s*{_DATES}\s*[）)】\]］]'
-                            rf'|(?<=[（(【\[［])\s*{_DATES}\s*|{_DATES}')
+_OPEN, _CLOSE = (f'[{re.escape(brackets)}]' for brackets in (sentences.OPEN, sentences.CLOSE))
+_LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*{_OPEN}\s*{_DATES}\s*{_CLOSE}'
+                            rf'|(?<={_OPEN})\s*{_DATES}\s*|{_DATES}')
 
 
 def plain_text(line: ruling_line) -> str:

@@ -41,8 +41,9 @@ if TYPE_CHECKING:
 END = re.compile(r'[。！？!?][」』）)】〕”’"\']*')
 #: what a sentence that continues the one before starts with
 CONTINUATIONS = frozenset('，、；,;也但而')
-#: the brackets of a remark on the ruling before (``（17/7/28 修正）``)
-_OPEN, _CLOSE = '（(【[［', '）)】]］'
+#: the brackets of a remark on the ruling before (``（17/7/28 修正）``); the
+#: text of a ruling also loses those that only held dates (``rulings.lines``)
+OPEN, CLOSE = '（(【[［', '）)】]］'
 
 
 def ends_sentence(text: str) -> bool:
@@ -64,13 +65,13 @@ def remark(text: str) -> bool:
     """Whether *text* is one remark in brackets, ``（… 修正）``: it opens with
     a bracket whose match is its last character (spaces aside)."""
     text = text.strip()
-    if not text or text[0] not in _OPEN:
+    if not text or text[0] not in OPEN:
         return False
     depth = 0
     for at, char in enumerate(text):
-        if char in _OPEN:
+        if char in OPEN:
             depth += 1
-        elif char in _CLOSE:
+        elif char in CLOSE:
             depth -= 1
             if depth == 0:
                 return at == len(text) - 1
