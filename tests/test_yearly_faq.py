@@ -77,6 +77,12 @@ def edited_root(rootdir, tmp_path, name: str, edits: dict[str, list[tuple[str, s
     return srcdir
 
 
+def notes(app, srcdir) -> list[str]:
+    """The notes a build of the copy *srcdir* printed, each at its path in it."""
+    return [line.replace(f'{srcdir}/', '') for line in app.status.getvalue().splitlines()
+            if ' note: ' in line]
+
+
 def exported(app) -> list[tuple]:
     data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
     assert data['format'] == 3
@@ -264,9 +270,7 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == []
-    notes = [line.replace(str(srcdir) + '/', '') for line in app.status.getvalue().splitlines()
-             if ' note: ' in line]
-    assert notes == [
+    assert notes(app, srcdir) == [
         "faq/2019.rst:12: note: day section '４/１７' writes its day with full-width characters: "
         'write 4/17 (the same day) [handbook.ruling-fullwidth]',
         "faq/2019.rst:22: note: day section '5月3日（补充）' of '5月份' is read as the day 5月3日: "
@@ -316,9 +320,7 @@ def test_days_whose_lines_are_no_rulings_say_so_and_how(make_app, rootdir, tmp_p
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == []
-    notes = [line.replace(str(srcdir) + '/', '') for line in app.status.getvalue().splitlines()
-             if ' note: ' in line]
-    assert notes == [
+    assert notes(app, srcdir) == [
         "faq/2019.rst:17: note: this list of the day '4/17' names a card but is no ruling: a "
         "day's rulings are the lines of its line blocks; write its items as the lines of a line "
         'block ("| " for "- ") to make its items rulings of 2019-04-17 [handbook.ruling-day]',
@@ -404,9 +406,7 @@ def test_an_outdated_day_that_links_no_section_is_outdated_all_the_same(
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == []
-    notes = [line.replace(str(srcdir) + '/', '') for line in app.status.getvalue().splitlines()
-             if ' note: ' in line]
-    assert notes == [
+    assert notes(app, srcdir) == [
         "faq/2021.rst:34: note: the day '2/9' is outdated, but its note links no section with "
         ':ref:, so its rulings show 已过时 with no link to what supersedes them: link that '
         'section, 最新调整见\\ :ref:`标签`\\ 中的内容 [handbook.ruling-day]']
@@ -432,9 +432,7 @@ def test_date_links_in_brackets_and_among_words(make_app, rootdir, tmp_path):
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == []
-    notes = [line.replace(str(srcdir) + '/', '') for line in app.status.getvalue().splitlines()
-             if ' note: ' in line]
-    assert notes == [
+    assert notes(app, srcdir) == [
         "chapter.rst:12: note: the link '17/3/24 FAQ' holds the date 17/3/24 among other words, "
         f'so it dates no ruling: write the date alone as its text, `17/3/24 <{FAQ}>`__ '
         '[handbook.ruling-plain]']
