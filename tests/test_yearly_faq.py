@@ -460,6 +460,71 @@ def test_months_with_no_days_stay_months(make_app, rootdir, tmp_path):
         ('ruling-2021-01-06-faq19691-神之宣告', '2021-01-06')]
 
 
+WIKI = '`21/1/6 <https://yugioh-wiki.net/index.php?cmd=read&page=FAQ>`__'
+DECK = '「`手札抹杀`_」的效果处理时，双方卡组数量都小于要抽的数量的场合，决斗平局。'
+HELL = ('「`试胆竞速`_」的效果适用中，自己基本分7500，对方基本分8000的状态，自己发动「`火炎地狱`_」，'
+        '给对方造成伤害和自己受到伤害同时进行，结果对方基本分7000，自己因「`试胆竞速`_」的效果不受伤害。')
+
+
+def lone_dates(rootdir, tmp_path, name: str, fixed: bool):
+    """The root with a date on a line or in a paragraph of its own, below the
+    sentence it dates (a day's wiki link, a chapter's line and paragraph), or,
+    *fixed*, each date at the end of that sentence as the notes say."""
+    glue = '\\ ' if fixed else '\n| '
+    chapter = (f'\n独立的日期\n----------\n\n| {HELL}{glue}:ruling:`21/2/9`\n\n'
+               f'{DECK}{"" if fixed else chr(10) * 2}（21/1/6）\n')
+    srcdir = edited_root(rootdir, tmp_path, name, {
+        'faq/2021.rst': [(f'| {DECK}\\ {WIKI}', f'| {DECK}{glue}{WIKI}')]})
+    with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as page:
+        page.write(chapter)
+    return srcdir
+
+
+def test_a_line_that_holds_only_a_date_is_no_ruling(make_app, rootdir, tmp_path):
+    """A date on a line or in a paragraph of its own, below the sentence it
+    dates, is no ruling (it was one with no text: an empty result in the
+    search, the feed and the card pages); a note at it says where it goes."""
+    srcdir = lone_dates(rootdir, tmp_path, 'lone', fixed=False)
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert notes(app, srcdir) == [
+        'chapter.rst:23: note: this line holds only its date 21/2/9, so it is no ruling: a date '
+        'dates the sentence it ends; if the line above is what it dates, move it to its end, '
+        'line 22 (after "…胆竞速」的效果不受伤害。", joined by "\\ ") '
+        '[handbook.ruling-alone]',
+        'chapter.rst:27: note: this paragraph holds only its date 21/1/6, so it is no ruling: '
+        'a date dates the sentence it ends; if the paragraph above is what it dates, move it '
+        'to its end, line 25 (after "…的数量的场合，决斗平局。", joined by "\\ ") '
+        '[handbook.ruling-alone]',
+        'faq/2021.rst:27: note: this line holds only its date 21/1/6, so it is no ruling: a '
+        'date dates the sentence it ends; if the line above is what it dates, move it to its '
+        'end, line 26 (after "…的数量的场合，决斗平局。", joined by "\\ ") '
+        '[handbook.ruling-alone]']
+    rulings = exported(app)
+    assert all(text for *_, text in rulings)
+    assert [r[1] for r in rulings if r[0] == 'chapter' and '2021' in r[1]] == []
+    deck = [r for r in rulings if r[1].startswith('ruling-2021-01-05-手札抹杀')]
+    assert [(r[3], r[5]) for r in deck] == [
+        (['21/1/5'], [{'kind': 'wiki', 'faq': None, 'label': None}])]
+
+
+def test_the_lone_dates_where_the_notes_say(make_app, rootdir, tmp_path):
+    """The fix of the notes above: each date at the end of the sentence above
+    it.  No note; the day's ruling is the root's, and the chapter's line and
+    paragraph are rulings of their dates."""
+    srcdir = lone_dates(rootdir, tmp_path, 'joined', fixed=True)
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert ' note: ' not in app.status.getvalue()
+    rulings = exported(app)
+    assert [r for r in rulings if r[0] != 'chapter' or '2021' not in r[1]] == EXPORTED
+    assert [(r[1], r[3], r[6]) for r in rulings if r[0] == 'chapter' and '2021' in r[1]] == [
+        ('ruling-2021-02-09-试胆竞速', ['21/2/9'], ['试胆竞速', '火炎地狱']),
+        ('ruling-2021-01-06-手札抹杀', ['21/1/6'], ['手札抹杀'])]
+
+
 def test_a_ruling_in_a_table_names_the_card_of_its_row(make_app, rootdir, tmp_path):
     """A table of 卡名 | 裁定: a ruling in a cell also names the cards of the
     row's cells that hold no ruling, in the row's order (card pages list it,

@@ -17,6 +17,13 @@ into rulings at its dates (:mod:`handbook.rulings.sentences`):
 * text after the block's last date, if any, belongs to the last ruling (it
   continues it: ``…不会无效。14/3/21 把这个…就仍然被无效。``).
 
+A block that holds only its dates (``| 17/3/24`` under the line it dates, a
+paragraph or a table cell that is a date) is no ruling: a ruling with no
+text would show as an empty result in the search, the feed and the card
+pages.  Its dates stay on the page, checked and linked; a note
+(``handbook.ruling-alone``) says to write them at the end of the sentence
+they date, the line or paragraph before it when there is one.
+
 So this line holds three rulings, A, B and C, and the next one::
 
     | A。\\ :ruling:`17/12/22` B。\\ :ruling:`17/7/28` C。\\ :ruling:`17/12/22`
@@ -109,6 +116,7 @@ from sphinx.errors import NoUri
 from sphinx.transforms import SphinxTransform
 from sphinx.util.nodes import clean_astext
 
+from handbook.core import reports
 from handbook.core.records import frozen_record
 from handbook.nodes import (
     card_of,
@@ -125,6 +133,7 @@ from handbook.store import PAGE_READ, Contribution, changes, collect, store, wri
 if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
     from sphinx.writers.html5 import HTML5Translator
     from sphinx.writers.latex import LaTeXTranslator
@@ -268,6 +277,9 @@ class RulingLines(SphinxTransform):
             ordered = list(blocks.values())
         found = []
         for block in ordered:
+            if not plain_text(block):
+                lone_dates(block, config)
+                continue
             day_line = whole.get(id(block))
             if day_line is not None:
                 children = list(block.children)
@@ -405,7 +417,7 @@ _LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*{_OPEN}\s*{_DATES}\s*{_C
                             rf'|(?<={_OPEN})\s*{_DATES}\s*|{_DATES}')
 
 
-def plain_text(line: ruling_line) -> str:
+def plain_text(line: nodes.Element) -> str:
     """The ruling's text as the reader sees it, without its dates (the
     line's ``astext()`` as if its date references were removed) and without
     the brackets and separators that only held them."""
@@ -413,6 +425,25 @@ def plain_text(line: ruling_line) -> str:
     while text != left:  # brackets that held only brackets that held dates: （（17/3/24））
         left, text = text, _LEFT_BY_DATES.sub(_DATE, text)  # each one date, as it were
     return re.sub(r'\s+', ' ', text.replace(_DATE, '')).strip()
+
+
+def lone_dates(block: nodes.Element, config: Config) -> None:
+    """The note for *block*, a line, paragraph or cell that holds only its
+    dates: it is no ruling (see the module docstring), and where its dates go."""
+    written = [ref['ruling_text'] for ref in references_in(block)]
+    dates, it = (f'date {written[0]}', 'it') if len(written) == 1 else (
+        f'dates {", ".join(written)}', 'them')
+    what = 'line' if isinstance(block, nodes.line) else 'paragraph'
+    before = block.parent[block.parent.index(block) - 1] if block.parent.index(block) else None
+    if isinstance(before, type(block)) and before.astext().strip() and before.line:
+        end = re.sub(r'\s+', ' ', before.astext()).strip()[-12:]
+        fix = (f'if the {what} above is what {it} dates, move {it} to its end, line '
+               f'{before.line} (after "…{end}", joined by "\\ ")')
+    else:
+        fix = f'write {it} at the end of the sentence {it} dates'
+    reports.note(f'this {what} holds only its {dates}, so it is no ruling: a date dates the '
+                 f'sentence it ends; {fix}', location=block, subtype='ruling-alone',
+                 config=config)
 
 
 def _text_without_dates(node: nodes.Node) -> str:
@@ -600,12 +631,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
-    # env_version 7: notes for a day's text that is no ruling, a label in a day's
+    # env_version 8: a block that holds only its dates is no ruling; 7: notes for a day's text that is no ruling, a label in a day's
     # line block no ruling, an outdated day that links no section superseded all
     # the same, a ruling's text without what held its dates, a remark in brackets
     # kept with its ruling; 6: a ruling in a table names the cards of its row; 5:
     # days right under a year's page title, days titled with their year (21/1/5)
     # and months titled 1月份; 4: days titled in full width, headers in 【】 and a
     # page's strike role of another name.  A kept environment is read again.
-    return {'version': '3', 'env_version': 7,
+    return {'version': '3', 'env_version': 8,
             'parallel_read_safe': True, 'parallel_write_safe': True}
