@@ -1285,7 +1285,8 @@ class Bench:
         f = found['summary']
         self.results['search'] = Result(
             'search', f'search, {f["queries"]} cold queries and their keystrokes (CPU 4× slower)',
-            note=(f'first ruling median {f["first_median"]:.0f} ms, worst {f["first_worst"]:.0f} ms; '
+            note=(f'first ruling median {f["first_median"]:.0f} ms, worst {f["first_worst"]:.0f} ms '
+                  f'(the page alone {f["page_alone"]:.0f} ms); '
                   f'downloaded worst {f["kib_worst"]:.0f} KiB (median {f["kib_median"]:.0f}); '
                   f'blocking worst {f["blocking_worst"]:.0f} ms (median {f["blocking_median"]:.0f}); '
                   f'warm keystroke median {f["keystroke_median"]:.0f} ms (worst {f["keystroke_worst"]:.0f}); '
