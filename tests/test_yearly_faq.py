@@ -279,6 +279,48 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
     assert exported(app) == EXPORTED
 
 
+def test_days_laid_out_as_editors_lay_them_out(make_app, rootdir, tmp_path):
+    """More of what editors write around a day's lines, read as the root's
+    lines are: a month title that goes on (``21/01（共4条）``), an indented
+    line block (a block quote), a subsection of the day titled with a source
+    (数据库) and its lines, a block that starts with 例： (its lines keep the
+    source above), an admonition saying the day is not outdated (尚未过时):
+    no report, the same rulings as the root's."""
+    srcdir = edited_root(rootdir, tmp_path, 'layout', {
+        'faq/2021.rst': [('21/01\n=====', '21/01（共4条）\n=============='),
+                         ('| 邮件：\n| 「`倍倍', '.. note:: 这些调整尚未过时。\n\n| 邮件：\n| 「`倍倍'),
+                         ('\n| :strike:`「死者苏生」', '\n\n| 例：\n| :strike:`「死者苏生」'),
+                         ('| wiki:\n| 「`手札抹杀`_」', '  | wiki:\n  | 「`手札抹杀`_」'),
+                         ('| 数据库：\n| 反转召唤', '数据库\n~~~~~~\n\n| 反转召唤')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert ' note: ' not in app.status.getvalue()
+    assert exported(app) == EXPORTED
+
+
+def test_ranges_of_days_and_the_years_2010_to_2012(make_app, rootdir, tmp_path):
+    """A day titled with a range that repeats its month (``11/2-11/3``) is its
+    first day, with the note of a title that goes on (not 2011-02-11); on a
+    page titled ``2012`` with its days right under the title, ``12/5`` (which
+    is also the shape of a month 2012/05) is a day: it holds no section."""
+    srcdir = edited_root(rootdir, tmp_path, 'ranges', {
+        'faq/2021.rst': [('\n1/5\n-------', '\n11/2-11/3\n---------')],
+        'faq/2019.rst': [('2019年\n======', '2012\n===='), ('19/04\n=====\n\n', ''),
+                         ('4/17\n----', '12/5\n----'), ('5月\n===\n\n', ''),
+                         ('5月3日\n------', '12/6\n----')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert notes(app, srcdir) == [
+        "faq/2021.rst:18: note: day section '11/2-11/3' of '21/01' is read as the day 11/2: its "
+        'lines are rulings of that day (a line of another day needs a section of its own) '
+        '[handbook.ruling-day]']
+    assert sorted({(r[0], r[2]) for r in exported(app) if r[0].startswith('faq/')}) == [
+        ('faq/2019', '2012-12-05'), ('faq/2019', '2012-12-06'),
+        ('faq/2021', '2021-02-09'), ('faq/2021', '2021-11-02')]
+
+
 def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp_path):
     """A date written as plain text in a sentence, as the seed pages show
     them (``「地缚神」怪兽17/3/24 和「罪」怪兽17/3/24 立即被…``), is the same

@@ -31,18 +31,20 @@ blocks under source headers, most lines without a date of their own::
 **The shape.**  A *day section* is a section titled ``M/D`` (or
 ``M月D日``, ``M月D号``, or a date with its year: ``21/1/5``, ``2021-01-05``,
 ``2021年1月5日``) whose parent section is a *month section*, titled
-``YY/MM`` (``YYYY/MM``, ``MM``, ``M月``, ``M月份``); the year is the day's
-own, else the month's, else the page title's (``2021``, ``2021年``).  A
+``YY/MM`` (``YYYY/MM``, ``MM``, ``M月``, ``M月份``, or one of them with its
+year or 月 and more after it: ``21/01（共4条）``, ``2021年1月裁定``); the year is
+the day's own, else the month's, else the page title's (``2021``, ``2021年``).  A
 section titled with a date and its year alone is a day wherever it is.  A
 page titled with a year alone may also have its days right under its title,
-with no month sections (a year of a few rulings).  A page that has day
+with no month sections (a year of a few rulings); a section that holds no
+section is no month (``12/5`` under ``2012`` is a day).  A page that has day
 sections is a yearly FAQ page where the handbook's ``faq_pages`` allow it
 (:data:`DEFAULTS`; its glob patterns of page names, every page by default).
 The days of a month section need not be of that month (``2/9`` under
 ``21/01`` is February 9th, 2021).
 
-**The rulings of a day.**  Every line of a line block of a day section is
-one ruling (:mod:`handbook.rulings.lines`), dated with the day: its date is
+**The rulings of a day.**  Every line of a line block of a day section (or
+of a block quote in it, or of a subsection of it) is one ruling (:mod:`handbook.rulings.lines`), dated with the day: its date is
 the day's, shown and exported as the ruling's date (the first of its
 references, ``section``), and the dates written on the line are kept as its
 other references and links.  A paragraph of a day section is cut into
@@ -57,10 +59,13 @@ label, case aside: ``卡片数据库`` is ``数据库``) and becomes the ruling'
 source, ``(kind, detail)``: ``faq`` (数据库; the FAQ id of a link on the
 line, if any), ``wiki``, ``mail`` (邮件), or ``other`` with the label itself
 where the line starts its line block.  Further down, a label that names no
-source (``| 例：``) introduces the lines after it: no source, and no ruling.
+source (``| 例：``) introduces the lines after it: no source, and no ruling;
+so does, anywhere, a label that is never a source (例, 问, 答, 注, 补充, …).
+A subsection of a day titled with a source (``数据库``) is the source of its
+lines.
 
 **Outdated days.**  An admonition of a day section that says one of the
-handbook's ``superseded_markers`` (过时) marks every ruling of the day as
+handbook's ``superseded_markers`` (过时; not said not to hold: 尚未过时) marks every ruling of the day as
 superseded: the status ``superseded`` (:mod:`handbook.rulings.statuses`),
 with a link to the section the admonition links with ``:ref:``.  Where it
 links none (a ``:doc:``, an address, no link), the rulings are superseded
@@ -74,7 +79,7 @@ rulings stay rulings, without a date.
 note (information: nothing is broken, nothing fails): a title written with
 full-width digits or signs (``１/５``, ``1／5``; ``handbook.ruling-fullwidth``,
 with the ASCII day to write, as for a date on a line); a title that starts
-with a day and goes on (``1/5（补充）``, ``1/5、1/6``; ``handbook.ruling-day``:
+with a day and goes on (``1/5（补充）``, ``1/5、1/6``, ``11/2-11/3``; ``handbook.ruling-day``:
 its lines are rulings of that first day), under a month section that says
 it is one (``21/01``, ``5月``: a chapter's section ``1`` may hold a ``1.1
 概述``, which is no day).
@@ -131,15 +136,25 @@ KINDS = ('faq', 'wiki', 'mail', 'other')
 SOURCE_HEADER = 'ruling_source_header'
 #: a month section's title: 21/01, 2021/01, 01, 1月, 1月份, 2021年1月
 _MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*(?:月份?)?$')
+#: one that goes on after it (21/01（共2条）, 2021年1月裁定): with its year or 月, so
+#: that a chapter's section "1 概述" is none
+_STARTS_WITH_MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})(?![\d/.\-])\s*'
+                                r'(月)?(?![\d日号])')
 #: a day section's title: 1/5, 01/05, 1月5日, 1月5号, or a date with its year
-#: (21/1/5, 2021-01-05, 2021年1月5日); and a title that starts with one
-_DAY_PATTERN = (r'^(?:(?P<year>\d{2}|\d{4})\s*(?:[/.\-]|年)\s*(?P<ym>\d{1,2})\s*(?:[/.\-]|月)'
-                r'|(?P<m>\d{1,2})\s*(?:[/.]|月))\s*(?P<day>\d{1,2})(?!\d)\s*[日号]?')
+#: (21/1/5, 2021-01-05, 2021年1月5日: one sign between its three parts, so
+#: 11/2-11/3 is a range of days, not 2011-02-11); and a title that starts with one
+_DAY_PATTERN = (r'^(?:(?P<year>\d{2}|\d{4})\s*(?:(?P<sign>[/.\-])\s*(?P<ym>\d{1,2})\s*(?P=sign)'
+                r'|年\s*(?P<ym2>\d{1,2})\s*月)|(?P<m>\d{1,2})\s*(?:[/.]|月))'
+                r'\s*(?P<day>\d{1,2})(?!\d)\s*[日号]?')
 _DAY = re.compile(_DAY_PATTERN + '$')
 _STARTS_WITH_DAY = re.compile(_DAY_PATTERN)
 #: a page title that names a year: 2021, 2021年, 2021 年; and one that is a year alone
 _YEAR = re.compile(r'^(\d{4})\s*年?')
 _ONLY_YEAR = re.compile(r'^\d{4}\s*年?$')
+#: the labels that introduce lines and name no source, even at the start of a
+#: line block: an example, a question and its answer, a remark
+_NO_SOURCE = frozenset(['例', '例子', '举例', '问', '答', '问题', '回答', '注', '注意', '备注', '补充',
+                        'q', 'a'])
 #: a source header line: a short label and a colon, alone on its line
 _HEADER = re.compile(r'^\s*(?:([^：:]{1,16}?)\s*[：:]|【([^】]{1,16})】)\s*$')
 
@@ -174,10 +189,19 @@ def page_title(document: nodes.document) -> nodes.section | None:
     return next(iter(document.findall(nodes.section)), None)
 
 
+def month_match(title: str) -> re.Match | None:
+    """*title* read as a month section's (groups: its year, its month)."""
+    m = _MONTH.match(title)
+    if m is None:
+        m = _STARTS_WITH_MONTH.match(title)
+        return m if m and (m[1] or m[3]) else None
+    return m
+
+
 def year_of(month: nodes.section, document: nodes.document) -> int | None:
     """The year of a month section (or of the page title's, for the days
     right under it): its own, else the page title's."""
-    m = _MONTH.match(dated_title(month))
+    m = month_match(dated_title(month))
     if m and m[1]:
         return int(m[1]) + (2000 if len(m[1]) == 2 else 0)
     first = page_title(document)
@@ -188,8 +212,10 @@ def year_of(month: nodes.section, document: nodes.document) -> int | None:
 def days_under_title(document: nodes.document) -> nodes.section | None:
     """The page title's section when the page's days are right under it: a
     page titled with a year alone (``2021年``) none of whose sections is a
-    month: titled with the page's year (``21/01`` under ``2021``; ``12/05``
-    is December 5th) or with 月, or holding a day."""
+    month: titled with the page's year (``21/01`` under ``2021``; ``12/05`` is
+    December 5th) or with 月, or holding a day.  A section that holds no
+    section and whose title is also a day is that day: under ``2012``,
+    ``12/5`` is December 5th."""
     first = page_title(document)
     title = dated_title(first) if first is not None else ''
     if not _ONLY_YEAR.match(title):
@@ -199,12 +225,25 @@ def days_under_title(document: nodes.document) -> nodes.section | None:
         if not isinstance(child, nodes.section):
             continue
         read = dated_title(child)
-        month = _MONTH.match(read)
-        if month and (month[1] in (year, year[2:]) or '月' in read) or any(
-                isinstance(inner, nodes.section) and _STARTS_WITH_DAY.match(dated_title(inner))
-                for inner in child.children):
+        inner = [section for section in child.children if isinstance(section, nodes.section)]
+        month = month_match(read)
+        if month and (month[1] in (year, year[2:]) or '月' in read) and (
+                inner or not _calendar_day(read, int(year))) or any(
+                _STARTS_WITH_DAY.match(dated_title(section)) for section in inner):
             return None
     return first
+
+
+def _calendar_day(title: str, year: int) -> bool:
+    """Whether *title* is a day of *year* (``12/5``), as a title of its own."""
+    m = _DAY.match(title)
+    if m is None:
+        return False
+    try:
+        datetime.date(year, int(m['ym'] or m['ym2'] or m['m']), int(m['day']))
+    except ValueError:
+        return False
+    return True
 
 
 def days(document: nodes.document, today: datetime.date,
@@ -223,7 +262,7 @@ def days(document: nodes.document, today: datetime.date,
             says_so = True
         else:
             month_title = dated_title(parent) if isinstance(parent, nodes.section) else ''
-            month_of = _MONTH.match(month_title)
+            month_of = month_match(month_title)
             if not month_of:
                 continue
             # not a bare number: a chapter's section "1" may hold a "1.1 概述"
@@ -257,7 +296,7 @@ def days(document: nodes.document, today: datetime.date,
                          f'day {day_text}: its lines are rulings of that day (a line of another '
                          'day needs a section of its own)', location=at, subtype='ruling-day',
                          config=config)
-        month, day = int(m['ym'] or m['m']), int(m['day'])
+        month, day = int(m['ym'] or m['ym2'] or m['m']), int(m['day'])
         written = f'{year % 100:02d}/{month}/{day}'
         try:
             date = datetime.date(year, month, day)
@@ -309,13 +348,18 @@ def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | N
     ``| 例：`` further down introduces the lines after it: no source, and
     no ruling either)."""
     label = label_of(line)
-    if label is None:
+    if label is None or label.casefold() in _NO_SOURCE:
         return None
+    return _source_named(label, config) or (('other', label) if first else None)
+
+
+def _source_named(label: str, config: Config) -> tuple[str, str] | None:
+    """The source *label* names (a word of ``source_headers`` in it), if any."""
     folded = label.casefold()
     for word, kind in config.handbook_source_headers.items():
         if word.casefold() in folded:
             return kind, ''
-    return ('other', label) if first else None
+    return None
 
 
 def superseding(section: nodes.section, config: Config) -> tuple[bool, str | None]:
@@ -327,8 +371,9 @@ def superseding(section: nodes.section, config: Config) -> tuple[bool, str | Non
         if not isinstance(child, nodes.Admonition):
             continue
         text = child.astext()
-        if not any(marker in text for marker in config.handbook_superseded_markers):
-            continue
+        if not any(re.search(f'(?<![未不没非]){re.escape(marker)}', text)
+                   for marker in config.handbook_superseded_markers):
+            continue  # none, or each said not to hold (尚未过时, 并未过时, 没过时)
         for xref in child.findall(addnodes.pending_xref):
             if xref.get('refdomain') == 'std' and xref.get('reftype') == 'ref':
                 return True, xref['reftarget']
@@ -355,9 +400,26 @@ def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayL
     """The lines of the day *section*'s line blocks that are rulings, each with
     the source header above it (the headers themselves are not rulings, nor
     are empty lines)."""
-    source: tuple[str, str] | None = None
     outdated, superseded_by = superseding(section, config)
-    for child in section.children:
+    yield from _lines_of(section, section, day, config, outdated, superseded_by, None)
+
+
+def _lines_of(container: nodes.Element, section: nodes.section, day: Day, config: Config,
+              outdated: bool, superseded_by: str | None, source: tuple[str, str] | None
+              ) -> Iterator[DayLine]:
+    """The ruling lines of the line blocks of *container*, a day *section*
+    or what it holds: an indented block (a block quote), or a subsection of
+    the day, whose title is the source of its lines where it names one
+    (``邮件`` under ``1/5``)."""
+    for child in container.children:
+        if isinstance(child, nodes.block_quote):
+            yield from _lines_of(child, section, day, config, outdated, superseded_by, source)
+            continue
+        if isinstance(child, nodes.section):
+            named = _source_named(title_of(child), config)
+            yield from _lines_of(child, section, day, config, outdated, superseded_by,
+                                 named or source)
+            continue
         if not isinstance(child, nodes.line_block):
             _loose_ruling(child, section, day, config)
             continue
@@ -392,11 +454,11 @@ def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: C
 
 
 def day_of(node: nodes.Node, sections: dict[int, Day]) -> Day | None:
-    """The day of the day section that holds *node*, if any (*sections*: the
-    page's day sections, by ``id()``)."""
+    """The day of the day section that holds *node*, if any, in a subsection
+    of it too (*sections*: the page's day sections, by ``id()``)."""
     while node is not None:
-        if isinstance(node, nodes.section):
-            return sections.get(id(node))
+        if isinstance(node, nodes.section) and id(node) in sections:
+            return sections[id(node)]
         node = node.parent
     return None
 

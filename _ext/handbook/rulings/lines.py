@@ -631,7 +631,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
-    # env_version 8: a block that holds only its dates is no ruling; 7: notes for a day's text that is no ruling, a label in a day's
+    # env_version 8: a block that holds only its dates is no ruling; the lines of a
+    # day's block quotes and subsections, months titled with more, ranges of days,
+    # 2010-2012 pages, labels never sources, 尚未过时; 7: notes for a day's text that is no ruling, a label in a day's
     # line block no ruling, an outdated day that links no section superseded all
     # the same, a ruling's text without what held its dates, a remark in brackets
     # kept with its ruling; 6: a ruling in a table names the cards of its row; 5:
