@@ -49,11 +49,18 @@ def test_card_faults(capsys, monkeypatch):
         f'{p}:25 [handbook.card-markup]',   # nested list item, second line
         f'{p}:30 [handbook.card-markup]',   # admonition, line block
         f'{p}:33 [handbook.unlinked]',      # admonition, paragraph's second line
+        f'{p}:41 [handbook.markup]',        # `旋风`: no role
+        f'{p}:42 [handbook.markup]',        # a link in struck text: the fix,
+        f'{p}:42 [docutils]',               # and docutils' word
+        f'{p}:43 [handbook.markup]',        # the same, a date after it
+        f'{p}:43 [docutils]',
+        f'{p}:44 [handbook.markup]',        # a link in another role's text
+        f'{p}:44 [docutils]',
     ]
     assert out[3] == (f'{p}:10: error: unknown card name 「旋风的主人」: check the spelling; '
                       'if it is a new card, add a row to cards.tsv. [handbook.card]')
-    assert out[-1] == ('make check: 8 errors (handbook.card 1, handbook.card-markup 7), '
-                       '3 warnings (handbook.unlinked 3)')
+    assert out[-1] == ('make check: 12 errors (handbook.card 1, handbook.card-markup 7, '
+                       'handbook.markup 4), 6 warnings (docutils 3, handbook.unlinked 3)')
 
 
 def test_docutils_and_sphinx_errors(capsys, monkeypatch):

@@ -98,6 +98,9 @@ _NOT_PROSE = (nodes.literal, nodes.FixedTextElement, nodes.comment, nodes.raw,
               nodes.substitution_definition, nodes.image)
 #: the same, when docutils took the backquoted part for text in the default role
 _ROLE_BEFORE = re.compile(r':[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)?:$')
+#: what docutils leaves of a role whose text holds a link (:strike:`「`卡名`_」…`):
+#: the role, its text up to the link's end
+_ROLE_AND_LINK = re.compile(r'(:[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)?:)`.*`_+$', re.DOTALL)
 #: markup left in a line of prose, tried in this order at each position; every
 #: part is bounded by a character its run excludes, so a search is linear
 _LEFTOVER = re.compile(r'''
@@ -326,7 +329,21 @@ class CardMarkup(SphinxTransform):
     # -- `卡名` without the underscore --------------------------------------------
 
     def check_default_role(self) -> None:
+        tangled = set()  # the blocks of a role with a link in its text: reported once
+        for node in self.document.findall(nodes.problematic):
+            role = _ROLE_AND_LINK.match(node.rawsource)
+            if role:
+                name = role[1]
+                fix = (f'write its card names without backquotes, {name}`「卡名」…`: the build '
+                       'links the names of struck text' if name == ':strike:' else
+                       f'end the role before the link and start it again after it, '
+                       f'{name}`…`\\ 「`卡名`_」\\ {name}`…`')
+                self.error(node, f'{name}`…` holds a link, which reStructuredText cannot nest '
+                                 f'in a role\'s text (readers see the markup): {fix}', 'markup')
+                tangled.add(id(node.parent))
         for node in self.document.findall(nodes.title_reference):
+            if id(node.parent) in tangled:
+                continue
             text = node.astext()
             before = self.sibling(node, -1)
             role = _ROLE_BEFORE.search(before) if isinstance(before, nodes.Text) else None
