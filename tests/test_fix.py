@@ -119,6 +119,32 @@ def test_unfixed_handbook_has_each_problem(handbook, make_app):
                    for line in reported.splitlines()), (where, subtype)
 
 
+def test_dates_in_brackets_get_https_a_link_over_two_lines_no_promise(handbook, make_app):
+    """A date link in brackets (（17/3/24）, 【17/7/28】) is a ruling's date to the
+    build, and its http URL is rewritten as a plain one's; a link written
+    over two lines stays (a fix never crosses a line), so its note does not
+    say that make fix rewrites it."""
+    page = handbook / 'rulings.rst'
+    added = [f'| 甲。\\ `（17/3/24） <http://{FAQ.format(1)}>`__',
+             f'| 乙。\\ `【17/7/28】 <http://{FAQ.format(2)}>`__',
+             '| 丙。\\ `17/12/22', f'  <http://{FAQ.format(3)}>`__']
+    page.write_text(page.read_text(encoding='utf-8') + '\n' + '\n'.join(added) + '\n',
+                    encoding='utf-8')
+    status, out, _err = run(handbook)
+    assert status == 0
+    assert [line for line in out if line.startswith(('rulings.rst:15', 'rulings.rst:16',
+                                                      'rulings.rst:17'))] == [
+        f'rulings.rst:{14 + n}: http://{FAQ.format(n)} → https://{FAQ.format(n)}' for n in (1, 2)]
+    assert lines(page)[14:18] == [added[0].replace('http:', 'https:'),
+                                  added[1].replace('http:', 'https:'), *added[2:]]
+    app = make_app('html', srcdir=handbook, freshenv=True)
+    app.build()
+    assert [line.split('/handbook/')[-1] for line in app.status.getvalue().splitlines()
+            if ' note: ' in line] == [
+        f"rulings.rst:17: note: ruling URL 'http://{FAQ.format(3)}' is http: write "
+        f'https://{FAQ.format(3)} (the same page over https) [handbook.ruling-https]']
+
+
 def test_line_endings_and_last_line_stay(handbook):
     """CRLF line endings and a page without a final newline are kept as they are."""
     for path in handbook.iterdir():

@@ -7,8 +7,9 @@ The fixes, each done only where the result is certain:
   (``tools/autolink.py``: effect text in 『』, placeholders such as 「○○」
   and names it cannot resolve stay as they are, and are listed);
 * **https for ruling URLs**: the URL of a ruling date,
-  ``:ruling:`17/3/24 <http://…>``` or the legacy ```17/3/24 <http://…>`__``,
-  on a host known to serve https (``handbook_ruling_hosts``, else the
+  ``:ruling:`17/3/24 <http://…>``` or the legacy ```17/3/24 <http://…>`__``
+  (also in brackets, ```（17/3/24） <http://…>`__``: every link the build reads
+  as a date), written on one line, on a host known to serve https (``handbook_ruling_hosts``, else the
   official FAQ's and the wiki's: ``rulings.dates.https_hosts``) becomes the
   same URL with ``https://`` (``rulings.dates.https_url``);
 * **emphasis split around card links**: reStructuredText cannot nest a link in
@@ -83,7 +84,12 @@ from autolink import arguments, autolink, changes, prose_lines, read_page, save 
 from docutils.utils import punctuation_chars  # noqa: E402
 from handbook.cards.markup import split_emphasis, split_role  # noqa: E402
 from handbook.cards.registry import Registry, load, redundant_rows  # noqa: E402
-from handbook.rulings.dates import DEFAULT_FAQ_URL, https_hosts, https_url  # noqa: E402
+from handbook.rulings.dates import (  # noqa: E402
+    DEFAULT_FAQ_URL,
+    https_hosts,
+    https_url,
+    link_date,
+)
 
 #: a card link, as pages write it
 _CARD_LINK = re.compile(r'「`([^`]+)`_」')
@@ -91,7 +97,7 @@ _CARD_LINK = re.compile(r'「`([^`]+)`_」')
 _LITERAL = re.compile(r'``.+?``')
 #: the URL of a ruling date: :ruling:`17/3/24 <URL>` or the legacy link
 #: `17/3/24 <URL>`__ (``legacy``; without underscores it is no link)
-_RULING_URL = re.compile(r'(?::ruling:`[^`<]*<|(?<!`)(?P<legacy>`)\d{1,2}/\d{1,2}/\d{1,2}\s*<)'
+_RULING_URL = re.compile(r'(?::ruling:`[^`<]*<|(?<!`)(?P<legacy>`)(?P<text>[^`<]+)<)'
                          r'(?P<url>http://[^>`\s]+)>`(?P<underscores>_*)')
 #: where docutils sees inline markup start and end (its Inliner's rules): after
 #: whitespace, an opening bracket or a delimiter; before whitespace, a closing
@@ -186,8 +192,10 @@ def rewrite(line: str, pattern: re.Pattern, new_of: Callable[[re.Match, str], st
 
 
 def fix_https(line: str, hosts: tuple[str, ...]) -> tuple[str, list[str]]:
-    return rewrite(line, _RULING_URL, lambda m, url: None if m['legacy'] and not m['underscores']
-                   else https_url(url, hosts), 'url')
+    """The http URLs of ruling dates: of the role, and of the links whose text
+    the build reads as a date (``17/3/24``, ``（17/3/24）``: ``link_date``)."""
+    return rewrite(line, _RULING_URL, lambda m, url: None if m['legacy'] and (
+        not m['underscores'] or link_date(m['text']) is None) else https_url(url, hosts), 'url')
 
 
 def fix_emphasis(line: str) -> tuple[str, list[str]]:

@@ -418,8 +418,10 @@ class RulingReferences(SphinxTransform):
         https = https_url(target, https_hosts(self.config.handbook_ruling_hosts,
                                               self.config.handbook_faq_url))
         if https:
+            # make fix changes one line at a time: not a link written over two
+            fixes = '' if '\n' in node.rawsource else '; make fix rewrites it'
             reports.note(f'ruling URL {quoted(target, 1000)} is http: write {https} (the same '
-                         'page over https; make fix rewrites it)',
+                         f'page over https{fixes})',
                          location=node, subtype='ruling-https', config=self.config)
 
     @staticmethod
