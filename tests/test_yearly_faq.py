@@ -437,6 +437,47 @@ def test_dates_in_brackets_in_lists_and_before_a_colon(make_app, rootdir, tmp_pa
         (['2017-04-02'], ['地缚神'], '（1）「地缚神」怪兽被破坏。')]
 
 
+def test_remarks_joined_dates_and_dates_written_first(make_app, rootdir, tmp_path):
+    """A remark in brackets after a ruling is that ruling's, with or without
+    a date in it, when another ruling follows on the line; dates joined by
+    ，、和 / are one ruling's; a line whose dates come before what they date
+    (17/3/24：…, 【17/3/24】…) holds one ruling per date.  No ruling is empty,
+    none starts with what joined two dates."""
+    lines = ['| 「`罪`_」怪兽被除外。\\ :ruling:`17/3/24`\\ （\\ :ruling:`17/7/28` 修正） '
+             '「`地缚神`_」怪兽被破坏。\\ :ruling:`17/12/22`',
+             '| 「`罪`_」怪兽被除外。\\ :ruling:`17/3/24`\\ （裁定变更） 「`地缚神`_」怪兽被破坏。'
+             '\\ :ruling:`17/7/28`',
+             '| 「`罪`_」怪兽不能发动效果。（17/3/24 调整中） 「`地缚神`_」怪兽被破坏。（17/7/28）',
+             '| 「`罪`_」怪兽被除外。17/3/24，17/12/22 「`地缚神`_」怪兽被破坏。17/7/28',
+             '| 「`罪`_」怪兽被除外。\\ :ruling:`17/3/24` 和 :ruling:`17/12/22`',
+             '| 「`罪`_」怪兽被除外。\\ :ruling:`17/3/24` / :ruling:`17/12/22`',
+             '| 17/3/24：「`罪`_」怪兽被除外。17/12/22：「`地缚神`_」怪兽被破坏。',
+             '| 【17/3/24】「`罪`_」怪兽被除外。【17/7/28】「`地缚神`_」怪兽被破坏。']
+    srcdir = edited_root(rootdir, tmp_path, 'remarks', {'chapter.rst': [
+        ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(lines) + '\n\n.. _同时处理:\n')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
+    out, banished, destroyed = '「罪」怪兽被除外。', '「罪」怪兽不能发动效果。', '「地缚神」怪兽被破坏。'
+    assert [(r['dates'], r['cards'], r['status'], r['text']) for r in data['rulings']
+            if r['section']['title'] == '句型'] == [
+        (['2017-03-24', '2017-07-28'], ['罪'], [], f'{out}（修正）'),
+        (['2017-12-22'], ['地缚神'], [], destroyed),
+        (['2017-03-24'], ['罪'], ['changed'], f'{out}（裁定变更）'),
+        (['2017-07-28'], ['地缚神'], [], destroyed),
+        (['2017-03-24'], ['罪'], ['open'], f'{banished}（调整中）'),
+        (['2017-07-28'], ['地缚神'], [], destroyed),
+        (['2017-03-24', '2017-12-22'], ['罪'], [], out),
+        (['2017-07-28'], ['地缚神'], [], destroyed),
+        (['2017-03-24', '2017-12-22'], ['罪'], [], out),
+        (['2017-03-24', '2017-12-22'], ['罪'], [], out),
+        (['2017-03-24'], ['罪'], [], out),
+        (['2017-12-22'], ['地缚神'], [], destroyed),
+        (['2017-03-24'], ['罪'], [], out),
+        (['2017-07-28'], ['地缚神'], [], destroyed)]
+
+
 def test_an_outdated_day_that_links_no_section_is_outdated_all_the_same(
         make_app, rootdir, tmp_path):
     """An outdated day whose note points to the newer rulings with ``:doc:``

@@ -409,9 +409,9 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
 _DATE = '\x00'
 #: what the dates leave behind once removed: brackets around dates only
 #: (``…破坏。（17/3/24）``, ``【17/3/24】``), dates and their colon at the start
-#: (``17/7/28：「罪」…``), the 、 ， ； 和 between two dates (``17/3/24、17/12/22``),
+#: (``17/7/28：「罪」…``), the 、 ， ； 和 … between two dates (``17/3/24、17/12/22``),
 #: the space after a bracket that a date opened (``（17/7/28 修正）``)
-_DATES = rf'{_DATE}(?:\s*[、，,；;和及]?\s*{_DATE})*'
+_DATES = rf'{_DATE}(?:\s*[{re.escape(sentences.JOINERS)}]?\s*{_DATE})*'
 _OPEN, _CLOSE = (f'[{re.escape(brackets)}]' for brackets in (sentences.OPEN, sentences.CLOSE))
 _LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*{_OPEN}\s*{_DATES}\s*{_CLOSE}'
                             rf'|(?<={_OPEN})\s*{_DATES}\s*|{_DATES}')
@@ -633,7 +633,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect(PAGE_READ, read_rulings)
     # env_version 8: a block that holds only its dates is no ruling; the lines of a
     # day's block quotes and subsections, months titled with more, ranges of days,
-    # 2010-2012 pages, labels never sources, 尚未过时; 7: notes for a day's text that is no ruling, a label in a day's
+    # 2010-2012 pages, labels never sources, 尚未过时, remarks after a ruling, dates
+    # joined by 、，和 /, lines that start with their date; 7: notes for a day's text that is no ruling, a label in a day's
     # line block no ruling, an outdated day that links no section superseded all
     # the same, a ruling's text without what held its dates, a remark in brackets
     # kept with its ruling; 6: a ruling in a table names the cards of its row; 5:

@@ -9,7 +9,10 @@ them:
   quotes right after it (」』）) …), or at the end of the block;
 * a date right after the end of a sentence (spaces aside) dates that
   sentence: ``…不能发动。\\ :ruling:`17/3/24```; so do the dates right after
-  it, separated only by spaces (one ruling, answered in two FAQs);
+  it, separated only by spaces or by one of 、，；和及与~/ (one ruling,
+  answered in two FAQs: ``17/3/24、17/12/22``); so does a remark in brackets
+  that opens right after that sentence, with the dates inside it, up to its
+  closing bracket (``…不能发动。（17/3/24 调整中）``);
 * a date inside a sentence dates the whole sentence, up to its end, with the
   dates in between: ``…「地缚神」怪兽\\ :ruling:`17/3/24` 和「罪」怪兽\\
   :ruling:`17/3/24` 立即被自身效果破坏。`` is one ruling;
@@ -18,9 +21,15 @@ them:
 * a sentence that starts with a continuation -- ，、；也但而 -- goes on with
   the ruling before it (``…伤害。\\ :ruling:`17/12/22` 但本身造成了2次伤害…``),
   so no ruling starts in the middle of a thought; so does a remark in
-  brackets and nothing more (``…2次。\\ :ruling:`17/3/24`\\ （\\
-  :ruling:`17/7/28` 修正）``), while ``（1）B。`` is a sentence of its own;
+  brackets that opens what follows a ruling (``…2次。\\ :ruling:`17/3/24`\\ （\\
+  :ruling:`17/7/28` 修正） B。``, ``…（裁定变更） B。``: the remark is the first
+  ruling's), while ``（1）B。`` is a sentence of its own;
 * text after the block's last dated sentence continues the last ruling.
+
+A block that starts with its date (``17/3/24：「A」…。17/7/28：「B」…。``,
+``【17/3/24】「A」…。``) writes each date before what it dates: a ruling
+starts at each date that follows the end of a sentence, and runs to the
+next.
 
 :func:`cut` works on the block's children as they are: a text node is split
 where a ruling ends inside it; an element (emphasis, a card link, struck
@@ -44,6 +53,16 @@ CONTINUATIONS = frozenset('，、；,;也但而')
 #: the brackets of a remark on the ruling before (``（17/7/28 修正）``); the
 #: text of a ruling also loses those that only held dates (``rulings.lines``)
 OPEN, CLOSE = '（(【[［', '）)】]］'
+#: where a text is cut into pieces: after each end of a sentence, and after
+#: each closing bracket (where a remark ends)
+_CUT = re.compile(f'{END.pattern}|[{re.escape(CLOSE)}]')
+#: what joins two dates of one ruling (``17/3/24、17/12/22``, ``… 和 …``); the
+#: text of a ruling loses it with the dates (``rulings.lines``)
+JOINERS = '、，,；;和及与~～/／'
+#: a number in brackets that opens a sentence, ``（1）B。``: no remark
+_NUMBERED = re.compile(rf'\s*[{re.escape(OPEN)}]\s*[0-9A-Za-z一二三四五六七八九十①-⑳]{{1,3}}\s*'
+                       rf'[{re.escape(CLOSE)}]')
+_JOINS = re.compile(rf'\s*[{re.escape(JOINERS)}]\s*')
 
 
 def ends_sentence(text: str) -> bool:
@@ -78,9 +97,15 @@ def remark(text: str) -> bool:
     return False
 
 
+def opens(text: str) -> bool:
+    """Whether *text* is one opening bracket."""
+    return len(text) == 1 and text in OPEN
+
+
 def pieces(children: list[nodes.Node]) -> list[nodes.Node]:
     """*children* with each text node split after every end of a sentence
-    inside it (the pieces keep their text; nothing else changes)."""
+    and every closing bracket inside it (the pieces keep their text; nothing
+    else changes)."""
     out: list[nodes.Node] = []
     for child in children:
         if not isinstance(child, nodes.Text):
@@ -88,7 +113,7 @@ def pieces(children: list[nodes.Node]) -> list[nodes.Node]:
             continue
         text = str(child)
         at = 0
-        for m in END.finditer(text):
+        for m in _CUT.finditer(text):
             if m.end() < len(text):
                 out.append(nodes.Text(text[at:m.end()]))
                 at = m.end()
@@ -106,24 +131,63 @@ def cut(children: list[nodes.Node], dated: Callable[[nodes.Node], bool]) -> list
     is_date = [dated(item) for item in items]
     texts = [item.astext() for item in items]
     blank = [not is_date[i] and not texts[i].strip() for i in range(n)]
+    joins = [not is_date[i] and _JOINS.fullmatch(texts[i]) is not None for i in range(n)]
 
     def closes(i: int) -> bool:
         """Item *i* (not a date) ends a sentence."""
         return not is_date[i] and ends_sentence(texts[i])
 
+    def date_at(j: int) -> bool:
+        """Item *j* is a date, blanks aside."""
+        while j < n and blank[j]:
+            j += 1
+        return j < n and is_date[j]
+
     def dates_after(i: int) -> int:
-        """The last item of the dates (and blanks) right after item *i*."""
+        """The last item of the dates right after item *i*, with the blanks
+        and the 、 和 … between them."""
         j = i
-        while j + 1 < n and (is_date[j + 1] or blank[j + 1]):
+        while j + 1 < n and (is_date[j + 1] or blank[j + 1] or joins[j + 1] and date_at(j + 2)):
             j += 1
         while j > i and blank[j]:
             j -= 1
         return j
 
+    def remark_at(i: int) -> int | None:
+        """Where the date *i* opens a remark in brackets right after the
+        end of a sentence (``…发动。（17/3/24 调整中）``), the item that
+        closes the remark."""
+        b = i - 1
+        while b >= 0 and blank[b]:
+            b -= 1
+        if b < 0 or is_date[b] or not opens(texts[b].strip()):
+            return None
+        k = b - 1
+        while k >= 0 and (blank[k] or is_date[k]):
+            k -= 1
+        if k < 0 or not closes(k):  # not after a sentence: a date-first block, (1) …
+            return None
+        return closing(b)
+
+    def closing(b: int) -> int | None:
+        """The item whose text closes the bracket that item *b* opens."""
+        depth = 0
+        for j in range(b, n):
+            if is_date[j]:
+                continue
+            for char in texts[j]:
+                depth += (char in OPEN) - (char in CLOSE)
+                if depth == 0:
+                    return j
+        return None
+
     def end_of(i: int) -> int:
         """The last item of the sentence that the date *i* dates."""
+        remarked = remark_at(i)
+        if remarked is not None:
+            return dates_after(remarked)
         before = i - 1
-        while before >= 0 and (blank[before] or is_date[before]):
+        while before >= 0 and (blank[before] or is_date[before] or joins[before]):
             before -= 1
         if before < 0 or closes(before):
             return dates_after(i)  # the date follows the end of a sentence
@@ -132,6 +196,28 @@ def cut(children: list[nodes.Node], dated: Callable[[nodes.Node], bool]) -> list
                 return dates_after(j)
         return n - 1
 
+    def date_first(i: int) -> int | None:
+        """In a block that starts with its date, where the date *i* starts
+        a ruling: at the block's start or right after the end of a sentence,
+        the first of its dates, with the bracket that opens before it."""
+        b = i - 1
+        while b >= 0 and blank[b]:
+            b -= 1
+        if b >= 0 and (is_date[b] or joins[b]):
+            return None
+        at = i
+        if b >= 0 and opens(texts[b].strip()):
+            at, b = b, b - 1
+            while b >= 0 and blank[b]:
+                b -= 1
+        return at if b < 0 or closes(b) else None
+
+    lead = next((j for j in range(n) if not blank[j]), n)
+    if lead < n and (is_date[lead] or opens(texts[lead].strip()) and date_at(lead + 1)):
+        # dates written before what they date (17/3/24：「A」…。17/7/28：「B」…。)
+        starts = [at for at in map(date_first, (i for i in range(n) if is_date[i]))
+                  if at is not None]
+        return [items[a:b] for a, b in zip([0, *starts[1:]], [*starts[1:], n])]
     ends: list[int] = []
     i = 0
     while i < n:
@@ -146,13 +232,20 @@ def cut(children: list[nodes.Node], dated: Callable[[nodes.Node], bool]) -> list
     groups: list[list[nodes.Node]] = []
     start = 0
     for end in ends:
-        group = items[start:end + 1]
-        first = next((t for t, b in zip(texts[start:end + 1], blank[start:end + 1]) if not b), '')
+        first_at = next((j for j in range(start, end + 1) if not blank[j]), end)
         said = ''.join(t for t, d in zip(texts[start:end + 1], is_date[start:end + 1]) if not d)
-        if groups and (continues(first) or remark(said)):
-            groups[-1].extend(group)
-        else:
-            groups.append(group)
+        if groups and (continues(texts[first_at]) or remark(said)):
+            groups[-1].extend(items[start:end + 1])
+            start = end + 1
+            continue
+        if groups and not is_date[first_at] and texts[first_at].lstrip()[:1] in tuple(OPEN):
+            closed = closing(first_at)  # a remark opens the group: the ruling before's
+            opening = ''.join(t for t, d in zip(texts[first_at:end + 1], is_date[first_at:end + 1])
+                              if not d)
+            if closed is not None and closed < end and not _NUMBERED.match(opening):
+                groups[-1].extend(items[start:closed + 1])
+                start = closed + 1
+        groups.append(items[start:end + 1])
         start = end + 1
     groups[-1].extend(items[start:])  # text after the last date continues the last ruling
     return groups
