@@ -441,8 +441,9 @@ def test_remarks_joined_dates_and_dates_written_first(make_app, rootdir, tmp_pat
     """A remark in brackets after a ruling is that ruling's, with or without
     a date in it, when another ruling follows on the line; dates joined by
     ，、和 / are one ruling's; a line whose dates come before what they date
-    (17/3/24：…, 【17/3/24】…) holds one ruling per date.  No ruling is empty,
-    none starts with what joined two dates."""
+    (17/3/24：…, 【17/3/24】…) holds one ruling per date; a 。 or ？ in
+    quoted text (『…』) ends no sentence.  No ruling is empty, none starts
+    with what joined two dates."""
     lines = ['| 「`罪`_」怪兽被除外。\\ :ruling:`17/3/24`\\ （\\ :ruling:`17/7/28` 修正） '
              '「`地缚神`_」怪兽被破坏。\\ :ruling:`17/12/22`',
              '| 「`罪`_」怪兽被除外。\\ :ruling:`17/3/24`\\ （裁定变更） 「`地缚神`_」怪兽被破坏。'
@@ -452,7 +453,12 @@ def test_remarks_joined_dates_and_dates_written_first(make_app, rootdir, tmp_pat
              '| 「`罪`_」怪兽被除外。\\ :ruling:`17/3/24` 和 :ruling:`17/12/22`',
              '| 「`罪`_」怪兽被除外。\\ :ruling:`17/3/24` / :ruling:`17/12/22`',
              '| 17/3/24：「`罪`_」怪兽被除外。17/12/22：「`地缚神`_」怪兽被破坏。',
-             '| 【17/3/24】「`罪`_」怪兽被除外。【17/7/28】「`地缚神`_」怪兽被破坏。']
+             '| 【17/3/24】「`罪`_」怪兽被除外。【17/7/28】「`地缚神`_」怪兽被破坏。',
+             # quoted text's 。 and ？ end no sentence
+             '| 「`罪`_」\\ :ruling:`17/3/24`\\ 记述是『这张卡不能发动。那之后抽1张』，不是同时进行。'
+             '「`地缚神`_」怪兽被破坏。\\ :ruling:`17/7/28`',
+             '| 「`罪`_」\\ :ruling:`17/3/24`\\ 对『可以发动吗？』的回答是可以。'
+             '「`地缚神`_」怪兽被破坏。\\ :ruling:`17/7/28`']
     srcdir = edited_root(rootdir, tmp_path, 'remarks', {'chapter.rst': [
         ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(lines) + '\n\n.. _同时处理:\n')]})
     app = make_app('html', srcdir=srcdir)
@@ -475,6 +481,10 @@ def test_remarks_joined_dates_and_dates_written_first(make_app, rootdir, tmp_pat
         (['2017-03-24'], ['罪'], [], out),
         (['2017-12-22'], ['地缚神'], [], destroyed),
         (['2017-03-24'], ['罪'], [], out),
+        (['2017-07-28'], ['地缚神'], [], destroyed),
+        (['2017-03-24'], ['罪'], [], '「罪」记述是『这张卡不能发动。那之后抽1张』，不是同时进行。'),
+        (['2017-07-28'], ['地缚神'], [], destroyed),
+        (['2017-03-24'], ['罪'], [], '「罪」对『可以发动吗？』的回答是可以。'),
         (['2017-07-28'], ['地缚神'], [], destroyed)]
 
 

@@ -6,7 +6,8 @@ it sits in, so a ruling is made of whole sentences, with every date inside
 them:
 
 * a sentence ends at 。！？ (or ``!`` ``?``), with the closing brackets and
-  quotes right after it (」』）) …), or at the end of the block;
+  quotes right after it (」』）) …), or at the end of the block; not inside
+  quoted text (``记述是『…丢弃。双方从卡组抽5张』，…。`` is one sentence);
 * a date right after the end of a sentence (spaces aside) dates that
   sentence: ``…不能发动。\\ :ruling:`17/3/24```; so do the dates right after
   it, separated only by spaces or by one of 、，；和及与~/ (one ruling,
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
 
 #: the end of a sentence, with the closing brackets and quotes after it
 END = re.compile(r'[。！？!?][」』）)】〕”’"\']*')
+#: quoted text, whose 。 ends no sentence of the ruling: 『effect text。』, “…。”
+QUOTES_OPEN, QUOTES_CLOSE = '『“', '』”'
 #: what a sentence that continues the one before starts with
 CONTINUATIONS = frozenset('，、；,;也但而')
 #: the brackets of a remark on the ruling before (``（17/7/28 修正）``); the
@@ -102,23 +105,43 @@ def opens(text: str) -> bool:
     return len(text) == 1 and text in OPEN
 
 
-def pieces(children: list[nodes.Node]) -> list[nodes.Node]:
+def pieces(children: list[nodes.Node]) -> tuple[list[nodes.Node], list[bool]]:
     """*children* with each text node split after every end of a sentence
-    and every closing bracket inside it (the pieces keep their text; nothing
-    else changes)."""
+    and every closing bracket inside it, except inside quoted text (『…。…』:
+    the text a ruling quotes, such as a card's, is no end of its sentence);
+    the pieces keep their text, nothing else changes.  And, for each piece,
+    whether it ends inside quoted text."""
     out: list[nodes.Node] = []
+    quoted: list[bool] = []
+    depth = 0
     for child in children:
+        text = child.astext()
         if not isinstance(child, nodes.Text):
+            depth = _quote_depth(text, depth)
             out.append(child)
+            quoted.append(depth > 0)
             continue
-        text = str(child)
         at = 0
         for m in _CUT.finditer(text):
-            if m.end() < len(text):
+            inside = _quote_depth(text[at:m.start() + 1], depth)  # at its 。, not after 』
+            if m.end() < len(text) and not inside:
                 out.append(nodes.Text(text[at:m.end()]))
-                at = m.end()
+                quoted.append(False)
+                depth, at = 0, m.end()
         out.append(nodes.Text(text[at:]) if at else child)
-    return out
+        depth = _quote_depth(text[at:], depth)
+        quoted.append(depth > 0)
+    return out, quoted
+
+
+def _quote_depth(text: str, depth: int) -> int:
+    """How deep in quoted text (『』 “”) the end of *text* is, from *depth* at its start."""
+    for char in text:
+        if char in QUOTES_OPEN:
+            depth += 1
+        elif char in QUOTES_CLOSE and depth:
+            depth -= 1
+    return depth
 
 
 def cut(children: list[nodes.Node], dated: Callable[[nodes.Node], bool]) -> list[list[nodes.Node]]:
@@ -126,7 +149,7 @@ def cut(children: list[nodes.Node], dated: Callable[[nodes.Node], bool]) -> list
     docstring); *dated* says whether a child is or holds a dated reference.
     Each group but the first starts at a sentence; a block without a date
     is one group."""
-    items = pieces(children)
+    items, quoted = pieces(children)
     n = len(items)
     is_date = [dated(item) for item in items]
     texts = [item.astext() for item in items]
@@ -135,7 +158,7 @@ def cut(children: list[nodes.Node], dated: Callable[[nodes.Node], bool]) -> list
 
     def closes(i: int) -> bool:
         """Item *i* (not a date) ends a sentence."""
-        return not is_date[i] and ends_sentence(texts[i])
+        return not is_date[i] and not quoted[i] and ends_sentence(texts[i])
 
     def date_at(j: int) -> bool:
         """Item *j* is a date, blanks aside."""
