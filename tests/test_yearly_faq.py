@@ -283,14 +283,15 @@ def test_days_laid_out_as_editors_lay_them_out(make_app, rootdir, tmp_path):
     """More of what editors write around a day's lines, read as the root's
     lines are: a month title that goes on (``21/01（共4条）``), an indented
     line block (a block quote), a subsection of the day titled with a source
-    (数据库) and its lines, a block that starts with 例： (its lines keep the
+    (数据库) and its lines, a header that names its source after a colon
+    (来源：wiki), a block that starts with 例： (its lines keep the
     source above), an admonition saying the day is not outdated (尚未过时):
     no report, the same rulings as the root's."""
     srcdir = edited_root(rootdir, tmp_path, 'layout', {
         'faq/2021.rst': [('21/01\n=====', '21/01（共4条）\n=============='),
                          ('| 邮件：\n| 「`倍倍', '.. note:: 这些调整尚未过时。\n\n| 邮件：\n| 「`倍倍'),
                          ('\n| :strike:`「死者苏生」', '\n\n| 例：\n| :strike:`「死者苏生」'),
-                         ('| wiki:\n| 「`手札抹杀`_」', '  | wiki:\n  | 「`手札抹杀`_」'),
+                         ('| wiki:\n| 「`手札抹杀`_」', '  | 来源：wiki\n  | 「`手札抹杀`_」'),
                          ('| 数据库：\n| 反转召唤', '数据库\n~~~~~~\n\n| 反转召唤')]})
     app = make_app('html', srcdir=srcdir)
     app.build()

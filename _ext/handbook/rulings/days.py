@@ -61,6 +61,7 @@ line, if any), ``wiki``, ``mail`` (邮件), or ``other`` with the label itself
 where the line starts its line block.  Further down, a label that names no
 source (``| 例：``) introduces the lines after it: no source, and no ruling;
 so does, anywhere, a label that is never a source (例, 问, 答, 注, 补充, …).
+A line ``| 来源：推特`` (来源, 出处: the source after the colon) is a header too.
 A subsection of a day titled with a source (``数据库``) is the source of its
 lines.
 
@@ -155,6 +156,9 @@ _ONLY_YEAR = re.compile(r'^\d{4}\s*年?$')
 #: line block: an example, a question and its answer, a remark
 _NO_SOURCE = frozenset(['例', '例子', '举例', '问', '答', '问题', '回答', '注', '注意', '备注', '补充',
                         'q', 'a'])
+#: a line that names its source after a colon: 来源：推特, 出处：数据库
+_SOURCE_IS = re.compile(r'^\s*(?:来源|來源|出处|出處|source)\s*[：:]\s*([^：:\n]{1,16}?)\s*$',
+                        re.IGNORECASE)
 #: a source header line: a short label and a colon, alone on its line
 _HEADER = re.compile(r'^\s*(?:([^：:]{1,16}?)\s*[：:]|【([^】]{1,16})】)\s*$')
 
@@ -344,9 +348,14 @@ def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | N
     """The source a header line names, ``(kind, detail)``, or None when
     *line* is not a header (see the module docstring): a label alone on the
     line (:func:`label_of`) that names a source of ``source_headers``, or
-    any such line that starts its line block (*first*: ``| 推特：``; a
+    any such line that starts its line block (*first*: ``| 推特：``), or a
+    line that names its source after a colon (``| 来源：推特``); a
     ``| 例：`` further down introduces the lines after it: no source, and
     no ruling either)."""
+    named = _SOURCE_IS.match(line.astext())
+    if named and not any(is_card_link(n) or 'ruling_text' in n.attributes
+                         for n in line.findall(nodes.Element) if n is not line):
+        return _source_named(named[1], config) or ('other', named[1])
     label = label_of(line)
     if label is None or label.casefold() in _NO_SOURCE:
         return None
