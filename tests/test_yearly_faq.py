@@ -303,23 +303,32 @@ def test_days_laid_out_as_editors_lay_them_out(make_app, rootdir, tmp_path):
 def test_ranges_of_days_and_the_years_2010_to_2012(make_app, rootdir, tmp_path):
     """A day titled with a range that repeats its month (``11/2-11/3``) is its
     first day, with the note of a title that goes on (not 2011-02-11); on a
-    page titled ``2012`` with its days right under the title, ``12/5`` (which
-    is also the shape of a month 2012/05) is a day: it holds no section."""
+    page titled ``2012`` with its days right under the title, ``12/5`` and
+    ``12/6（补充）`` (also the shape of a month 2012/05, 2012/06) are days; a
+    chapter's section titled with a date and more (``2017年3月25日新大师规则``)
+    is no month, and its subsection ``3.1 …`` no day."""
     srcdir = edited_root(rootdir, tmp_path, 'ranges', {
         'faq/2021.rst': [('\n1/5\n-------', '\n11/2-11/3\n---------')],
         'faq/2019.rst': [('2019年\n======', '2012\n===='), ('19/04\n=====\n\n', ''),
                          ('4/17\n----', '12/5\n----'), ('5月\n===\n\n', ''),
-                         ('5月3日\n------', '12/6\n----')]})
+                         ('5月3日\n------', '12/6（补充）\n------------')],
+        'chapter.rst': [('\n.. _同时处理:\n', '\n2017年3月25日新大师规则\n------------------------------'
+                         '\n\n3.1 连接召唤\n^^^^^^^^^^^^\n\n| 「`罪`_」怪兽被除外。17/3/24\n\n'
+                         '.. _同时处理:\n')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == []
     assert notes(app, srcdir) == [
+        "faq/2019.rst:16: note: day section '12/6（补充）' of '2012' is read as the day 12/6: its "
+        'lines are rulings of that day (a line of another day needs a section of its own) '
+        '[handbook.ruling-day]',
         "faq/2021.rst:18: note: day section '11/2-11/3' of '21/01' is read as the day 11/2: its "
         'lines are rulings of that day (a line of another day needs a section of its own) '
         '[handbook.ruling-day]']
     assert sorted({(r[0], r[2]) for r in exported(app) if r[0].startswith('faq/')}) == [
         ('faq/2019', '2012-12-05'), ('faq/2019', '2012-12-06'),
         ('faq/2021', '2021-02-09'), ('faq/2021', '2021-11-02')]
+    assert [r[2] for r in exported(app) if r[7] == '「罪」怪兽被除外。'] == ['2017-03-24']
 
 
 def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp_path):
@@ -459,7 +468,11 @@ def test_remarks_joined_dates_and_dates_written_first(make_app, rootdir, tmp_pat
              '| 「`罪`_」\\ :ruling:`17/3/24`\\ 记述是『这张卡不能发动。那之后抽1张』，不是同时进行。'
              '「`地缚神`_」怪兽被破坏。\\ :ruling:`17/7/28`',
              '| 「`罪`_」\\ :ruling:`17/3/24`\\ 对『可以发动吗？』的回答是可以。'
-             '「`地缚神`_」怪兽被破坏。\\ :ruling:`17/7/28`']
+             '「`地缚神`_」怪兽被破坏。\\ :ruling:`17/7/28`',
+             # a space before the remark; a label in brackets is no remark; dates at the end
+             '| 「`罪`_」怪兽被除外。17/3/24 （17/7/28 修正） 「`地缚神`_」怪兽被破坏。17/12/22',
+             '| 「`罪`_」怪兽被除外。17/3/24 【问】「`地缚神`_」怪兽能否发动？【答】不能。17/7/28',
+             '| 17/3/24：「`罪`_」怪兽被除外。17/7/28、17/12/22']
     srcdir = edited_root(rootdir, tmp_path, 'remarks', {'chapter.rst': [
         ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(lines) + '\n\n.. _同时处理:\n')]})
     app = make_app('html', srcdir=srcdir)
@@ -486,7 +499,12 @@ def test_remarks_joined_dates_and_dates_written_first(make_app, rootdir, tmp_pat
         (['2017-03-24'], ['罪'], [], '「罪」记述是『这张卡不能发动。那之后抽1张』，不是同时进行。'),
         (['2017-07-28'], ['地缚神'], [], destroyed),
         (['2017-03-24'], ['罪'], [], '「罪」对『可以发动吗？』的回答是可以。'),
-        (['2017-07-28'], ['地缚神'], [], destroyed)]
+        (['2017-07-28'], ['地缚神'], [], destroyed),
+        (['2017-03-24', '2017-07-28'], ['罪'], [], f'{out} （修正）'),
+        (['2017-12-22'], ['地缚神'], [], destroyed),
+        (['2017-03-24'], ['罪'], [], out),
+        (['2017-07-28'], ['地缚神'], [], '【问】「地缚神」怪兽能否发动？【答】不能。'),
+        (['2017-03-24', '2017-07-28', '2017-12-22'], ['罪'], [], out)]
 
 
 def test_an_outdated_day_that_links_no_section_is_outdated_all_the_same(

@@ -140,7 +140,7 @@ _MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})\s*(?:月�
 #: one that goes on after it (21/01（共2条）, 2021年1月裁定): with its year or 月, so
 #: that a chapter's section "1 概述" is none
 _STARTS_WITH_MONTH = re.compile(r'^(?:(\d{2}|\d{4})\s*(?:[/.\-]|年)\s*)?(\d{1,2})(?![\d/.\-])\s*'
-                                r'(月)?(?![\d日号])')
+                                r'(?:(月)(?![\d日号])|(?![\d月日号]))')
 #: a day section's title: 1/5, 01/05, 1月5日, 1月5号, or a date with its year
 #: (21/1/5, 2021-01-05, 2021年1月5日: one sign between its three parts, so
 #: 11/2-11/3 is a range of days, not 2011-02-11); and a title that starts with one
@@ -216,10 +216,9 @@ def year_of(month: nodes.section, document: nodes.document) -> int | None:
 def days_under_title(document: nodes.document) -> nodes.section | None:
     """The page title's section when the page's days are right under it: a
     page titled with a year alone (``2021年``) none of whose sections is a
-    month: titled with the page's year (``21/01`` under ``2021``; ``12/05`` is
-    December 5th) or with 月, or holding a day.  A section that holds no
-    section and whose title is also a day is that day: under ``2012``,
-    ``12/5`` is December 5th."""
+    month: holding a day, or titled with the page's year (``21/01`` under
+    ``2021``) or with 月, unless its title is also a day: under ``2012``,
+    ``12/5`` and ``12/6（补充）`` are December 5th and 6th."""
     first = page_title(document)
     title = dated_title(first) if first is not None else ''
     if not _ONLY_YEAR.match(title):
@@ -229,18 +228,18 @@ def days_under_title(document: nodes.document) -> nodes.section | None:
         if not isinstance(child, nodes.section):
             continue
         read = dated_title(child)
-        inner = [section for section in child.children if isinstance(section, nodes.section)]
         month = month_match(read)
-        if month and (month[1] in (year, year[2:]) or '月' in read) and (
-                inner or not _calendar_day(read, int(year))) or any(
-                _STARTS_WITH_DAY.match(dated_title(section)) for section in inner):
+        if month and (month[1] in (year, year[2:]) or '月' in read) and not _calendar_day(
+                read, int(year)) or any(
+                isinstance(inner, nodes.section) and _STARTS_WITH_DAY.match(dated_title(inner))
+                for inner in child.children):
             return None
     return first
 
 
 def _calendar_day(title: str, year: int) -> bool:
-    """Whether *title* is a day of *year* (``12/5``), as a title of its own."""
-    m = _DAY.match(title)
+    """Whether *title* starts with a day of *year* (``12/5``, ``12/6（补充）``)."""
+    m = _STARTS_WITH_DAY.match(title)
     if m is None:
         return False
     try:
@@ -380,9 +379,9 @@ def superseding(section: nodes.section, config: Config) -> tuple[bool, str | Non
         if not isinstance(child, nodes.Admonition):
             continue
         text = child.astext()
-        if not any(re.search(f'(?<![未不没非]){re.escape(marker)}', text)
+        if not any(re.search(f'(?<![未不没非])(?<!没有){re.escape(marker)}', text)
                    for marker in config.handbook_superseded_markers):
-            continue  # none, or each said not to hold (尚未过时, 并未过时, 没过时)
+            continue  # none, or each said not to hold (尚未过时, 并未过时, 没有过时)
         for xref in child.findall(addnodes.pending_xref):
             if xref.get('refdomain') == 'std' and xref.get('reftype') == 'ref':
                 return True, xref['reftarget']

@@ -62,9 +62,10 @@ _CUT = re.compile(f'{END.pattern}|[{re.escape(CLOSE)}]')
 #: what joins two dates of one ruling (``17/3/24、17/12/22``, ``… 和 …``); the
 #: text of a ruling loses it with the dates (``rulings.lines``)
 JOINERS = '、，,；;和及与~～/／'
-#: a number in brackets that opens a sentence, ``（1）B。``: no remark
-_NUMBERED = re.compile(rf'\s*[{re.escape(OPEN)}]\s*[0-9A-Za-z一二三四五六七八九十①-⑳]{{1,3}}\s*'
-                       rf'[{re.escape(CLOSE)}]')
+#: a number or a label in brackets that opens a sentence, ``（1）B。``,
+#: ``【问】B？``: no remark
+_NUMBERED = re.compile(rf'\s*[{re.escape(OPEN)}]\s*(?:[0-9A-Za-z一二三四五六七八九十①-⑳]{{1,3}}'
+                       rf'|问|答|注|例|备注|注意|补充|问题|回答)\s*[{re.escape(CLOSE)}]')
 _JOINS = re.compile(rf'\s*[{re.escape(JOINERS)}]\s*')
 
 
@@ -114,32 +115,37 @@ def pieces(children: list[nodes.Node]) -> tuple[list[nodes.Node], list[bool]]:
     out: list[nodes.Node] = []
     quoted: list[bool] = []
     depth = 0
+    whole = ''.join(child.astext() for child in children)
+    # a quote opened and never closed (a typo) would make the rest one sentence
+    quotes = ''.join(o + c for o, c in zip(QUOTES_OPEN, QUOTES_CLOSE)
+                     if whole.count(o) == whole.count(c))
     for child in children:
         text = child.astext()
         if not isinstance(child, nodes.Text):
-            depth = _quote_depth(text, depth)
+            depth = _quote_depth(text, depth, quotes)
             out.append(child)
             quoted.append(depth > 0)
             continue
         at = 0
         for m in _CUT.finditer(text):
-            inside = _quote_depth(text[at:m.start() + 1], depth)  # at its 。, not after 』
+            inside = _quote_depth(text[at:m.start() + 1], depth, quotes)  # at its 。
             if m.end() < len(text) and not inside:
                 out.append(nodes.Text(text[at:m.end()]))
                 quoted.append(False)
                 depth, at = 0, m.end()
         out.append(nodes.Text(text[at:]) if at else child)
-        depth = _quote_depth(text[at:], depth)
+        depth = _quote_depth(text[at:], depth, quotes)
         quoted.append(depth > 0)
     return out, quoted
 
 
-def _quote_depth(text: str, depth: int) -> int:
-    """How deep in quoted text (『』 “”) the end of *text* is, from *depth* at its start."""
+def _quote_depth(text: str, depth: int, quotes: str) -> int:
+    """How deep in quoted text the end of *text* is, from *depth* at its
+    start; *quotes*: the opening and closing quotes that count, in pairs."""
     for char in text:
-        if char in QUOTES_OPEN:
+        if char in quotes[::2]:
             depth += 1
-        elif char in QUOTES_CLOSE and depth:
+        elif char in quotes[1::2] and depth:
             depth -= 1
     return depth
 
@@ -199,6 +205,8 @@ def cut(children: list[nodes.Node], dated: Callable[[nodes.Node], bool]) -> list
             if is_date[j]:
                 continue
             for char in texts[j]:
+                if depth == 0 and char not in OPEN:
+                    continue  # the spaces before the bracket
                 depth += (char in OPEN) - (char in CLOSE)
                 if depth == 0:
                     return j
@@ -240,7 +248,14 @@ def cut(children: list[nodes.Node], dated: Callable[[nodes.Node], bool]) -> list
         # dates written before what they date (17/3/24：「A」…。17/7/28：「B」…。)
         starts = [at for at in map(date_first, (i for i in range(n) if is_date[i]))
                   if at is not None]
-        return [items[a:b] for a, b in zip([0, *starts[1:]], [*starts[1:], n])]
+        groups = []
+        for a, b in zip([0, *starts[1:]], [*starts[1:], n]):
+            said = ''.join(t for t, d in zip(texts[a:b], is_date[a:b]) if not d)
+            if groups and (remark(said) or not _JOINS.sub('', said).strip(f' {OPEN}{CLOSE}：:')):
+                groups[-1].extend(items[a:b])  # more dates of the ruling before, a remark
+            else:
+                groups.append(items[a:b])
+        return groups
     ends: list[int] = []
     i = 0
     while i < n:
