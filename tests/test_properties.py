@@ -11,7 +11,8 @@ Whatever the input:
 * every ``href`` and ``src`` of every output (HTML, the feed's and the
   sitemap's XML, ``rulings.json``, the search files) passes the URL policy
   (:mod:`handbook.core.url_policy`);
-* no ``<`` of the input reaches the output unescaped.
+* no ``<`` of the input reaches the output unescaped;
+* no exported ruling is without text.
 
 ``make test`` runs a fixed seed and a few examples, within 20 s;
 ``make fuzz`` runs many more, with a new seed each time
@@ -104,7 +105,8 @@ def fragments(draw) -> str:
     if kind == 14:  # a date as plain text, or text written as one; in brackets, lists
         return draw(st.one_of(dates, st.sampled_from([
             '4/5/6', '13/14/15', 'v1.17/3/24', '（17/3/24）', '【（17/3/24）】',
-            '17/3/24、17/12/22：', '（17/3/24、17/4/2 修正）', '（', '）'])))
+            '17/3/24、17/12/22：', '（17/3/24、17/4/2 修正）', '（', '）', ' （17/7/28 修正） ',
+            '（裁定变更）', '【问】', '（1）', '『', '』', '“', ' 和 ', '17/3/24：'])))
     return draw(st.text('的效果不能发动。，「」、 ', max_size=10))
 
 
@@ -215,10 +217,12 @@ def check_outputs(outdir: Path) -> None:
             assert not [e for e in root.iter() if e.tag.rsplit('}', 1)[-1] in INPUT_TAGS], relative
         elif relative == 'rulings.json':
             for ruling in json.loads(text)['rulings']:
-                # every date a calendar date, none after today; a source header no ruling
+                # every date a calendar date, none after today; a source header no
+                # ruling; no ruling without text
                 for day in filter(None, [ruling['date'], *ruling['dates']]):
                     assert datetime.date.fromisoformat(day) <= datetime.date.today(), ruling
                 assert ruling['text'].strip() not in SOURCE_HEADERS, ruling
+                assert ruling['text'].strip(), ruling
 
 
 class Markup(HTMLParser):
