@@ -585,6 +585,8 @@ def lone_dates(rootdir, tmp_path, name: str, fixed: bool):
     glue = '\\ ' if fixed else '\n| '
     chapter = (f'\n独立的日期\n----------\n\n| {HELL}{glue}:ruling:`21/2/9`\n\n'
                f'{DECK}{"" if fixed else chr(10) * 2}（21/1/6）\n')
+    if not fixed:  # under a label: no line to move them to
+        chapter += '\n| 例：\n| :ruling:`21/2/9` :ruling:`21/2/10`\n'
     srcdir = edited_root(rootdir, tmp_path, name, {
         'faq/2021.rst': [(f'| {DECK}\\ {WIKI}', f'| {DECK}{glue}{WIKI}')]})
     with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as page:
@@ -609,6 +611,9 @@ def test_a_line_that_holds_only_a_date_is_no_ruling(make_app, rootdir, tmp_path)
         'a date dates the sentence it ends; if the paragraph above is what it dates, move it '
         'to its end, line 25 (after "…的数量的场合，决斗平局。", joined by "\\ ") '
         '[handbook.ruling-alone]',
+        'chapter.rst:30: note: this line holds only its dates 21/2/9, 21/2/10, so it is no '
+        'ruling: a date dates the sentence it ends; write them at the end of the sentence they '
+        'date [handbook.ruling-alone]',
         'faq/2021.rst:27: note: this line holds only its date 21/1/6, so it is no ruling: a '
         'date dates the sentence it ends; if the line above is what it dates, move it to its '
         'end, line 26 (after "…的数量的场合，决斗平局。", joined by "\\ ") '

@@ -431,16 +431,17 @@ def lone_dates(block: nodes.Element, config: Config) -> None:
     """The note for *block*, a line, paragraph or cell that holds only its
     dates: it is no ruling (see the module docstring), and where its dates go."""
     written = [ref['ruling_text'] for ref in references_in(block)]
-    dates, it = (f'date {written[0]}', 'it') if len(written) == 1 else (
-        f'dates {", ".join(written)}', 'them')
+    dates, it, they = (f'date {written[0]}', 'it', 'it dates') if len(written) == 1 else (
+        f'dates {", ".join(written)}', 'them', 'they date')
     what = 'line' if isinstance(block, nodes.line) else 'paragraph'
     before = block.parent[block.parent.index(block) - 1] if block.parent.index(block) else None
-    if isinstance(before, type(block)) and before.astext().strip() and before.line:
+    if isinstance(before, type(block)) and before.astext().strip() and before.line \
+            and not before.get(days.SOURCE_HEADER) and days.label_of(before) is None:
         end = re.sub(r'\s+', ' ', before.astext()).strip()[-12:]
-        fix = (f'if the {what} above is what {it} dates, move {it} to its end, line '
+        fix = (f'if the {what} above is what {they}, move {it} to its end, line '
                f'{before.line} (after "…{end}", joined by "\\ ")')
-    else:
-        fix = f'write {it} at the end of the sentence {it} dates'
+    else:  # the first line, or under a header or a label (| 数据库：, | 例：)
+        fix = f'write {it} at the end of the sentence {they}'
     reports.note(f'this {what} holds only its {dates}, so it is no ruling: a date dates the '
                  f'sentence it ends; {fix}', location=block, subtype='ruling-alone',
                  config=config)
