@@ -9,9 +9,10 @@ The fixes, each done only where the result is certain:
 * **https for ruling URLs**: the URL of a ruling date,
   ``:ruling:`17/3/24 <http://…>``` or the legacy ```17/3/24 <http://…>`__``
   (also in brackets, ```（17/3/24） <http://…>`__``: every link the build reads
-  as a date), written on one line, on a host known to serve https (``handbook_ruling_hosts``, else the
-  official FAQ's and the wiki's: ``rulings.dates.https_hosts``) becomes the
-  same URL with ``https://`` (``rulings.dates.https_url``);
+  as a date), written on one line, on a host known to serve https
+  (``handbook_ruling_hosts``, else the official FAQ's and the wiki's:
+  ``rulings.dates.https_hosts``) becomes the same URL with ``https://``
+  (``rulings.dates.https_url``);
 * **emphasis split around card links**: reStructuredText cannot nest a link in
   ``**…**`` or ``*…*`` (the reader sees the backquotes), so
   ``**不能连锁发动「`星尘龙`_」的①效果**`` becomes

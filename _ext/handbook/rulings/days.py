@@ -44,10 +44,11 @@ The days of a month section need not be of that month (``2/9`` under
 ``21/01`` is February 9th, 2021).
 
 **The rulings of a day.**  Every line of a line block of a day section (or
-of a block quote in it, or of a subsection of it) is one ruling (:mod:`handbook.rulings.lines`), dated with the day: its date is
-the day's, shown and exported as the ruling's date (the first of its
-references, ``section``), and the dates written on the line are kept as its
-other references and links.  A paragraph of a day section is cut into
+of a block quote in it, or of a subsection of it) is one ruling
+(:mod:`handbook.rulings.lines`), dated with the day: its date is the day's,
+shown and exported as the ruling's date (the first of its references,
+``section``), and the dates written on the line are kept as its other
+references and links.  A paragraph of a day section is cut into
 rulings at its dates as anywhere else, and dated with the day too.
 
 **Source headers.**  A line that is only a short label and a colon
@@ -66,9 +67,10 @@ A subsection of a day titled with a source (``数据库``) is the source of its
 lines.
 
 **Outdated days.**  An admonition of a day section that says one of the
-handbook's ``superseded_markers`` (过时; not said not to hold: 尚未过时) marks every ruling of the day as
-superseded: the status ``superseded`` (:mod:`handbook.rulings.statuses`),
-with a link to the section the admonition links with ``:ref:``.  Where it
+handbook's ``superseded_markers`` (过时; not said not to hold: 尚未过时)
+marks every ruling of the day as superseded: the status ``superseded``
+(:mod:`handbook.rulings.statuses`), with a link to the section the
+admonition links with ``:ref:``.  Where it
 links none (a ``:doc:``, an address, no link), the rulings are superseded
 all the same, and a note says how to link the section.
 
@@ -154,8 +156,8 @@ _YEAR = re.compile(r'^(\d{4})\s*年?')
 _ONLY_YEAR = re.compile(r'^\d{4}\s*年?$')
 #: the labels that introduce lines and name no source, even at the start of a
 #: line block: an example, a question and its answer, a remark
-_NO_SOURCE = frozenset(['例', '例子', '举例', '问', '答', '问题', '回答', '注', '注意', '备注', '补充',
-                        'q', 'a'])
+_NO_SOURCE = frozenset(['例', '例子', '举例', '问', '答', '问题', '回答', '注', '注意', '备注',
+                        '补充', 'q', 'a'])
 #: a line that names its source after a colon: 来源：推特, 出处：数据库
 _SOURCE_IS = re.compile(r'^\s*(?:来源|來源|出处|出處|source)\s*[：:]\s*([^：:\n]{1,16}?)\s*$',
                         re.IGNORECASE)

@@ -634,13 +634,14 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect(PAGE_READ, read_rulings)
     # env_version 8: a block that holds only its dates is no ruling; the lines of a
     # day's block quotes and subsections, months titled with more, ranges of days,
-    # 2010-2012 pages, labels never sources, 尚未过时, remarks after a ruling, dates
-    # joined by 、，和 /, lines that start with their date; 7: notes for a day's text that is no ruling, a label in a day's
-    # line block no ruling, an outdated day that links no section superseded all
-    # the same, a ruling's text without what held its dates, a remark in brackets
-    # kept with its ruling; 6: a ruling in a table names the cards of its row; 5:
-    # days right under a year's page title, days titled with their year (21/1/5)
-    # and months titled 1月份; 4: days titled in full width, headers in 【】 and a
-    # page's strike role of another name.  A kept environment is read again.
+    # 2010-2012 pages, labels never sources, 尚未过时, remarks after a ruling,
+    # dates joined by 、，和 /, lines that start with their date; 7: notes for a
+    # day's text that is no ruling, a label in a day's line block no ruling, an
+    # outdated day that links no section superseded all the same, a ruling's text
+    # without what held its dates, a remark in brackets kept with its ruling; 6: a
+    # ruling in a table names the cards of its row; 5: days right under a year's
+    # page title, days titled with their year (21/1/5) and months titled 1月份; 4:
+    # days titled in full width, headers in 【】 and a page's strike role of another
+    # name.  A kept environment is read again.
     return {'version': '3', 'env_version': 8,
             'parallel_read_safe': True, 'parallel_write_safe': True}
