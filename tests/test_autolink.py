@@ -8,6 +8,7 @@ import shutil
 import sys
 
 from conftest import ROOT
+from helpers import warnings
 
 spec = importlib.util.spec_from_file_location('autolink', ROOT / 'tools' / 'autolink.py')
 autolink = sys.modules['autolink'] = importlib.util.module_from_spec(spec)
@@ -96,3 +97,54 @@ def test_the_handbook_is_linked_already(tmp_path, capsys):
     autolink.main(['--srcdir', str(pages), '--confdir', str(ROOT)])
     for page in sorted((ROOT / 'source').glob('*.rst')):
         assert (pages / page.name).read_bytes() == page.read_bytes(), page.name
+
+
+#: a grid table and a simple table, each with a cell that has room for a link
+#: (three characters) and one that has not; wide characters count two columns
+TABLES = '''表
+==
+
++--------------+----------+
+| 卡名         | 说明     |
++==============+==========+
+| 「旋风」     | 「旋风」 |
++--------------+----------+
+
+==============  ==========
+卡名            说明
+==============  ==========
+「旋风」        见「星骑士」
+「王宫的铁壁」  窄
+==============  ==========
+'''
+
+
+def test_tables_keep_their_columns(tmp_path, capsys, make_app):
+    """A name in a grid or simple table's cell is linked where its column has
+    room, the spaces after it making way, so the table still parses; where
+    it has none, it is left, and said why (make fix does the same)."""
+    root = tmp_path / 'tables'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-check-cards', root)
+    (root / 'index.rst').write_text(TABLES, encoding='utf-8')
+    autolink.main(['--srcdir', str(root), '--confdir', str(root)])
+    assert (root / 'index.rst').read_text(encoding='utf-8').splitlines()[6:15] == [
+        '| 「`旋风`_」  | 「旋风」 |',
+        '+--------------+----------+',
+        '',
+        '==============  ==========',
+        '卡名            说明',
+        '==============  ==========',
+        '「`旋风`_」     见「`星骑士`_」',
+        '「王宫的铁壁」  窄',
+        '==============  ==========']
+    out = capsys.readouterr().out.splitlines()
+    why = ('is not linked: its table column has no room for the link; widen the column, '
+           'then run it again')
+    assert [line.split('index.rst:')[-1] for line in out if 'not linked' in line] == [
+        f'7: 「旋风」 {why}', f'14: 「王宫的铁壁」 {why}']
+    app = make_app('html', srcdir=root, freshenv=True)
+    app.build()
+    assert warnings(app) == [
+        f'index.rst:{n}: WARNING: 「{name}」 is a card name in the registry but not linked: write '
+        f'「`{name}`_」 (make fix does it where its column has room) [handbook.unlinked]'
+        for n, name in ((7, '旋风'), (14, '王宫的铁壁'))]

@@ -19,7 +19,11 @@ leaves them:
 * anything between backquotes: card links, roles, literals, also where a
   line break splits them (a ``:strike:`…` `` over two lines);
 * a 「…」 inside a name that is linked (「`魔界剧场「奇幻剧场」`_」);
-* a name that cannot go between backquotes (``LINKABLE``: a space at an edge).
+* a name that cannot go between backquotes (``LINKABLE``: a space at an edge);
+* a name in a cell of a grid or simple table whose column has no room for
+  the three characters a link adds (the table would no longer parse): it is
+  printed with the reason, to widen the column by hand.  Where the cell has
+  room, the spaces after its text make way, so the columns stay aligned.
 
 It prints each change it made, ``path:line: 「名」 → 「`名`_」``, once the
 page is written.  A page is written whole or not at all
@@ -51,6 +55,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 
+from docutils.utils import column_width  # noqa: E402
+
 from handbook.cards.markup import LINKABLE, is_placeholder, quotes  # noqa: E402
 from handbook.cards.registry import Registry, load  # noqa: E402
 from handbook.core import settings  # noqa: E402
@@ -62,6 +68,12 @@ _CARD_LINK = re.compile(r'「`([^`]+)`_」')
 #: inline markup between backquotes (literals, roles, links), on one line or
 #: over several lines of a paragraph (``:strike:`…` that a line break splits)
 _BACKQUOTED = re.compile(r'``.+?``|`[^`]*`_{0,2}', re.S)
+#: why a 「…」 is left as it is
+UNKNOWN = 'not in the registry'
+CRAMPED = 'its table column has no room for the link; widen the column, then run it again'
+#: the borders of a grid table (``+----+----+``) and of a simple table (``====  ====``)
+_GRID_BORDER = re.compile(r'^\s*\+(?:[-=]+\+)+\s*$')
+_SIMPLE_BORDER = re.compile(r'^\s*=+(?: +=+)+\s*$')
 #: a section title's adornment line
 _ADORNMENT = re.compile(r'^([!-/:-@\[-`{-~])\1+\s*$')
 #: an explicit markup start: directive, comment, target, footnote, substitution
@@ -118,6 +130,61 @@ def prose_lines(lines: list[str]) -> list[bool]:
     return prose
 
 
+def table_cells(lines: list[str]) -> dict[int, list[int]]:
+    """The rows of the grid and simple tables of a page: for each row's line
+    index, where its cells end, in display columns (wide characters count
+    two, as docutils measures tables): a grid row's bars after its first, a
+    simple table's column ends but the last's (which may run on)."""
+    cells: dict[int, list[int]] = {}
+    simple: list[int] | None = None  # the column ends of the simple table read
+    grid = False
+    for i, raw in enumerate(lines):
+        line = raw.rstrip('\r\n')
+        stripped = line.strip()
+        if _GRID_BORDER.match(line):
+            grid = True
+            continue
+        if grid and stripped.startswith('|'):
+            cells[i] = [column_width(line[:at]) for at, char in enumerate(line)
+                        if char == '|'][1:]
+            continue
+        grid = False
+        if _SIMPLE_BORDER.match(line):
+            following = lines[i + 1].strip() if i + 1 < len(lines) else ''
+            ends = [m.end() for m in re.finditer(r'=+', line)][:-1]
+            simple = None if simple == ends and not following else ends
+            continue
+        if simple is not None and stripped:
+            cells[i] = simple
+    return cells
+
+
+def fit(line: str, edits: list[tuple[int, int, str]], ends: list[int]
+        ) -> tuple[str, list[tuple[int, int, str]]]:
+    """*line*, a table row whose cells end at *ends* (display columns), with
+    each of *edits* ``(start, end, new)`` made where its cell has room: as
+    many spaces before the cell's end make way; the edits left out."""
+    grid = line.lstrip().startswith('|')
+    left = []
+    for start, end, new in sorted(edits, reverse=True):
+        column = column_width(line[:start])
+        cell_end = next((e for e in ends if e > column), None)
+        if cell_end is None:  # a simple table's last column may run on
+            line = line[:start] + new + line[end:]
+            continue
+        stop, width = start, column
+        while stop < len(line) and width < cell_end:
+            width += column_width(line[stop])
+            stop += 1
+        grow = len(new) - (end - start)
+        padding = (stop - end) - len(line[end:stop].rstrip(' '))
+        if padding - grow < (1 if grid else 0):  # a grid cell keeps a space before its bar
+            left.append((start, end, new))
+            continue
+        line = line[:start] + new + line[end:stop - grow] + line[stop:]
+    return line, left
+
+
 def masked_lines(lines: list[str], prose: list[bool]) -> list[str]:
     """Each line with its backquoted markup blanked out (``\\0``, the same
     length), markup that spans the lines of a paragraph of prose included."""
@@ -136,8 +203,10 @@ def masked_lines(lines: list[str], prose: list[bool]) -> list[str]:
     return out
 
 
-def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str]]]:
-    """The text with its plain registry names linked; and the (line, 「…」) not resolved.
+def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str, str]]]:
+    """The text with its plain registry names linked; and the names left,
+    ``(line, 「…」, why)``: not in the registry (:data:`UNKNOWN`), or in a
+    table column with no room (:data:`CRAMPED`).
 
     A 「…」 is linked where it opens and closes on one line of prose; whether
     it is effect text depends on the 『』 opened before it in its paragraph
@@ -147,7 +216,8 @@ def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str]]]
     lines = text.splitlines(keepends=True)
     prose = prose_lines(lines)
     masked = masked_lines(lines, prose)
-    unresolved: list[tuple[int, str]] = []
+    tables = table_cells(lines)
+    unresolved: list[tuple[int, str, str]] = []
     out = list(lines)
     for group in _paragraphs(lines, prose):
         starts = list(itertools.accumulate((len(masked[i]) for i in group), initial=0))
@@ -168,9 +238,13 @@ def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str]]]
                     edits.append((start, end, f'「`{content}`_」'))
                     done_until = end
                 else:
-                    unresolved.append((i + 1, f'「{content}」'))
-            for start, end, new in reversed(edits):
-                line = line[:start] + new + line[end:]
+                    unresolved.append((i + 1, f'「{content}」', UNKNOWN))
+            if i in tables:  # a table row: the columns stay where they are
+                line, cramped = fit(line, edits, tables[i])
+                unresolved += [(i + 1, lines[i][start:end], CRAMPED) for start, end, _ in cramped]
+            else:
+                for start, end, new in reversed(edits):
+                    line = line[:start] + new + line[end:]
             out[i] = line
     unresolved.sort(key=lambda item: item[0])  # stable: in order within a line
     return ''.join(out), unresolved
@@ -279,8 +353,9 @@ def main(argv: list[str] | None = None) -> int:
                 for line, what in changes(text, new):
                     print(f'{path}:{line}: {what}')
                 changed += 1
-        for line, quoted in unresolved:
-            print(f'{path}:{line}: {quoted} is not in the registry')
+        for line, quoted, why in unresolved:
+            print(f'{path}:{line}: {quoted} is not in the registry' if why == UNKNOWN
+                  else f'{path}:{line}: {quoted} is not linked: {why}')
     print(f'make autolink: {changed} file{"s" if changed != 1 else ""} changed'
           + (f', {failed} not changed (errors above)' if failed else ''), file=sys.stderr)
     return 1 if failed else 0

@@ -262,9 +262,9 @@ def fix_roles(line: str, roles: re.Pattern | None, registry: Registry) -> tuple[
 
 
 def fix_page(text: str, registry: Registry, hosts: tuple[str, ...], prolog: str = ''
-             ) -> tuple[str, list[tuple[int, str]], list[tuple[int, str]]]:
+             ) -> tuple[str, list[tuple[int, str]], list[tuple[int, str, str]]]:
     """A page's text with every fix applied; the changes ``(line, what)``;
-    the 「…」 left as they are ``(line, 「…」)``."""
+    the 「…」 left as they are ``(line, 「…」, why)``."""
     linked, unresolved = autolink(text, registry)
     roles = own_roles(f'{prolog}\n{text}')
     lines = linked.splitlines(keepends=True)
@@ -346,9 +346,8 @@ def main(argv: list[str] | None = None) -> int:
         prolog = f'{settings.prolog}\n{included(path, text, args.srcdir)}'
         new, what, unresolved = fix_page(text, registry, settings.ruling_hosts, prolog)
         done(path, text, new, what)
-        for line, quoted in unresolved:
-            print(f'{path.as_posix()}:{line}: {quoted} left as it is: not in the registry',
-                  file=sys.stderr)
+        for line, quoted, why in unresolved:
+            print(f'{path.as_posix()}:{line}: {quoted} left as it is: {why}', file=sys.stderr)
     if fix_the_registry:
         text, error = read_page(settings.registry)
         if error:

@@ -232,6 +232,12 @@ def _excerpt(line: str, start: int, end: int) -> str:
             + ('…' if end + _CONTEXT < len(line.rstrip()) else ''))
 
 
+def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
 class _Siblings:
     """A node's neighbours in constant time (``parent.index`` is linear)."""
 
@@ -445,6 +451,7 @@ class CardMarkup(SphinxTransform):
             offset += len(piece)
         if title or '「' not in text:
             return
+        in_table = any(isinstance(node, nodes.entry) for node in _ancestors(block))
         reported_until = -1
         told: set[tuple[int, str]] = set()  # (line, name): once per line
         for start, end, content, quoted in quotes(text):
@@ -465,8 +472,11 @@ class CardMarkup(SphinxTransform):
                 reported_until = end
                 continue
             told.add((line, content))
-            # make autolink and make fix link a name with no spaces at its edges
-            tool = 'make fix does it' if name == content else 'without the spaces'
+            # make autolink and make fix link a name with no spaces at its edges; in
+            # a table's cell where its column has room for the link's three characters
+            tool = ('without the spaces' if name != content else
+                    'make fix does it where its column has room' if in_table else
+                    'make fix does it')
             fix = f'「`{name}`_」 ({tool})'
             emphasis = emphases[i]
             if isinstance(emphasis, (nodes.strong, nodes.emphasis)):
