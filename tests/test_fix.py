@@ -301,3 +301,31 @@ def test_unreadable_settings_exit_2(handbook):
     assert (status, out) == (2, [])
     assert err[-1].startswith('make fix: cannot read the settings or the registry: ')
     assert 'links.rst' in err[-1]
+
+
+def test_a_table_keeps_its_columns(handbook, make_app):
+    """An http ruling URL in a grid table's cell becomes https where the cell
+    has room for the one more character (the spaces after it make way, so
+    the table still parses), and stays where it has none."""
+    from docutils.utils import column_width
+
+    def table(text: str, room: int) -> list[str]:
+        width = column_width(text) + room
+        return ['+' + '-' * width + '+', '|' + text + ' ' * room + '|', '+' + '-' * width + '+', '']
+
+    roomy, tight = (f' 甲。\\ `17/3/24 <http://{FAQ.format(n)}>`__' for n in (1, 2))
+    page = handbook / 'rulings.rst'
+    page.write_text(page.read_text(encoding='utf-8') + '\n' + '\n'.join(
+        table(roomy, 3) + table(tight, 1)), encoding='utf-8')
+    status, out, _err = run(handbook)
+    assert status == 0
+    assert [line for line in out if 'fid=1&' in line or 'fid=2&' in line] == [
+        f'rulings.rst:16: http://{FAQ.format(1)} → https://{FAQ.format(1)}']
+    assert lines(page)[14:20] == [
+        table(roomy, 3)[0], '|' + roomy.replace('http:', 'https:') + '  |', table(roomy, 3)[2], '',
+        *table(tight, 1)[:2]]
+    app = make_app('html', srcdir=handbook, freshenv=True)
+    app.build()
+    assert 'Malformed table' not in app.warning.getvalue()
+    built = (app.outdir / 'rulings.html').read_text(encoding='utf-8')
+    assert f'https://{FAQ.format(1)}'.replace('&', '&amp;') in built

@@ -81,7 +81,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 sys.path.insert(0, str(ROOT / 'tools'))
 
-from autolink import arguments, autolink, changes, prose_lines, read_page, save  # noqa: E402
+from autolink import (  # noqa: E402
+    arguments,
+    autolink,
+    changes,
+    fit,
+    prose_lines,
+    read_page,
+    save,
+    table_cells,
+)
 from docutils.utils import punctuation_chars  # noqa: E402
 from handbook.cards.markup import split_emphasis, split_role  # noqa: E402
 from handbook.cards.registry import Registry, load, redundant_rows  # noqa: E402
@@ -174,34 +183,43 @@ def masked(line: str) -> str:
 
 
 def rewrite(line: str, pattern: re.Pattern, new_of: Callable[[re.Match, str], str | None],
-            group: str | int = 0) -> tuple[str, list[str]]:
+            group: str | int = 0, cells: list[int] | None = None) -> tuple[str, list[str]]:
     """*line* with each span of *group* that *pattern* finds, outside its
     inline literals, replaced by ``new_of(match, span)`` where that gives
-    another text; and what changed, ``'span → new'`` each."""
-    out, what, at = [], [], 0
+    another text; and what changed, ``'span → new'`` each.  In a table's row
+    (*cells*: where its cells end, :func:`autolink.table_cells`), only where
+    the cell has room, the spaces after the text making way (:func:`autolink.fit`)."""
+    edits, raws = [], []
     for m in pattern.finditer(masked(line)):
         if '\0' in m.group(group):
             continue
         raw = line[m.start(group):m.end(group)]
         new = new_of(m, raw)
-        if new is None or new == raw:
-            continue
-        out += [line[at:m.start(group)], new]
-        at = m.end(group)
-        what.append(f'{raw} → {new}')
-    return ''.join(out) + line[at:], what
+        if new is not None and new != raw:
+            edits.append((m.start(group), m.end(group), new))
+            raws.append(raw)
+    left = []
+    if cells is not None:
+        line, left = fit(line, edits, cells)
+    else:
+        for start, end, new in reversed(edits):
+            line = line[:start] + new + line[end:]
+    return line, [f'{raw} → {edit[2]}' for edit, raw in zip(edits, raws) if edit not in left]
 
 
-def fix_https(line: str, hosts: tuple[str, ...]) -> tuple[str, list[str]]:
+def fix_https(line: str, hosts: tuple[str, ...], cells: list[int] | None = None
+              ) -> tuple[str, list[str]]:
     """The http URLs of ruling dates: of the role, and of the links whose text
     the build reads as a date (``17/3/24``, ``（17/3/24）``: ``link_date``)."""
     return rewrite(line, _RULING_URL, lambda m, url: None if m['legacy'] and (
-        not m['underscores'] or link_date(m['text']) is None) else https_url(url, hosts), 'url')
+        not m['underscores'] or link_date(m['text']) is None) else https_url(url, hosts), 'url',
+        cells)
 
 
-def fix_emphasis(line: str) -> tuple[str, list[str]]:
+def fix_emphasis(line: str, cells: list[int] | None = None) -> tuple[str, list[str]]:
     return rewrite(line, _EMPHASIS,
-                   lambda _m, raw: split_emphasis(raw) if _CARD_LINK.search(raw) else None)
+                   lambda _m, raw: split_emphasis(raw) if _CARD_LINK.search(raw) else None,
+                   cells=cells)
 
 
 def own_roles(text: str) -> re.Pattern | None:
@@ -249,7 +267,8 @@ def included(page: Path, text: str, srcdir: Path, depth: int = 3) -> str:
     return '\n'.join(out)
 
 
-def fix_roles(line: str, roles: re.Pattern | None, registry: Registry) -> tuple[str, list[str]]:
+def fix_roles(line: str, roles: re.Pattern | None, registry: Registry,
+              cells: list[int] | None = None) -> tuple[str, list[str]]:
     if roles is None or '「' not in line:
         return line, []
 
@@ -258,7 +277,7 @@ def fix_roles(line: str, roles: re.Pattern | None, registry: Registry) -> tuple[
         linked, _unresolved = autolink(text, registry)
         return split_role(f'{m["role"]}{linked}`') if linked != text else None
 
-    return rewrite(line, roles, split)
+    return rewrite(line, roles, split, cells=cells)
 
 
 def fix_page(text: str, registry: Registry, hosts: tuple[str, ...], prolog: str = ''
@@ -269,16 +288,17 @@ def fix_page(text: str, registry: Registry, hosts: tuple[str, ...], prolog: str 
     roles = own_roles(f'{prolog}\n{text}')
     lines = linked.splitlines(keepends=True)
     prose = prose_lines(lines)
+    tables = table_cells(lines)  # a row's fixes keep its columns
     done: dict[int, list[str]] = {}
     for number, what in changes(text, linked):
         done.setdefault(number, []).append(what)
     for number, (line, is_prose) in enumerate(zip(lines, prose), start=1):
         if not is_prose:
             continue
-        body = line.rstrip('\r\n')
-        body, https = fix_https(body, hosts)
-        body, emphasis = fix_emphasis(body)
-        body, in_roles = fix_roles(body, roles, registry)
+        body, cells = line.rstrip('\r\n'), tables.get(number - 1)
+        body, https = fix_https(body, hosts, cells)
+        body, emphasis = fix_emphasis(body, cells)
+        body, in_roles = fix_roles(body, roles, registry, cells)
         if https or emphasis or in_roles:
             done.setdefault(number, []).extend(https + emphasis + in_roles)
         lines[number - 1] = body + line[len(line.rstrip('\r\n')):]
