@@ -329,3 +329,9 @@ def test_a_table_keeps_its_columns(handbook, make_app):
     assert 'Malformed table' not in app.warning.getvalue()
     built = (app.outdir / 'rulings.html').read_text(encoding='utf-8')
     assert f'https://{FAQ.format(1)}'.replace('&', '&amp;') in built
+    # what is left is noted, and the note says when make fix can do it
+    assert [line.split('/handbook/')[-1] for line in app.status.getvalue().splitlines()
+            if ' note: ' in line] == [
+        f"rulings.rst:20: note: ruling URL 'http://{FAQ.format(2)}' is http: write "
+        f'https://{FAQ.format(2)} (the same page over https; make fix rewrites it where its '
+        'table column has room) [handbook.ruling-https]']

@@ -418,8 +418,13 @@ class RulingReferences(SphinxTransform):
         https = https_url(target, https_hosts(self.config.handbook_ruling_hosts,
                                               self.config.handbook_faq_url))
         if https:
-            # make fix changes one line at a time: not a link written over two
-            fixes = '' if '\n' in node.rawsource else '; make fix rewrites it'
+            # make fix changes one line at a time: not a link written over two; in
+            # a table, where the cell has room for one more character
+            up = node.parent
+            while up is not None and not isinstance(up, nodes.entry):
+                up = up.parent
+            fixes = '' if '\n' in node.rawsource else '; make fix rewrites it' + (
+                ' where its table column has room' if up is not None else '')
             reports.note(f'ruling URL {quoted(target, 1000)} is http: write {https} (the same '
                          f'page over https{fixes})',
                          location=node, subtype='ruling-https', config=self.config)
