@@ -186,9 +186,10 @@ def test_the_feed(repo, make_app):
     assert '对 &lt;b&gt; &amp; "引号" 的处理' in (app.outdir / 'feed.xml').read_text('utf-8')
     sub = by_id['sub/page.html#ruling-2019-05-01-旋风']
     assert sub.find(A + 'content').text == '「旋风」子页面。（19/5/1）\nSub page › Section'
-    # changed rulings are flagged as on the page; a ruling without cards has no category
+    # flagged as on the page: overturned (its plain text would read as current), or
+    # changed; a ruling without cards has no category
     overturned = by_id[OVERTURNED]
-    assert overturned.find(A + 'title').text == '【裁定已变更】「神之宣告」不能发动。'
+    assert overturned.find(A + 'title').text == '【已推翻】「神之宣告」不能发动。'
     replacement = by_id[R + 'ruling-2020-01-13']
     assert replacement.find(A + 'content').text == '【裁定已变更】裁定变更：可以发动。（20/1/13）\nRulings'
     assert replacement.findall(A + 'category') == []

@@ -95,10 +95,11 @@ def test_entries_keep_their_links(app):
     # a :ref: is resolved as on any page
     assert ('详见<a class="reference internal" href="../index.html#标签"><span class="std std-ref">第二节'
             '</span></a>') in entry(app, '../other.html#ruling-2017-12-22')
-    # changed rulings are flagged; struck text stays struck
+    # an overturned ruling says so (its text alone would read as current); struck
+    # text stays struck
     struck = entry(app, I + 'ruling-2017-03-24-神之宣告')
     assert struck.startswith('<li class="ruling-entry ruling-changed"><p class="ruling-entry-text">'
-                             '<span class="ruling-flag">裁定已变更</span> 「')
+                             '<span class="ruling-flag">已推翻</span> 「')
     assert '<del class="strike">不能发动。</del>' in struck
     assert 'ruling-changed' not in entry(app, I + 'ruling-2014-03-21')
     # every permalink points at an id of its page, and no id is copied

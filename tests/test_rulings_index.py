@@ -116,9 +116,9 @@ def test_index_holds_every_ruling(app):
         ['裁定变更：可以发动。', '', [], [[1, 'ruling-2020-01-13-faq123', '20/1/13', '2020-01-13', 1]]],
         ['「黑洞」在伤害步骤也能发动。', '', ['黑洞'],
          [[1, 'ruling-2019-05-01-2019-05-02-黑洞', '19/5/1 19/5/2', '2019-05-01 2019-05-02', 0]]],
-        # struck (2) and so changed (1)
+        # overturned (2): 已推翻 alone
         ['「神之宣告」不能发动。', '', ['神之宣告'],
-         [[1, 'ruling-2018-01-13-神之宣告', '18/1/13', '2018-01-13', 3]]],
+         [[1, 'ruling-2018-01-13-神之宣告', '18/1/13', '2018-01-13', 2]]],
         ['「旋风」和「黑洞」同时处理。', '', ['旋风', '黑洞'],
          [[0, 'ruling-2017-03-24-旋风', '17/3/24', '2017-03-24', 0]]],
         ['「旋风」不能对应「黑洞」。', '', ['旋风', '黑洞'],
@@ -372,15 +372,21 @@ def test_the_same_ruling_is_its_folded_text_and_cards():
 
     from handbook.rulings.same import grouped
 
-    def ruling(text, *cards, where=''):
-        return SimpleNamespace(text=text, cards=tuple((c, c) for c in cards), where=where)
+    def ruling(text, *cards, where='', status=()):
+        return SimpleNamespace(text=text, cards=tuple((c, c) for c in cards), where=where,
+                               status=status)
 
     first = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='a')
     again = ruling('「旋风」不能对应 「黑洞」。', '黑洞', '旋风', where='b')  # spacing, card order
     other_cards = ruling('「旋风」不能对应「黑洞」。', '旋风', where='c')
     other_text = ruling('「旋风」可以对应「黑洞」。', '旋风', '黑洞', where='d')
-    groups = grouped([first, other_cards, again, other_text])
-    assert [[r.where for r in group] for group in groups] == [['a', 'b'], ['c'], ['d']]
+    # an open question, and the same struck (answered) elsewhere or on an outdated day
+    changed = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='e', status=('changed',))
+    overturned = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='f', status=('overturned',))
+    superseded = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='g', status=('superseded',))
+    groups = grouped([first, other_cards, again, other_text, changed, overturned, superseded])
+    assert [[r.where for r in group] for group in groups] == [
+        ['a', 'b', 'e'], ['c'], ['d'], ['f'], ['g']]
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search')

@@ -376,3 +376,13 @@ def test_the_handbook_shows_its_statuses(handbook_build):
     listing = (handbook_build.html / 'open-questions.html').read_text(encoding='utf-8')
     assert re.findall(r'href="([\w-]+\.html#ruling-[^"]+)"><span class="ruling-entry-permalink"',
                       listing) == ['face-down-banish.html#ruling-2019-04-17-死者苏生']
+
+
+def test_the_word_a_listing_puts_before_a_ruling():
+    """The timeline, 最近更新 and its feed show a ruling's text alone: an
+    overturned or outdated one must say so there, before it changes."""
+    from handbook.rulings.statuses import flag
+
+    assert [flag(status) for status in [
+        ('changed', 'overturned'), ('changed', 'superseded'), ('superseded', 'overturned'),
+        ('changed',), ('open',), ()]] == ['已推翻', '已过时', '已推翻', '裁定已变更', None, None]

@@ -153,7 +153,9 @@ def test_card_pages_timeline_and_open_questions_follow(app):
     page = html(app, 'cards/试胆竞速')
     standing, _, folded = page.partition('<details class="card-rulings-overturned">')
     assert 'ruling-2021-02-09-试胆竞速' in folded and 'ruling-2021-02-09-试胆竞速' not in standing
-    assert '<span class="ruling-status ruling-status-superseded">已过时</span>' in folded
+    # 已过时, and the link to what supersedes it, as on its day
+    assert ('<span class="ruling-status ruling-status-superseded">已过时</span> '
+            '<a class="ruling-superseded-by" href="../chapter.html#同时处理">→ 最新调整</a>') in folded
     # the open questions: the two of 2019, not the struck (answered) one of 2021
     page = html(app, 'open-questions')
     assert re.findall(r'href="faq/\d+.html#(ruling-[^"]+)"', page) == [
@@ -179,11 +181,14 @@ def test_the_search_finds_the_rulings_of_a_day(app):
     # a day's date is searched as written and as an ISO date
     entry, haystack = index.ruling_entry(places['ruling-2021-01-05-倍倍伤害'])
     assert entry[3][0][2:4] == ['21/1/5', '2021-01-05']
-    # the question of 2019, struck in 2021: the same ruling, shown once with both places
-    assert [r.anchor for r in places['ruling-2021-01-05-死者苏生']] == [
-        'ruling-2021-01-05-死者苏生', 'ruling-2019-04-17-死者苏生']
+    # the question of 2019, struck in 2021 (answered): not the same ruling to a
+    # reader, each shown with its own label; an outdated day's is 已过时
+    assert [r.anchor for r in places['ruling-2021-01-05-死者苏生']] == ['ruling-2021-01-05-死者苏生']
+    assert [index.ruling_entry(places[anchor])[0][3][0][4] for anchor in (
+        'ruling-2021-01-05-死者苏生', 'ruling-2019-04-17-死者苏生', 'ruling-2021-02-09-试胆竞速')] == [
+        2, 8, 4]
     manifest, data, _kept = index.parts(app)
-    assert manifest['rulings'] == len(EXPORTED) - 1
+    assert manifest['rulings'] == len(EXPORTED)
     # the days' texts outside their rulings: titles and notes, not their source
     # headers (邮件：, wiki:, 数据库：, each a label of the rulings under it);
     # a chapter's 例： is text

@@ -572,12 +572,19 @@ class Contexts:
             'parts': str(_('裁定的各页')),
             'permalink': str(_('固定链接')),
             'also': str(_('也见于')),
+            'superseded': str(_('→ 最新调整')),
         }
 
     def uri(self, docname: str, anchor: str = '') -> str:
         if docname not in self.links:
             self.links[docname] = self.builder.get_relative_uri(f'{FOLDER}/', docname)
         return f'{self.links[docname]}#{anchor}' if anchor else self.links[docname]
+
+    def section_uri(self, label: str | None) -> str:
+        """The address of the section labelled *label* (what supersedes an
+        outdated day's rulings), or '' where there is none."""
+        found = self.env.domains.standard_domain.labels.get(label) if label else None
+        return self.uri(found[0], found[1]) if found else ''
 
     def item(self, ruling: Ruling) -> dict[str, Any]:
         """A ruling of the list."""
@@ -590,6 +597,7 @@ class Contexts:
         self.items[key] = item = {
             'cards': ' '.join(cards),
             'statuses': [(code, statuses.label(code)) for code in ruling.status],
+            'superseded_url': self.section_uri(ruling.superseded_by),
             'html': self.fragments.get((ruling.docname, ruling.anchor), html.escape(ruling.text)),
             'page_title': title, 'page_url': self.uri(ruling.docname),
             'section_title': ruling.section_title if ruling.section_title != title else '',

@@ -37,8 +37,9 @@ each a list of its rulings, the most recent change first (rulings changed
 at the same moment, in one commit: pages in table-of-contents order, lines
 in page order).  An entry is as on the timeline
 (:mod:`handbook.listings.timeline`): the ruling's text as on its page (card
-links and dates kept), the flag 裁定已变更 on a changed ruling, its page and
-section (linked) and its permalink.
+links and dates kept), the word 已推翻, 已过时 or 裁定已变更 on an overturned,
+superseded or changed ruling (:func:`handbook.rulings.statuses.flag`), its
+page and section (linked) and its permalink.
 
 **The feed**, ``feed.xml`` beside the pages (``handbook_recent_feed``; ''
 for none), is written at the end of html and dirhtml builds (not EPUB,
@@ -47,9 +48,9 @@ same rulings in the same order: the feed's ``id`` is its own absolute URL,
 its ``updated`` the newest entry's date; each entry has as ``id`` and
 ``link`` the ruling's absolute permalink (``html_baseurl`` + the page + ``#``
 + the ruling's id, so it survives edits of other lines), as ``title`` its
-text (shortened to 50 characters), as ``content`` its whole text, dates as
-written and ``页面 › 小节`` (both after 【裁定已变更】 where the page flags
-the ruling), one ``category`` per card it names (the name as written), and
+text (shortened to 50 characters), as ``content`` its whole text, its dates as
+written (each once) and ``页面 › 小节`` (both after the page's word in 【】,
+【已推翻】, where the page has one), one ``category`` per card it names (the name as written), and
 as ``updated`` its date (RFC 3339, in the time zone above).
 Everything is escaped; characters XML cannot hold are left out.  Every page's
 head links it (``<link rel="alternate" type="application/atom+xml">``).
@@ -105,6 +106,7 @@ from handbook.render.placeholders import (
     warn_unless_last,
 )
 from handbook.rulings import lines as ruling_lines
+from handbook.rulings import statuses
 from handbook.rulings.lines import RULINGS, Ruling
 from handbook.store import PAGE_READ, Contribution, PageRecord, changes, store
 
@@ -393,8 +395,9 @@ def feed(app: Sphinx, name: str) -> str:
         where = page_title(env, ruling.docname)
         if ruling.section_title and ruling.section_title != where:
             where += f' › {ruling.section_title}'
-        dates = ' '.join(reference.text for reference in ruling.references)
-        flag = '【{}】'.format(_('裁定已变更')) if ruling.changed else ''  # the page's flag
+        dates = ' '.join(dict.fromkeys(reference.text for reference in ruling.references))
+        word = statuses.flag(ruling.status)  # the page's flag
+        flag = f'【{word}】' if word else ''
         content = f'{flag}{ruling.text}（{dates}）\n{where}'
         out += ['  <entry>',
                 f'    <id>{clean(url)}</id>',

@@ -16,8 +16,9 @@ order, lines in page order).  A ruling is listed once, at its date
 (:attr:`~handbook.rulings.lines.Ruling.date`: its day's on a yearly FAQ
 page, else its newest).  Each entry shows the ruling's text as on its page (card links
 and dates kept, resolved for the timeline page), its page and section
-(linked), and a link to its permalink; a ruling flagged as changed (see
-:mod:`handbook.rulings.lines`) carries the class ``ruling-changed`` and a marker.  A
+(linked), and a link to its permalink; an overturned, superseded or changed
+ruling carries the class ``ruling-changed`` and the word that says so, 已推翻,
+已过时 or 裁定已变更 (:func:`handbook.rulings.statuses.flag`).  A
 line above the years gives the total and links each year with its count.
 For HTML builders a month's entries are written to HTML at once
 (:mod:`handbook.render.html_parts`), each ruling's text being its HTML
@@ -78,6 +79,7 @@ from handbook.render.placeholders import (
     warn_unless_last,
 )
 from handbook.rulings import lines as ruling_lines
+from handbook.rulings import statuses
 from handbook.rulings.lines import Ruling
 from handbook.store import PAGE_READ, Contribution, store
 
@@ -401,9 +403,10 @@ class FillTimeline(SphinxPostTransform):
     def entry(self, ruling: Ruling) -> nodes.list_item:
         item = nodes.list_item(classes=['ruling-entry'])
         text = nodes.paragraph(classes=['ruling-entry-text'])
-        if ruling.changed:
+        word = statuses.flag(ruling.status)
+        if word:
             item['classes'].append('ruling-changed')
-            text += nodes.inline('', _('裁定已变更'), classes=['ruling-flag'])
+            text += nodes.inline('', word, classes=['ruling-flag'])
             text += nodes.Text(' ')
         text.extend(self.copy_of(ruling))
         item += text
@@ -477,7 +480,7 @@ class EntryHtml:
         self.docname = docname
         self.shown = shown
         self.links = HtmlLinks(env, docname)
-        self.texts = {'flag': escape(_('裁定已变更')), 'permalink': escape(_('固定链接'))}
+        self.texts = {'permalink': escape(_('固定链接'))}
         self.move = ruling_html.rebase(store(env).builder, ruling_html.ROOT, docname)
         self.at_root: dict[tuple[str, str], str] | None = None
 
@@ -507,14 +510,15 @@ class EntryHtml:
         for ruling in self.shown():
             digest.update('\0'.join((
                 ruling.docname, ruling.anchor, ruling.section_id, ruling.section_title,
-                'changed' if ruling.changed else '', page_title(self.env, ruling.docname),
+                statuses.flag(ruling.status) or '', page_title(self.env, ruling.docname),
                 html[ruling.docname, ruling.anchor], '\1')).encode())
         return digest.hexdigest()
 
     def entry(self, ruling: Ruling) -> str:
         link, texts = self.links.link, self.texts
         title = page_title(self.env, ruling.docname)
-        flag = f'<span class="ruling-flag">{texts["flag"]}</span> ' if ruling.changed else ''
+        word = statuses.flag(ruling.status)
+        flag = f'<span class="ruling-flag">{escape(word)}</span> ' if word else ''
         where = [link(ruling.docname, '', escape(title))]
         if ruling.section_title and ruling.section_title != title:
             where.append(' › ' + link(ruling.docname, ruling.section_id,
@@ -523,7 +527,7 @@ class EntryHtml:
                                    f'<span class="ruling-entry-permalink">{texts["permalink"]}'
                                    '</span>'))
         text = self.html_of(ruling)
-        return (f'<li class="ruling-entry{" ruling-changed" if ruling.changed else ""}">'
+        return (f'<li class="ruling-entry{" ruling-changed" if word else ""}">'
                 f'<p class="ruling-entry-text">{flag}{text}</p>\n'
                 f'<p class="ruling-entry-source">{"".join(where)}</p>\n</li>\n')
 

@@ -3,7 +3,10 @@
 A handbook repeats a ruling: in a chapter and in the yearly FAQ, in two
 sections that share a case.  Two rulings are *the same* when their texts
 fold alike (:func:`handbook.core.names.fold`: spacing, width, case and
-middle dots aside) and they name the same cards (registry keys).  Their
+middle dots aside), they name the same cards (registry keys), and both or
+neither are overturned, and both or neither superseded: a question still
+open on one page and struck as answered on another, or a ruling of an
+outdated day and the current one of a chapter, are two things for a reader.  Their
 dates, pages and permalinks may differ: every one keeps its permalink, and
 the pages that list rulings of several places -- the search
 (:mod:`handbook.search.rulings_index`) and the card pages
@@ -24,15 +27,17 @@ if TYPE_CHECKING:
     from handbook.rulings.lines import Ruling
 
 
-def identity(ruling: Ruling) -> tuple[str, frozenset[str]]:
-    """What makes two rulings the same: their folded text, their cards."""
-    return fold(ruling.text), frozenset(key for key, _name in ruling.cards)
+def identity(ruling: Ruling) -> tuple[str, frozenset[str], bool, bool]:
+    """What makes two rulings the same: their folded text, their cards,
+    whether they are overturned, whether superseded."""
+    return (fold(ruling.text), frozenset(key for key, _name in ruling.cards),
+            'overturned' in ruling.status, 'superseded' in ruling.status)
 
 
 def grouped(rulings: Iterable[Ruling]) -> list[list[Ruling]]:
     """*rulings* with the same ones together, each group where its first one
     is, in the order given."""
-    groups: dict[tuple[str, frozenset[str]], list[Ruling]] = {}
+    groups: dict[tuple[str, frozenset[str], bool, bool], list[Ruling]] = {}
     for ruling in rulings:
         groups.setdefault(identity(ruling), []).append(ruling)
     return list(groups.values())

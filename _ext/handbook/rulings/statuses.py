@@ -137,6 +137,19 @@ def label(code: str) -> str:
     return str(labels[code])
 
 
+def flag(status: Iterable[str]) -> str | None:
+    """The one word the listings (the timeline, 最近更新 and its feed) put
+    before a ruling: 已推翻 for an overturned ruling, else 已过时 for a
+    superseded one, else 裁定已变更 for a changed one; None for the others
+    (translated).  A listing shows the ruling's text alone, so an overturned
+    or outdated ruling must say so there."""
+    status = tuple(status)
+    for code in ('overturned', 'superseded'):
+        if code in status:
+            return label(code)
+    return str(_('裁定已变更')) if 'changed' in status else None
+
+
 def source_label(kind: str, detail: str) -> str:
     """The source badge's text: 数据库 #19691, 数据库, wiki, 邮件, 邮件/其他 or a
     header's own label (translated)."""

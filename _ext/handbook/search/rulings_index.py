@@ -4,8 +4,9 @@ with the sections that say what was searched, from an index cut in shards.
 **What the reader gets.**  The search page shows a search box of its own,
 which answers as the reader types, and the rulings that match, each as one
 item: the ruling's text with the matches highlighted, its dates as written,
-small labels for its status (class ``ruling-status``: 已推翻 for a struck
-ruling, 裁定变更 for a changed one), ``页面 › 小节`` and a link to its
+small labels for its status (class ``ruling-status``: 已推翻 for an
+overturned ruling, else 裁定变更, 已过时 and 调整中 as they apply), ``页面 ›
+小节`` and a link to its
 permalink (``page.html#ruling-…``).  Twenty are shown, the next twenty on
 request.  The order is newest first (a ruling's newest date; rulings of one
 date in page order); the switch 相关度 orders by relevance: first the rulings
@@ -91,7 +92,7 @@ characters; ``g<code points>.js``: each a bigram of the manifest's
 ``alone``, in most documents), the
 rulings' chunks (``r<i>.js``: each ruling ``[text, counterpart, cards,
 places]``, a place ``[section, anchor, dates as written, ISO dates,
-flags]``; flags 1 changed, 2 struck), the section texts' chunks
+flags]``; flags 1 changed, 2 overturned, 4 superseded, 8 open), the section texts' chunks
 (``b<i>.js``: each ``[section, text]``, a paragraph, a title, a line, …) and the sections of each
 document (``s.js``).  A query loads the manifest, then the shards of its
 terms, then the chunks of the results it shows: a few dozen kilobytes.
@@ -181,7 +182,7 @@ KEPT_INDEX = 'handbook-search-index.pickle'
 SCRIPT = Path(__file__).with_name(SCRIPT_NAME)
 NAMES_SCRIPT = Path(__file__).parents[1] / 'core' / 'names.js'
 TEMPLATES = Path(__file__).parents[1] / 'templates'
-CHANGED, STRUCK = 1, 2
+CHANGED, STRUCK, SUPERSEDED, OPEN = 1, 2, 4, 8
 SEPARATOR = shards.SEPARATOR
 
 
@@ -197,6 +198,8 @@ def labels() -> dict[str, str]:
         'more': _('显示更多裁定'),
         'changed': _('裁定变更'),
         'struck': _('已推翻'),
+        'superseded': _('已过时'),
+        'open': _('调整中'),
         'query': _('搜索裁定'),
         'placeholder': _('卡名、词句或日期，如 17/3/24'),
         'enter': _('按回车键也搜索页面和小节。'),
@@ -215,6 +218,23 @@ def _opencc(config: str) -> Callable[[str], str]:
 def counterpart(language: str | None) -> Callable[[str], str] | None:
     """The conversion to the other script of a build's texts, if it has one."""
     return _opencc('tw2s') if other_scripts.traditional(language) else None
+
+
+def dates_of(ruling: Ruling) -> tuple[str, str]:
+    """A ruling's dates as written and as ISO dates, each date once
+    (``…\\ :ruling:`17/3/24` 和…\\ :ruling:`17/3/24` …`` shows 17/3/24 once)."""
+    shown = dict.fromkeys((ref.text, ref.date or '') for ref in ruling.references)
+    return ' '.join(text for text, _ in shown), ' '.join(date for _, date in shown)
+
+
+def flags_of(ruling: Ruling) -> int:
+    """What a result's labels say of a ruling: its statuses (an overturned
+    ruling, every word struck, is 已推翻 alone; some struck words are 裁定变更)."""
+    status = ruling.status
+    if 'overturned' in status:
+        return STRUCK
+    return ((CHANGED if 'changed' in status else 0) | (SUPERSEDED if 'superseded' in status else 0)
+            | (OPEN if 'open' in status else 0))
 
 
 def shown(app: Sphinx, ruling: Ruling) -> bool:
@@ -310,9 +330,7 @@ class Index:
                  for spelled in (key, name)]
         keys = list(dict.fromkeys(key for key, _name in ruling.cards))
         haystack, other = self.haystack(ruling.text, names)
-        places = [[self.ruling_section(r), r.anchor, ' '.join(ref.text for ref in r.references),
-                   ' '.join(ref.date or '' for ref in r.references),
-                   (CHANGED if r.changed else 0) | (STRUCK if r.struck else 0)] for r in group]
+        places = [[self.ruling_section(r), r.anchor, *dates_of(r), flags_of(r)] for r in group]
         return [ruling.text, other or '', keys, places], haystack
 
     def spellings(self, app: Sphinx) -> dict[str, list[Any]]:

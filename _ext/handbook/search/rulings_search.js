@@ -18,7 +18,9 @@ const RulingSearch = (() => {
   const BOX_SIZE = 5; // rulings in the search box's list
   const SEPARATOR = "\u0001";
   const CHANGED = 1;
-  const STRUCK = 2;
+  const STRUCK = 2; // overturned: every word struck
+  const SUPERSEDED = 4;
+  const OPEN = 8;
 
   // -- loading ------------------------------------------------------------------------
 
@@ -554,8 +556,9 @@ const RulingSearch = (() => {
       meta.append(span, " ");
     });
     if (struck) meta.append(element("span", "ruling-status ruling-status-struck", labels.struck), " ");
-    else if (place[4] & CHANGED)
-      meta.append(element("span", "ruling-status ruling-status-changed", labels.changed), " ");
+    for (const [flag, name] of [[CHANGED, "changed"], [OPEN, "open"], [SUPERSEDED, "superseded"]])
+      if (!struck && place[4] & flag && labels[name])
+        meta.append(element("span", `ruling-status ruling-status-${name}`, labels[name]), " ");
     const link = element("a", "ruling-result-link", where(place));
     link.setAttribute("href", placeUrl(place));
     meta.append(link);
