@@ -541,3 +541,16 @@ def test_a_bigram_alone_is_patched_while_it_stays_alone(app, make_app, tmp_path,
     # and back: no longer alone
     assert not edit('other.rst', '说到黑洞的步骤。', '说到黑洞。')
     assert manifest(app)['alone'] == alone
+
+
+def test_a_results_labels_say_its_statuses():
+    """已推翻 alone for an overturned ruling (every word struck); a ruling
+    with some struck words is 裁定变更, not overturned; 已过时 and 调整中 as
+    they apply."""
+    from types import SimpleNamespace
+
+    from handbook.search.rulings_index import CHANGED, OPEN, STRUCK, SUPERSEDED, flags_of
+
+    assert [flags_of(SimpleNamespace(status=status)) for status in [
+        ('changed', 'overturned'), ('changed',), ('changed', 'superseded'), ('open',), ()]] == [
+        STRUCK, CHANGED, CHANGED | SUPERSEDED, OPEN, 0]
