@@ -189,6 +189,24 @@ def test_description_leaves_out_what_is_not_prose():
     section += nodes.line_block('', line)
     doc += section
     assert describe(doc, 160) == '裁定变更：可以发动。'
+    # a yearly FAQ page's source header; the spaces beside a date between Chinese
+    # words; where a listing's ruling is (页面 › 小节 · 固定链接)
+    header = nodes.line('', '邮件：')
+    header['ruling_source_header'] = True
+    date = nodes.inline('', '17/3/24', classes=['ruling'])
+    dated = nodes.line('', '', nodes.Text('「地缚神」怪兽'), date, nodes.Text(' 和「罪」怪兽被破坏。'))
+    where = nodes.paragraph('', '2021 › 1/5 · 固定链接', classes=['ruling-entry-source'])
+    doc = new_document('faq.rst')
+    doc += [nodes.line_block('', header, dated), where]
+    assert describe(doc, 160) == '「地缚神」怪兽和「罪」怪兽被破坏。'
+    # a page of tables of contents alone: the titles they list first
+    doc = new_document('index.rst')
+    toc = nodes.compound(classes=['toctree-wrapper'])
+    inner = nodes.bullet_list('', nodes.list_item('', nodes.paragraph('', '小节')))
+    toc += nodes.bullet_list('', *(nodes.list_item('', nodes.paragraph('', title), inner.deepcopy())
+                                   for title in ('第一章', '2021')))
+    doc += toc
+    assert describe(doc, 160) == '第一章、2021'
 
 
 def test_description_width():

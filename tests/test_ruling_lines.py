@@ -19,7 +19,7 @@ INDEX = [
     # two dates, one ruling
     ('ruling-2014-03-21', '两个回答的同一裁定。', ['14/3/21', '14/3/21'], False, False),
     # text after the last date continues the ruling
-    ('ruling-2017-03-24-旋风-a0cfac', '「旋风」之后还有文字。 续。', ['17/3/24'], False, False),
+    ('ruling-2017-03-24-旋风-a0cfac', '「旋风」之后还有文字。续。', ['17/3/24'], False, False),
     # struck text, then the ruling that replaced it
     ('ruling-2017-03-24-神之宣告', '「神之宣告」不能发动。', ['17/3/24'], True, True),
     ('ruling-2020-01-13', '裁定变更：可以发动。', ['20/1/13'], True, False),

@@ -19,6 +19,9 @@ writes the description: the first sentences of the page's own text.
   character counts two columns, as wide as it is drawn, so the limit means
   the same length on screen for any language.  A first sentence that is
   longer is cut at the limit and ends in ``…``.
+* A page that has no text of its own, only tables of contents (a
+  handbook's index), is described by the titles they list first, 、 between
+  them; a yearly FAQ page's source headers (``邮件：``) are no text.
 * A page that sets its own description keeps it: a field
   ``:og:description: …`` at the top of the page.
 
@@ -46,6 +49,8 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx import addnodes
 
+from handbook.rulings.days import SOURCE_HEADER
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -60,11 +65,16 @@ SKIPPED = (nodes.title, nodes.subtitle, nodes.rubric, nodes.caption, nodes.Admon
            nodes.field_list, addnodes.toctree, addnodes.only)
 #: classes of elements that are not prose: a ruling's date, struck (overturned)
 #: text, a permalink's sign, a table of contents (at write time a toctree is a
-#: list of links in a ``toctree-wrapper``)
-SKIPPED_CLASSES = frozenset({'ruling', 'strike', 'headerlink', 'toctree-wrapper'})
+#: list of links in a ``toctree-wrapper``), where a listing's ruling is and its
+#: permalink (``页面 › 小节 · 固定链接``)
+SKIPPED_CLASSES = frozenset({'ruling', 'strike', 'headerlink', 'toctree-wrapper',
+                             'ruling-entry-source', 'ruling-entry-permalink'})
 #: the end of a sentence: Chinese and Latin punctuation
 _SENTENCE_END = re.compile(r'[。！？!?](?:[」』”’）)]*)|\.(?=\s)')
 _SPACE = re.compile(r'\s+')
+#: where a part of the text was left out, and that part between two wide characters
+_LEFT_OUT = '\x00'
+_BESIDE_LEFT_OUT = re.compile(r'(?<=[\u2e80-\uffef])\s*\x00+\s*(?=[\u2e80-\uffef])')
 
 
 def _wide(char: str) -> bool:
@@ -77,8 +87,8 @@ def width(text: str) -> int:
 
 
 def _skipped(node: nodes.Node) -> bool:
-    return isinstance(node, SKIPPED) or (
-        isinstance(node, nodes.Element) and not SKIPPED_CLASSES.isdisjoint(node['classes']))
+    return isinstance(node, SKIPPED) or (isinstance(node, nodes.Element) and (
+        not SKIPPED_CLASSES.isdisjoint(node['classes']) or node.get(SOURCE_HEADER)))
 
 
 def _text(node: nodes.Element) -> str:
@@ -89,8 +99,12 @@ def _text(node: nodes.Element) -> str:
                 yield child.astext()  # without docutils' marks of escaped characters
             elif not _skipped(child):
                 yield from parts(child)
+            else:
+                yield _LEFT_OUT
 
-    text = ''.join(parts(node))
+    # what was left out takes the spaces beside it between Chinese words with it
+    # (怪兽\ :ruling:`17/3/24` 和: 怪兽和), else it is nothing
+    text = _BESIDE_LEFT_OUT.sub('', ''.join(parts(node))).replace(_LEFT_OUT, '')
 
     def space(match: re.Match) -> str:
         before, after = text[match.start() - 1:match.start()], text[match.end():match.end() + 1]
@@ -128,6 +142,8 @@ def describe(doctree: nodes.Node, limit: int) -> str:
     A paragraph or line ends a sentence even without punctuation.
     """
     description = ''
+    if next(blocks(doctree), None) is None:  # no text of its own: what it holds
+        return contents(doctree, limit)
     for block in blocks(doctree):
         for sentence in sentences(block):
             joined = _join(description, sentence)
@@ -143,6 +159,29 @@ def describe(doctree: nodes.Node, limit: int) -> str:
                 description = cut.rstrip() + '…'
             return description
     return description
+
+
+def contents(doctree: nodes.Node, limit: int) -> str:
+    """The titles its tables of contents list first, 、 between them, as
+    many as fit in ``limit`` columns: the description of a page that is
+    only a table of contents (a handbook's index).  Else ''."""
+    titles = []
+    for wrapper in doctree.findall(nodes.compound):
+        if 'toctree-wrapper' not in wrapper['classes']:
+            continue
+        for listing in wrapper.findall(nodes.bullet_list):
+            if isinstance(listing.parent, nodes.list_item):
+                continue  # the entries under an entry
+            for item in listing.children:
+                if isinstance(item, nodes.list_item) and item.children:
+                    titles.append(_text(item[0]))
+    described = ''
+    for title in filter(None, titles):
+        joined = f'{described}、{title}' if described else title
+        if width(joined) > limit:
+            break
+        described = joined
+    return described
 
 
 def _join(text: str, sentence: str) -> str:

@@ -413,6 +413,8 @@ _DATE = '\x00'
 #: the space after a bracket that a date opened (``（17/7/28 修正）``)
 _DATES = rf'{_DATE}(?:\s*[{re.escape(sentences.JOINERS)}]?\s*{_DATE})*'
 _OPEN, _CLOSE = (f'[{re.escape(brackets)}]' for brackets in (sentences.OPEN, sentences.CLOSE))
+#: a date and the spaces around it between two Chinese characters or signs
+_BETWEEN_WIDE = re.compile(rf'(?<=[\u2e80-\uffef])\s*{_DATE}+\s*(?=[\u2e80-\uffef])')
 _LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*{_OPEN}\s*{_DATES}\s*{_CLOSE}'
                             rf'|(?<={_OPEN})\s*{_DATES}\s*|{_DATES}')
 
@@ -420,10 +422,13 @@ _LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*{_OPEN}\s*{_DATES}\s*{_C
 def plain_text(line: nodes.Element) -> str:
     """The ruling's text as the reader sees it, without its dates (the
     line's ``astext()`` as if its date references were removed) and without
-    the brackets and separators that only held them."""
+    the brackets and separators that only held them, nor the spaces that
+    stood beside them between Chinese words (``怪兽\\ :ruling:`17/3/24` 和``:
+    ``怪兽和``)."""
     text, left = _text_without_dates(line), None
     while text != left:  # brackets that held only brackets that held dates: （（17/3/24））
         left, text = text, _LEFT_BY_DATES.sub(_DATE, text)  # each one date, as it were
+    text = _BETWEEN_WIDE.sub('', text)
     return re.sub(r'\s+', ' ', text.replace(_DATE, '')).strip()
 
 
