@@ -701,3 +701,33 @@ def test_only_the_pages_faq_pages_names_are_dated_by_their_sections(app):
         ('ruling-2021-01-06-手札抹杀', '2021-01-06'),
         ('ruling-2021-01-06-faq19691-神之宣告', '2021-01-06')]
     assert 'faq/2019' in pages
+
+
+def test_a_moved_label_rewrites_the_pages_that_refer_to_it(make_app, rootdir, tmp_path):
+    """An incremental build after an edit that moves, retitles or removes a
+    label writes again the pages that :ref: it, as a clean build does: the
+    outdated day's link and its note's :ref: follow the label; a removed
+    label's :ref: is reported."""
+    srcdir = edited_root(rootdir, tmp_path, 'moved', {})
+    make_app('html', srcdir=srcdir).build()
+    chapter, faq = srcdir / 'chapter.rst', srcdir / 'faq' / '2019.rst'
+    chapter.write_text(chapter.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''),
+                       encoding='utf-8')
+    faq.write_text(faq.read_text(encoding='utf-8').replace(
+        '19/04\n=====', '.. _同时处理:\n\n19/04\n====='), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == []
+    page = html(app, 'faq/2021')
+    assert '<a class="ruling-superseded-by" href="2019.html#同时处理">→ 最新调整</a>' in page
+    assert 'href="2019.html#同时处理"><span class="std std-ref">19/04</span>' in page
+    faq.write_text(faq.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == ["faq/2021.rst:34: WARNING: undefined label: '同时处理' [ref.ref]"]
+
+
+def own_warnings(app) -> list[str]:
+    """The warnings of a build but those of a second app in one process
+    (it sets Sphinx's own nodes up again)."""
+    return [w for w in warnings(app) if not w.startswith('WARNING: while setting up')]

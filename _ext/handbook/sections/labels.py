@@ -17,6 +17,16 @@ it a second time: references go to the first definition.  (Two definitions
 on one page are docutils' "Duplicate explicit target name", already at the
 right line.)
 
+**Pages that refer to a label that moved.**  Sphinx writes again the pages
+it read, not those whose ``:ref:`` points at a label that another page's
+edit moved, retitled or removed: they kept the old address and title, and
+a removed label's broken ``:ref:`` was reported only by a clean build.  The
+store keeps the labels each page refers to (``:ref:``, ``:numref:``;
+:data:`REFS`); the labels' places and titles are noted before a build reads
+(``env-get-outdated``), and the pages that refer to one that changed are
+written again (``env-get-updated``, :func:`pages_referring_to_changed_labels`),
+so an incremental build gives the site a clean one gives.
+
 error ``handbook.anonymous-link`` (the reader gets a wrong or no link) --
 anonymous links (```文本`__``) and anonymous targets (``.. __: URL``) pair
 up in order, so their numbers must match.  Docutils reports a mismatch once
@@ -47,6 +57,10 @@ if TYPE_CHECKING:
 
 #: what the store keeps of a page's labels: {label: (source, line)}
 LABELS = 'labels'
+#: what the store keeps of the labels a page refers to: frozenset of labels
+REFS = 'label-refs'
+#: the cross-references that point at a label
+_LABEL_ROLES = frozenset({'ref', 'numref'})
 
 
 class AnonymousLinks(SphinxTransform):
@@ -118,8 +132,40 @@ class DropDuplicateLabels(SphinxTransform):
 
 
 def read_labels(app: Sphinx, page: Contribution) -> None:
-    """The page's labels, for the store (``handbook-page-read``)."""
+    """The page's labels, and those it refers to, for the store
+    (``handbook-page-read``)."""
     carry(page, LABELS)
+    refs = frozenset(xref['reftarget'] for xref in page.nodes.xrefs
+                     if xref.get('refdomain') == 'std' and xref.get('reftype') in _LABEL_ROLES)
+    if refs:
+        page.extra[REFS] = refs
+
+
+def note_labels(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+                removed: set[str]) -> list[str]:
+    """Before the build reads: where each label is and its title
+    (``env-get-outdated``; nothing is purged yet)."""
+    store(env).per_build(REFS, lambda: _places(env))
+    return []
+
+
+def _places(env: BuildEnvironment) -> dict[str, tuple[Any, Any]]:
+    """Each label's place and title: ``(anonlabels' entry, labels' entry)``."""
+    std = env.domains.standard_domain
+    return {name: (std.anonlabels.get(name), std.labels.get(name))
+            for name in std.anonlabels.keys() | std.labels.keys()}
+
+
+def pages_referring_to_changed_labels(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """The pages not read in this build that refer to a label whose page,
+    anchor or title changed, or that is gone (``env-get-updated``)."""
+    before, now = store(env).per_build(REFS, dict), _places(env)
+    moved = {label for label in before.keys() | now.keys() if before.get(label) != now.get(label)}
+    if not moved:
+        return []
+    read = store(env).changes().pages
+    return sorted(docname for docname, record in store(env).pages.items()
+                  if docname not in read and not moved.isdisjoint(record.extra.get(REFS, ())))
 
 
 def page_labels(env: BuildEnvironment, docname: str) -> dict[str, tuple[str, int]]:
@@ -150,6 +196,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(DropDuplicateLabels)
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_labels)
+    app.connect('env-get-outdated', note_labels)
+    app.connect('env-get-updated', pages_referring_to_changed_labels)
     app.connect('env-check-consistency', report_duplicates)
-    return {'version': '1', 'env_version': 2,
+    # env_version 3: the labels a page refers to
+    return {'version': '1', 'env_version': 3,
             'parallel_read_safe': True, 'parallel_write_safe': True}
