@@ -581,3 +581,21 @@ def test_an_edit_renders_and_rewrites_only_its_page(make_app, rootdir, tmp_path,
     assert len(names) == count
     for name in ('timeline', *names):
         assert html(again, name) == html(clean, name), name
+
+
+def test_a_year_gone_is_removed_beside_a_card_index(make_app, rootdir, tmp_path):
+    """A year no ruling has any more loses its page also where the handbook
+    has a card index too (the two lists' parts are noted one after the
+    other: the second once forgot the first's)."""
+    srcdir = tmp_path / 'years'
+    shutil.copytree(rootdir / 'test-handbook', srcdir)
+    make_app('html', srcdir=srcdir).build()
+    app = make_app('html', srcdir=srcdir)
+    year = app.outdir / 'timeline' / '2022.html'
+    assert year.is_file()
+    for page in srcdir.glob('p*.rst'):
+        page.write_text(page.read_text(encoding='utf-8').replace(':ruling:`22/', ':ruling:`21/'),
+                        encoding='utf-8')
+    app.build()
+    assert not year.exists()
+    assert (app.outdir / 'timeline' / '2021.html').is_file()

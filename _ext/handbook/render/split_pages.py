@@ -105,13 +105,14 @@ class SplitState(State):
     read): ``parts``, ``{holder page: (list kind, (part names, …))}``, for
     the sitemap; ``base``, the digest of the settings each list's parts were
     last made with (:func:`build_base`); ``fresh``, the lists whose settings
-    changed in this build; ``gone``, the parts no list has any more."""
+    changed in this build; ``gone``, by list, the parts it no longer has (by
+    list: the timeline's and the card index's are noted one after the other)."""
 
     def __init__(self) -> None:
         self.parts: dict[str, tuple[str, tuple[str, ...]]] = {}
         self.base: dict[str, str] = {}
         self.fresh: frozenset[str] = frozenset()
-        self.gone: tuple[str, ...] = ()
+        self.gone: dict[str, tuple[str, ...]] = {}
 
 
 def splits(builder: Builder | None) -> bool:
@@ -152,7 +153,7 @@ def note_parts(app: Sphinx, kind: str, holders: dict[str, Iterable[str] | None])
         found.parts[holder] = (kind, before.get(holder, ()) if slugs is None else
                                tuple(part_name(holder, slug) for slug in slugs))
     now = set(names(app.env))
-    found.gone = tuple(sorted({n for ns in before.values() for n in ns} - now))
+    found.gone[kind] = tuple(sorted({n for ns in before.values() for n in ns} - now))
     base = build_base(app)
     found.fresh = found.fresh - {kind} if found.base.get(kind) == base else found.fresh | {kind}
     found.base[kind] = base
@@ -300,7 +301,7 @@ def _related(builder: Builder, fromdocname: str,
 def remove_gone(app: Sphinx) -> list:
     """Remove the parts no list has any more (``html-collect-pages``)."""
     if splits(app.builder):
-        for name in kept(app.env).gone:
+        for name in (name for gone in kept(app.env).gone.values() for name in gone):
             if name not in app.env.found_docs:
                 Path(app.builder.get_outfilename(name)).unlink(missing_ok=True)
     return []
@@ -311,5 +312,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('html-collect-pages', remove_gone)
     app.setup_extension('handbook.render.navigation')  # the parts' navigation, once
     app.setup_extension('handbook.publishing.link_previews')  # a part's preview tags
-    return {'version': '1', 'env_version': 1,
+    # env_version 2: the parts gone, by list
+    return {'version': '1', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}
