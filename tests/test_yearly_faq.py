@@ -731,3 +731,26 @@ def own_warnings(app) -> list[str]:
     """The warnings of a build but those of a second app in one process
     (it sets Sphinx's own nodes up again)."""
     return [w for w in warnings(app) if not w.startswith('WARNING: while setting up')]
+
+
+def test_a_removed_page_leaves_no_file(make_app, rootdir, tmp_path):
+    """A page whose source is removed (and its toctree entry) leaves no file
+    of its own in the output: its HTML, its source's copy, its related
+    sections' entry, as a clean build has none."""
+    srcdir = edited_root(rootdir, tmp_path, 'removed', {
+        'index.rst': [('   faq/2019\n', '   faq/2019\n   faq/2020\n')]})
+    (srcdir / 'faq' / '2020.rst').write_text(
+        (srcdir / 'faq' / '2019.rst').read_text(encoding='utf-8').replace('2019年', '2020年'),
+        encoding='utf-8')
+    first = make_app('html', srcdir=srcdir)
+    first.build()
+    files = [first.outdir / 'faq' / '2020.html', first.outdir / '_sources' / 'faq' / '2020.rst.txt',
+             first.outdir / '_related' / 'faq' / '2020.js']
+    assert [path.is_file() for path in files] == [True, True, True]
+    (srcdir / 'faq' / '2020.rst').unlink()
+    index = srcdir / 'index.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace('   faq/2020\n', ''), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == []
+    assert [path.exists() for path in files] == [False, False, False]

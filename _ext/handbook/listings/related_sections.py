@@ -307,6 +307,15 @@ def skip(self: Any, node: nodes.Node) -> None:
     raise nodes.SkipNode
 
 
+def remove_entries_of_removed_pages(app: Sphinx, env: BuildEnvironment, added: set[str],
+                                   changed: set[str], removed: set[str]) -> list[str]:
+    """The entries of the pages whose source is gone (``env-get-outdated``):
+    a clean build has none."""
+    for docname in removed:
+        Path(app.outdir, FOLDER, f'{docname}.js').unlink(missing_ok=True)
+    return []
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.listings.card_index')
     app.add_config_value('handbook_related_sections', 5, 'html', types=frozenset({int}),
@@ -315,6 +324,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                  latex=(skip, None), text=(skip, None), man=(skip, None), texinfo=(skip, None))
     app.add_post_transform(RelatedSections)
     app.connect('env-get-updated', pages_to_rewrite)
+    app.connect('env-get-outdated', remove_entries_of_removed_pages)
     app.connect('builder-inited', copy_script)
     app.connect('html-page-context', write_entries)
     return {'version': '4', 'env_version': 4,

@@ -1,0 +1,52 @@
+"""A page removed leaves no file.
+
+Sphinx forgets a page whose source is gone, but leaves the files it wrote
+for it in the output folder: its HTML, its source's copy in ``_sources/``.
+An incremental build then published a page that a clean build has not
+(``make html`` publishes the output folder as it is,
+:mod:`handbook.publishing.published`).  The pages removed are noted before
+the build reads (``env-get-outdated``), and their files are removed from
+the output folder once the build succeeded.  (A concern that writes files
+of its own per page removes them itself: ``_related/<page>.js``,
+:mod:`handbook.listings.related_sections`.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from handbook.store import store
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+#: the store's note, for this build, of the pages whose source is gone
+REMOVED = 'removed-pages'
+
+
+def note_removed(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+                 removed: set[str]) -> list[str]:
+    """``env-get-outdated``: the pages whose source is gone."""
+    store(env).per_build(REMOVED, set).update(removed)
+    return []
+
+
+def remove_files(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: the files Sphinx wrote for those pages, out of the
+    output folder (an HTML build's)."""
+    removed = store(app.env).per_build(REMOVED, set) - app.env.found_docs
+    if exception is not None or not removed or app.builder.format != 'html':
+        return
+    copies = [f'{suffix}{app.config.html_sourcelink_suffix}' for suffix in app.config.source_suffix]
+    for docname in removed:
+        Path(app.builder.get_outfilename(docname)).unlink(missing_ok=True)
+        for copy in copies:
+            Path(app.outdir, '_sources', f'{docname}{copy}').unlink(missing_ok=True)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect('env-get-outdated', note_removed)
+    app.connect('build-finished', remove_files)
+    return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
