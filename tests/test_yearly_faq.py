@@ -754,3 +754,29 @@ def test_a_removed_page_leaves_no_file(make_app, rootdir, tmp_path):
     app.build()
     assert own_warnings(app) == []
     assert [path.exists() for path in files] == [False, False, False]
+
+
+def test_a_page_that_warned_warns_again(make_app, rootdir, tmp_path):
+    """A build again with no change says a page's problem again (and fails
+    under -W as the first did), until it is fixed; a page with notes only is
+    not read again."""
+    srcdir = edited_root(rootdir, tmp_path, 'warned', {})
+    chapter = srcdir / 'chapter.rst'
+    chapter.write_text(chapter.read_text(encoding='utf-8') + '\n| 「罪」未链接。\n', encoding='utf-8')
+    warning = ('chapter.rst:19: WARNING: 「罪」 is a card name in the registry but not linked: '
+               'write 「`罪`_」 (make fix does it) [handbook.unlinked]')
+    read: list[list[str]] = []
+    for _ in range(2):
+        app = make_app('html', srcdir=srcdir)
+        app.connect('env-before-read-docs', lambda app, env, docnames: read.append(list(docnames)))
+        app.build()
+        assert own_warnings(app) == [warning]
+    assert read[1] == ['chapter']
+    chapter.write_text(chapter.read_text(encoding='utf-8').replace('「罪」', '「`罪`_」'),
+                       encoding='utf-8')
+    for _ in range(2):
+        app = make_app('html', srcdir=srcdir)
+        app.connect('env-before-read-docs', lambda app, env, docnames: read.append(list(docnames)))
+        app.build()
+        assert own_warnings(app) == []
+    assert read[2:] == [['chapter'], []]

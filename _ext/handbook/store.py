@@ -584,5 +584,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('doctree-read', read_page, priority=400)
     app.connect('builder-inited', start_build, priority=100)  # before the registry is read
     app.setup_extension('handbook.core.removed_pages')
+    app.setup_extension('handbook.core.warned_pages')
     return {'version': '1', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}

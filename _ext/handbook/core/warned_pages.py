@@ -1,0 +1,105 @@
+"""A page that warned is read again until it no longer warns.
+
+Sphinx reports a page's problems when it reads or writes the page.  The
+next build reads and writes the pages that changed, so a page whose
+problem was left as it was says nothing more: ``make html`` run again
+without a change succeeded (``-W``) and published what the build before
+had refused, and ``make preview`` showed a problem once, then never again.
+A clean build, as CI runs it, still failed.
+
+So every page that a warning or an error named in a build (its location,
+``path:line``) is noted in the doctree folder (``warned-pages.json``), and
+read again by the next build (``env-get-outdated``), which says its
+problems again, or notes the page no more once they are fixed.  Notes are
+no warnings: a page with notes only is not read again.  The logging
+handler that notes them is the build's: added when the build begins
+(``env-get-outdated``), removed when it ends (``build-finished``, also
+after an error).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from docutils.utils import get_source_line
+
+from handbook.store import store
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+#: the file, in the doctree folder, of the pages that warned in the last build
+NOTED = 'warned-pages.json'
+#: the store's handle, for this build, on the handler that notes them
+HANDLER = 'warned-pages'
+
+
+class Warned(logging.Handler):
+    """Notes the source paths of the warnings and errors logged."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.paths: set[str] = set()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        location = getattr(record, 'location', None)
+        if isinstance(location, nodes.Node):
+            location = get_source_line(location)[0]
+        elif isinstance(location, tuple):
+            location = location[0]
+        if isinstance(location, str) and location:
+            path, _colon, line = location.rpartition(':')
+            self.paths.add(path if path and line.isdigit() else location)
+
+
+def read_again(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+               removed: set[str]) -> list[str]:
+    """``env-get-outdated``, where a build begins: the pages that warned in
+    the last build; and the warnings of this one noted from now on."""
+    handler = Warned()
+    if store(env).per_build(HANDLER, lambda: handler) is handler:
+        logging.getLogger('sphinx').addHandler(handler)
+    return noted(app, env, changed | added)
+
+
+def noted(app: Sphinx, env: BuildEnvironment, read: set[str]) -> list[str]:
+    """The pages the last build noted that exist and are not in *read*."""
+    try:
+        found = json.loads(Path(app.doctreedir, NOTED).read_text(encoding='utf-8'))
+    except (OSError, ValueError):
+        return []
+    return sorted(set(found) & env.found_docs - read) if isinstance(found, list) else []
+
+
+def finish(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: the pages that warned, for the next build; the
+    handler removed."""
+    handler = store(app.env).per_build(HANDLER, lambda: None)
+    if handler is None:
+        return
+    logging.getLogger('sphinx').removeHandler(handler)
+    env = app.env
+    warned = set()
+    for path in handler.paths:
+        docname = env.path2doc(path) if Path(path).is_absolute() else (
+            path if path in env.found_docs else None)
+        if docname is not None:
+            warned.add(docname)
+    if exception is not None:  # an unfinished build: what it did not read still warns
+        warned |= set(noted(app, env, set()))
+    target = Path(app.doctreedir, NOTED)
+    if warned:
+        target.write_text(json.dumps(sorted(warned), ensure_ascii=False), encoding='utf-8')
+    else:
+        target.unlink(missing_ok=True)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect('env-get-outdated', read_again)
+    app.connect('build-finished', finish, priority=900)
+    return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
