@@ -75,6 +75,8 @@ if TYPE_CHECKING:
 
     from sphinx.application import Sphinx
 
+#: what Sphinx keeps of the last build's info when the configuration changed
+_BACKUP = '.buildinfo.bak'
 #: the marker beside the staging folder while a build into it has not succeeded
 INCOMPLETE = '.incomplete'
 #: beside the staging folder: when the last sweep started and ended (ns)
@@ -286,8 +288,8 @@ def _files(root: Path, skip_sites: bool = False) -> dict[str, os.stat_result]:
         prefix = here.relative_to(root).as_posix()
         prefix = '' if prefix == '.' else prefix + '/'
         for name in names:
-            if _TEMPORARY.match(name) and not skip_sites:
-                continue
+            if (_TEMPORARY.match(name) or name == _BACKUP) and not skip_sites:
+                continue  # (Sphinx's backup of the last build's info: no file of the site)
             with contextlib.suppress(OSError):
                 out[prefix + name] = os.lstat(os.path.join(folder, name))
     return out
