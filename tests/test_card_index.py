@@ -469,12 +469,12 @@ def test_index_and_related_sections_follow_the_pages(app, make_app):
     edit(src / 'plain.rst', '。', '，改。')
     _, written = pages_written(make_app, src)
     assert written - {'genindex', 'search'} == {'plain'}
-    # a ruling's date is written another way, its cards and anchor stay: the
-    # index shows the date as written
-    edit(src / 'other.rst', ':ruling:`17/12/22`', ':ruling:`2017/12/22`')
+    # a ruling's date is written another way (full width: a note), its cards and
+    # anchor stay: the index shows the date as written
+    edit(src / 'other.rst', ':ruling:`17/12/22`', ':ruling:`１７/１２/２２`')
     dated, written = pages_written(make_app, src)
     assert written - {'genindex', 'search'} == {'other', 'card-index', 'index'}  # (as above)
-    assert '>2017/12/22<' in whole_list(dated.outdir, 'card-index')
+    assert '>１７/１２/２２<' in whole_list(dated.outdir, 'card-index')
 
     # it now names 旋风 too: the pages naming 旋风 get it as a related section
     edit(src / 'plain.rst', '「`大宇宙`_」', '「`大宇宙`_」「`旋风`_」')

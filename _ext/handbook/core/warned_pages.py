@@ -8,7 +8,8 @@ had refused, and ``make preview`` showed a problem once, then never again.
 A clean build, as CI runs it, still failed.
 
 So every page that a warning or an error named in a build (its location,
-``path:line``) is noted in the doctree folder (``warned-pages.json``), and
+``path:line``: the page's source, or the catalog of its translation) is
+noted in the doctree folder (``warned-pages.json``), and
 read again by the next build (``env-get-outdated``), which says its
 problems again, or notes the page no more once they are fixed.  Notes are
 no warnings: a page with notes only is not read again.  The logging
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from docutils.utils import get_source_line
+from sphinx.util.logging import is_suppressed_warning
 
 from handbook.store import store
 
@@ -40,14 +42,21 @@ HANDLER = 'warned-pages'
 
 
 class Warned(logging.Handler):
-    """Notes the source paths of the warnings and errors logged."""
+    """Notes the source paths of the warnings and errors shown (not those
+    ``suppress_warnings`` silences).  It leaves the records as they are:
+    Sphinx's own handler reads them too (its filters, which change them,
+    are not run twice)."""
 
-    def __init__(self) -> None:
+    def __init__(self, app: Sphinx) -> None:
         super().__init__(logging.WARNING)
+        self.config = app.config
         self.paths: set[str] = set()
 
     def emit(self, record: logging.LogRecord) -> None:
-        location = getattr(record, 'location', None)
+        if is_suppressed_warning(getattr(record, 'type', ''), getattr(record, 'subtype', ''),
+                                 self.config.suppress_warnings):
+            return
+        location = getattr(record, 'location', None)  # as given, or as Sphinx wrote it
         if isinstance(location, nodes.Node):
             location = get_source_line(location)[0]
         elif isinstance(location, tuple):
@@ -61,7 +70,7 @@ def read_again(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set
                removed: set[str]) -> list[str]:
     """``env-get-outdated``, where a build begins: the pages that warned in
     the last build; and the warnings of this one noted from now on."""
-    handler = Warned()
+    handler = Warned(app)
     if store(env).per_build(HANDLER, lambda: handler) is handler:
         logging.getLogger('sphinx').addHandler(handler)
     return noted(app, env, changed | added)
@@ -76,6 +85,17 @@ def noted(app: Sphinx, env: BuildEnvironment, read: set[str]) -> list[str]:
     return sorted(set(found) & env.found_docs - read) if isinstance(found, list) else []
 
 
+def page_of(env: BuildEnvironment, path: str) -> str | None:
+    """The page a warning's *path* is of: a page's source, a page's name, or
+    the catalog of a page's translation (``…/LC_MESSAGES/<page>.po``)."""
+    if path in env.found_docs:
+        return path
+    if path.endswith('.po') and '/LC_MESSAGES/' in path:
+        docname = path.rpartition('/LC_MESSAGES/')[2].removesuffix('.po')
+        return docname if docname in env.found_docs else None
+    return env.path2doc(path) if Path(path).is_absolute() else None
+
+
 def finish(app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: the pages that warned, for the next build; the
     handler removed."""
@@ -84,12 +104,7 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
         return
     logging.getLogger('sphinx').removeHandler(handler)
     env = app.env
-    warned = set()
-    for path in handler.paths:
-        docname = env.path2doc(path) if Path(path).is_absolute() else (
-            path if path in env.found_docs else None)
-        if docname is not None:
-            warned.add(docname)
+    warned = {docname for path in handler.paths if (docname := page_of(env, path))}
     if exception is not None:  # an unfinished build: what it did not read still warns
         warned |= set(noted(app, env, set()))
     target = Path(app.doctreedir, NOTED)
