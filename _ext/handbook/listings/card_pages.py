@@ -598,6 +598,9 @@ class Contexts:
             'cards': ' '.join(cards),
             'statuses': [(code, statuses.label(code)) for code in ruling.status],
             'superseded_url': self.section_uri(ruling.superseded_by),
+            # where the answer came from, as on its page: 数据库 #19691, wiki, 邮件
+            'sources': [(kind, statuses.source_label(kind, detail))
+                        for kind, detail in ruling.sources],
             'html': self.fragments.get((ruling.docname, ruling.anchor), html.escape(ruling.text)),
             'page_title': title, 'page_url': self.uri(ruling.docname),
             'section_title': ruling.section_title if ruling.section_title != title else '',
@@ -681,8 +684,11 @@ class Contexts:
         partners = [{**self.partner(key), 'parts': ' '.join(map(str, where[key]) if several else ())}
                     for key in sorted(shared, key=lambda k: (-shared[k], k))]
         count = sum(not folded for part in parts for folded, _group in part)
+        gone = sum(folded for part in parts for folded, _group in part)
         summary = (_('{count} 条裁定提到「{name}」，最新的在前。').format(count=count, name=name)
-                   if count else _('没有裁定提到「{name}」。').format(name=name))
+                   if count else _('没有现行的裁定提到「{name}」：提到它的 {count} 条裁定都已被推翻或'
+                                   '已过时。').format(name=name, count=gone)
+                   if gone else _('没有裁定提到「{name}」。').format(name=name))
         aliases = [alias for _lang, alias in card.aliases if alias != name]
         if name != card.name:
             aliases.insert(0, card.name)
