@@ -551,6 +551,7 @@ def test_a_results_labels_say_its_statuses():
 
     from handbook.search.rulings_index import CHANGED, OPEN, STRUCK, SUPERSEDED, flags_of
 
-    assert [flags_of(SimpleNamespace(status=status)) for status in [
-        ('changed', 'overturned'), ('changed',), ('changed', 'superseded'), ('open',), ()]] == [
-        STRUCK, CHANGED, CHANGED | SUPERSEDED, OPEN, 0]
+    assert [flags_of(SimpleNamespace(status=status, changed=changed)) for status, changed in [
+        (('changed', 'overturned'), True), (('changed',), True), (('changed', 'superseded'), True),
+        (('confirmed',), True), (('open',), False), ((), False)]] == [
+        STRUCK, CHANGED, CHANGED | SUPERSEDED, CHANGED, OPEN, 0]

@@ -383,6 +383,10 @@ def test_the_word_a_listing_puts_before_a_ruling():
     overturned or outdated one must say so there, before it changes."""
     from handbook.rulings.statuses import flag
 
-    assert [flag(status) for status in [
-        ('changed', 'overturned'), ('changed', 'superseded'), ('superseded', 'overturned'),
-        ('changed',), ('open',), ()]] == ['已推翻', '已过时', '已推翻', '裁定已变更', None, None]
+    from types import SimpleNamespace
+
+    assert [flag(SimpleNamespace(status=status, changed=changed)) for status, changed in [
+        (('changed', 'overturned'), True), (('changed', 'superseded'), True),
+        (('superseded', 'overturned'), False), (('changed',), True), (('confirmed',), True),
+        (('open',), False), ((), False)]] == [
+        '已推翻', '已过时', '已推翻', '裁定已变更', '裁定已变更', None, None]

@@ -396,7 +396,7 @@ def feed(app: Sphinx, name: str) -> str:
         if ruling.section_title and ruling.section_title != where:
             where += f' › {ruling.section_title}'
         dates = ' '.join(dict.fromkeys(reference.text for reference in ruling.references))
-        word = statuses.flag(ruling.status)  # the page's flag
+        word = statuses.flag(ruling)  # the page's flag
         flag = f'【{word}】' if word else ''
         content = f'{flag}{ruling.text}（{dates}）\n{where}'
         out += ['  <entry>',

@@ -403,7 +403,7 @@ class FillTimeline(SphinxPostTransform):
     def entry(self, ruling: Ruling) -> nodes.list_item:
         item = nodes.list_item(classes=['ruling-entry'])
         text = nodes.paragraph(classes=['ruling-entry-text'])
-        word = statuses.flag(ruling.status)
+        word = statuses.flag(ruling)
         if word:
             item['classes'].append('ruling-changed')
             text += nodes.inline('', word, classes=['ruling-flag'])
@@ -510,14 +510,14 @@ class EntryHtml:
         for ruling in self.shown():
             digest.update('\0'.join((
                 ruling.docname, ruling.anchor, ruling.section_id, ruling.section_title,
-                statuses.flag(ruling.status) or '', page_title(self.env, ruling.docname),
+                statuses.flag(ruling) or '', page_title(self.env, ruling.docname),
                 html[ruling.docname, ruling.anchor], '\1')).encode())
         return digest.hexdigest()
 
     def entry(self, ruling: Ruling) -> str:
         link, texts = self.links.link, self.texts
         title = page_title(self.env, ruling.docname)
-        word = statuses.flag(ruling.status)
+        word = statuses.flag(ruling)
         flag = f'<span class="ruling-flag">{escape(word)}</span> ' if word else ''
         where = [link(ruling.docname, '', escape(title))]
         if ruling.section_title and ruling.section_title != title:

@@ -98,7 +98,7 @@ from __future__ import annotations
 import functools
 import re
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.locale import get_translation
@@ -137,17 +137,17 @@ def label(code: str) -> str:
     return str(labels[code])
 
 
-def flag(status: Iterable[str]) -> str | None:
+def flag(ruling: Any) -> str | None:
     """The one word the listings (the timeline, 最近更新 and its feed) put
-    before a ruling: 已推翻 for an overturned ruling, else 已过时 for a
-    superseded one, else 裁定已变更 for a changed one; None for the others
-    (translated).  A listing shows the ruling's text alone, so an overturned
-    or outdated ruling must say so there."""
-    status = tuple(status)
+    before a ruling (a :class:`~handbook.rulings.lines.Ruling`): 已推翻 for
+    an overturned ruling, else 已过时 for a superseded one, else 裁定已变更 for
+    one flagged as changed (struck words, or a word of ``changed_markers``:
+    调整中确认 too); None for the others (translated).  A listing shows the
+    ruling's text alone, so an overturned or outdated ruling must say so there."""
     for code in ('overturned', 'superseded'):
-        if code in status:
+        if code in ruling.status:
             return label(code)
-    return str(_('裁定已变更')) if 'changed' in status else None
+    return str(_('裁定已变更')) if ruling.changed else None
 
 
 def source_label(kind: str, detail: str) -> str:

@@ -228,12 +228,13 @@ def dates_of(ruling: Ruling) -> tuple[str, str]:
 
 
 def flags_of(ruling: Ruling) -> int:
-    """What a result's labels say of a ruling: its statuses (an overturned
-    ruling, every word struck, is 已推翻 alone; some struck words are 裁定变更)."""
+    """What a result's labels say of a ruling: an overturned ruling (every
+    word struck) is 已推翻 alone; else 裁定变更 where it is flagged as changed
+    (some struck words, a word of ``changed_markers``), 已过时, 调整中."""
     status = ruling.status
     if 'overturned' in status:
         return STRUCK
-    return ((CHANGED if 'changed' in status else 0) | (SUPERSEDED if 'superseded' in status else 0)
+    return ((CHANGED if ruling.changed else 0) | (SUPERSEDED if 'superseded' in status else 0)
             | (OPEN if 'open' in status else 0))
 
 
