@@ -148,3 +148,26 @@ def test_tables_keep_their_columns(tmp_path, capsys, make_app):
         f'index.rst:{n}: WARNING: 「{name}」 is a card name in the registry but not linked: write '
         f'「`{name}`_」 (make fix does it where its column has room) [handbook.unlinked]'
         for n, name in ((7, '旋风'), (14, '王宫的铁壁'))]
+
+
+def test_a_grid_table_whose_cell_spans_rows(tmp_path, capsys, make_app):
+    """Below a separator under some cells only (a cell spans two rows), the
+    rows are the table's still: a name is linked where its cell has room,
+    and the table parses."""
+    root = tmp_path / 'spans'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-check-cards', root)
+    (root / 'index.rst').write_text('''表
+==
+
++--------------+----------+
+| 卡名         | 说明     |
++--------------+          |
+| 「旋风」     | 同上     |
++--------------+----------+
+''', encoding='utf-8')
+    autolink.main(['--srcdir', str(root), '--confdir', str(root)])
+    assert (root / 'index.rst').read_text(encoding='utf-8').splitlines()[6] == \
+        '| 「`旋风`_」  | 同上     |'
+    app = make_app('html', srcdir=root, freshenv=True)
+    app.build()
+    assert warnings(app) == []

@@ -148,6 +148,12 @@ def table_cells(lines: list[str]) -> dict[int, list[int]]:
             cells[i] = [column_width(line[:at]) for at, char in enumerate(line)
                         if char == '|'][1:]
             continue
+        if grid and stripped.startswith('+'):
+            # a separator under some cells only (a cell spans rows): the table
+            # goes on; its text beside the separator keeps its columns too
+            cells[i] = [column_width(line[:at]) for at, char in enumerate(line)
+                        if char in '|+'][1:]
+            continue
         grid = False
         if _SIMPLE_BORDER.match(line):
             following = lines[i + 1].strip() if i + 1 < len(lines) else ''
