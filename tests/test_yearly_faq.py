@@ -786,3 +786,19 @@ def test_a_page_that_warned_warns_again(make_app, rootdir, tmp_path):
         app.build()
         assert own_warnings(app) == []
     assert read[2:] == [['chapter'], []]
+
+
+def test_a_page_whose_included_file_warned_warns_again(make_app, rootdir, tmp_path):
+    """The same where the problem is in a file the page includes: the
+    warning is at the file, the page is read again."""
+    srcdir = edited_root(rootdir, tmp_path, 'included', {})
+    (srcdir / 'snippet.inc').write_text('| 「罪」未链接。\n', encoding='utf-8')
+    chapter = srcdir / 'chapter.rst'
+    chapter.write_text(chapter.read_text(encoding='utf-8') + '\n.. include:: snippet.inc\n',
+                       encoding='utf-8')
+    for _ in range(2):
+        app = make_app('html', srcdir=srcdir)
+        app.build()
+        assert own_warnings(app) == [
+            'snippet.inc:1: WARNING: 「罪」 is a card name in the registry but not linked: '
+            'write 「`罪`_」 (make fix does it) [handbook.unlinked]']

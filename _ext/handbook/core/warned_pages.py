@@ -8,8 +8,8 @@ had refused, and ``make preview`` showed a problem once, then never again.
 A clean build, as CI runs it, still failed.
 
 So every page that a warning or an error named in a build (its location,
-``path:line``: the page's source, or the catalog of its translation) is
-noted in the doctree folder (``warned-pages.json``), and
+``path:line``: the page's source, a file it includes, or the catalog of its
+translation) is noted in the doctree folder (``warned-pages.json``), and
 read again by the next build (``env-get-outdated``), which says its
 problems again, or notes the page no more once they are fixed.  Notes are
 no warnings: a page with notes only is not read again.  The logging
@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from docutils.utils import get_source_line
+from sphinx.util.i18n import docname_to_domain
 from sphinx.util.logging import is_suppressed_warning
 
 from handbook.store import store
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
 NOTED = 'warned-pages.json'
 #: the store's handle, for this build, on the handler that notes them
 HANDLER = 'warned-pages'
+#: the file of a location ``path:line…``
+_PATH = re.compile(r'^(.+?):\d+(?::|$)')
 
 
 class Warned(logging.Handler):
@@ -62,8 +66,9 @@ class Warned(logging.Handler):
         elif isinstance(location, tuple):
             location = location[0]
         if isinstance(location, str) and location:
-            path, _colon, line = location.rpartition(':')
-            self.paths.add(path if path and line.isdigit() else location)
+            # path:line, or path:line:<translated>:line (a translated message's)
+            found = _PATH.match(location)
+            self.paths.add(found[1] if found else location)
 
 
 def read_again(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -85,15 +90,27 @@ def noted(app: Sphinx, env: BuildEnvironment, read: set[str]) -> list[str]:
     return sorted(set(found) & env.found_docs - read) if isinstance(found, list) else []
 
 
-def page_of(env: BuildEnvironment, path: str) -> str | None:
-    """The page a warning's *path* is of: a page's source, a page's name, or
-    the catalog of a page's translation (``…/LC_MESSAGES/<page>.po``)."""
+def pages_of(app: Sphinx, path: str) -> set[str]:
+    """The pages a warning's *path* is of: a page's source or name, a file
+    pages include (``.. include::``), or the catalog of pages' translation
+    (``…/LC_MESSAGES/<catalog>.po``: a page's own, or its folder's where
+    ``gettext_compact`` is on)."""
+    env = app.env
     if path in env.found_docs:
-        return path
+        return {path}
     if path.endswith('.po') and '/LC_MESSAGES/' in path:
-        docname = path.rpartition('/LC_MESSAGES/')[2].removesuffix('.po')
-        return docname if docname in env.found_docs else None
-    return env.path2doc(path) if Path(path).is_absolute() else None
+        catalog = path.rpartition('/LC_MESSAGES/')[2].removesuffix('.po')
+        compact = app.config.gettext_compact
+        return {docname for docname in env.found_docs
+                if docname_to_domain(docname, compact) == catalog}
+    if not Path(path).is_absolute():
+        return set()
+    docname = env.path2doc(path)
+    if docname is not None:
+        return {docname}
+    return {docname for docname, files in env.dependencies.items()
+            if any(Path(env.srcdir, file) == Path(path) for file in files)}
+
 
 
 def finish(app: Sphinx, exception: Exception | None) -> None:
@@ -104,7 +121,7 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
         return
     logging.getLogger('sphinx').removeHandler(handler)
     env = app.env
-    warned = {docname for path in handler.paths if (docname := page_of(env, path))}
+    warned = {docname for path in handler.paths for docname in pages_of(app, path)}
     if exception is not None:  # an unfinished build: what it did not read still warns
         warned |= set(noted(app, env, set()))
     target = Path(app.doctreedir, NOTED)
