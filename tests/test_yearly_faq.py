@@ -727,6 +727,9 @@ def test_a_moved_label_rewrites_the_pages_that_refer_to_it(make_app, rootdir, tm
     page = html(app, 'faq/2021')
     assert '<a class="ruling-superseded-by" href="2019.html#同时处理">→ 最新调整</a>' in page
     assert 'href="2019.html#同时处理"><span class="std std-ref">19/04</span>' in page
+    # and the card pages that link it
+    assert ('<a class="ruling-superseded-by" href="../faq/2019.html#同时处理">→ 最新调整</a>'
+            in html(app, 'cards/火炎地狱'))
     faq.write_text(faq.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''), encoding='utf-8')
     app = make_app('html', srcdir=srcdir)
     app.build()

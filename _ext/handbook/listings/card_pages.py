@@ -131,6 +131,7 @@ from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings import same, statuses
 from handbook.rulings.lines import Ruling
+from handbook.sections.labels import moved_labels
 from handbook.store import PageRecord, State, changes, state, store
 
 if TYPE_CHECKING:
@@ -324,8 +325,10 @@ class Shown:
                 named.append((key, None if other is None else (
                     other.name_in(self.language), other.kind, self.urls.url(other),
                     self.names.get(other.key))))
+            superseding = (self.env.domains.standard_domain.labels.get(r.superseded_by)
+                           if r.superseded_by else None)  # where its → 最新调整 leads
             shown = self.rulings[r.docname, r.anchor] = hashlib.sha256(repr(
-                (r, self.title(r.docname), tuple(named))).encode()).hexdigest()
+                (r, self.title(r.docname), tuple(named), superseding)).encode()).hexdigest()
         return shown
 
     def title(self, docname: str) -> str:
@@ -419,6 +422,10 @@ def _digests_of_changed(env: BuildEnvironment, names: dict[str, str], old: dict[
         keys |= moved
         keys.update(key for record in records.values() for r in record.rulings
                     if moved.intersection(k for k, _name in r.cards) for key, _name in r.cards)
+    labels = moved_labels(env)  # what an outdated ruling's → 最新调整 leads to moved
+    if labels:
+        keys.update(key for record in records.values() for r in record.rulings
+                    if r.superseded_by in labels for key, _name in r.cards)
     keys = {registry[k].key for k in keys if k in registry}
     pages = card_pages(env, keys)
     present = {page.entry.card.key: page.name for page in pages}

@@ -156,11 +156,17 @@ def _places(env: BuildEnvironment) -> dict[str, tuple[Any, Any]]:
             for name in std.anonlabels.keys() | std.labels.keys()}
 
 
+def moved_labels(env: BuildEnvironment) -> set[str]:
+    """The labels whose page, anchor or title changed in this build, or that
+    are new or gone (once the pages are read)."""
+    before, now = store(env).per_build(REFS, dict), _places(env)
+    return {label for label in before.keys() | now.keys() if before.get(label) != now.get(label)}
+
+
 def pages_referring_to_changed_labels(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages not read in this build that refer to a label whose page,
     anchor or title changed, or that is gone (``env-get-updated``)."""
-    before, now = store(env).per_build(REFS, dict), _places(env)
-    moved = {label for label in before.keys() | now.keys() if before.get(label) != now.get(label)}
+    moved = moved_labels(env)
     if not moved:
         return []
     read = store(env).changes().pages
