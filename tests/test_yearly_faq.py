@@ -160,8 +160,11 @@ def test_card_pages_timeline_and_open_questions_follow(app):
     assert '21/1/6</a> <span class="ruling-source ruling-source-faq">数据库 #19691</span>' in html(
         app, 'cards/神之宣告')
     assert '<span class="ruling-source ruling-source-wiki">wiki</span>' in html(app, 'cards/手札抹杀')
-    # a card whose only ruling is folded is not said to have none
-    assert '没有现行的裁定提到「火炎地狱」：提到它的 1 条裁定都已被推翻或已过时。' in html(app, 'cards/火炎地狱')
+    # a card whose only ruling is folded is not said to have none, nor is its only
+    # ruling previewed as current
+    gone = '没有现行的裁定提到「火炎地狱」：提到它的 1 条裁定都已被推翻或已过时。'
+    assert gone in html(app, 'cards/火炎地狱')
+    assert f'<meta name="description" content="{gone}"' in html(app, 'cards/火炎地狱')
     # the open questions: the two of 2019, not the struck (answered) one of 2021
     page = html(app, 'open-questions')
     assert re.findall(r'href="faq/\d+.html#(ruling-[^"]+)"', page) == [

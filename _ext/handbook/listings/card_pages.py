@@ -645,6 +645,9 @@ class Contexts:
         card's name, its count of rulings and the newest of them, cut to
         ``handbook_description_width`` columns."""
         name = page.entry.card.name_in(self.language)
+        if not page.rulings and page.overturned:  # as the page's summary says it
+            return str(_('没有现行的裁定提到「{name}」：提到它的 {count} 条裁定都已被推翻或'
+                         '已过时。').format(name=name, count=len(page.overturned)))
         if not page.rulings:
             return str(_('没有裁定提到「{name}」。').format(name=name))
         newest = page.rulings[0]

@@ -395,7 +395,7 @@ def feed(app: Sphinx, name: str) -> str:
         where = page_title(env, ruling.docname)
         if ruling.section_title and ruling.section_title != where:
             where += f' › {ruling.section_title}'
-        dates = ' '.join(dict.fromkeys(reference.text for reference in ruling.references))
+        dates = ' '.join(text for text, _date in ruling.shown_dates)
         word = statuses.flag(ruling)  # the page's flag
         flag = f'【{word}】' if word else ''
         content = f'{flag}{ruling.text}（{dates}）\n{where}'

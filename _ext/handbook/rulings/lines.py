@@ -188,6 +188,12 @@ class Ruling:
         return tuple(r.date for r in self.references if r.date)
 
     @property
+    def shown_dates(self) -> tuple[tuple[str, str | None], ...]:
+        """Its dates as the lists show them, ``(as written, ISO)``, each once
+        (a sentence that cites 17/3/24 for two clauses shows it once)."""
+        return tuple(dict.fromkeys((r.text, r.date) for r in self.references))
+
+    @property
     def newest(self) -> str | None:
         return max(self.dates, default=None)
 

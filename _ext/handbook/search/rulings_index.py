@@ -222,9 +222,9 @@ def counterpart(language: str | None) -> Callable[[str], str] | None:
 
 def dates_of(ruling: Ruling) -> tuple[str, str]:
     """A ruling's dates as written and as ISO dates, each date once
-    (``…\\ :ruling:`17/3/24` 和…\\ :ruling:`17/3/24` …`` shows 17/3/24 once)."""
-    shown = dict.fromkeys((ref.text, ref.date or '') for ref in ruling.references)
-    return ' '.join(text for text, _ in shown), ' '.join(date for _, date in shown)
+    (:attr:`~handbook.rulings.lines.Ruling.shown_dates`)."""
+    shown = ruling.shown_dates
+    return ' '.join(text for text, _ in shown), ' '.join(date or '' for _, date in shown)
 
 
 def flags_of(ruling: Ruling) -> int:
