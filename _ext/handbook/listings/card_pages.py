@@ -590,8 +590,7 @@ class Contexts:
     def section_uri(self, label: str | None) -> str:
         """The address of the section labelled *label* (what supersedes an
         outdated day's rulings), or '' where there is none."""
-        found = self.env.domains.standard_domain.labels.get(label) if label else None
-        return self.uri(found[0], found[1]) if found else ''
+        return (ruling_lines.section_href(self.builder, f'{FOLDER}/', label) or '') if label else ''
 
     def item(self, ruling: Ruling) -> dict[str, Any]:
         """A ruling of the list."""
