@@ -171,3 +171,9 @@ def test_a_grid_table_whose_cell_spans_rows(tmp_path, capsys, make_app):
     app = make_app('html', srcdir=root, freshenv=True)
     app.build()
     assert warnings(app) == []
+
+
+def test_a_simple_tables_row_that_ends_before_its_column():
+    """A row whose text ends before its cell's column does has room up to the
+    column's end (its later cells are empty)."""
+    assert autolink.fit('「旋风」\n', [(0, 4, '「`旋风`_」')], [14]) == ('「`旋风`_」\n', [])

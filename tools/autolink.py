@@ -171,6 +171,9 @@ def fit(line: str, edits: list[tuple[int, int, str]], ends: list[int]
     each of *edits* ``(start, end, new)`` made where its cell has room: as
     many spaces before the cell's end make way; the edits left out."""
     grid = line.lstrip().startswith('|')
+    body = line.rstrip('\r\n')
+    ending, line = line[len(body):], body
+    padded = False
     left = []
     for start, end, new in sorted(edits, reverse=True):
         column = column_width(line[:start])
@@ -178,6 +181,9 @@ def fit(line: str, edits: list[tuple[int, int, str]], ends: list[int]
         if cell_end is None:  # a simple table's last column may run on
             line = line[:start] + new + line[end:]
             continue
+        short = cell_end - column_width(line)
+        if short > 0:  # a row that ends before the cell does: room up to its end
+            line, padded = line + ' ' * short, True
         stop, width = start, column
         while stop < len(line) and width < cell_end:
             width += column_width(line[stop])
@@ -188,7 +194,9 @@ def fit(line: str, edits: list[tuple[int, int, str]], ends: list[int]
             left.append((start, end, new))
             continue
         line = line[:start] + new + line[end:stop - grow] + line[stop:]
-    return line, left
+    if padded:  # no space added at the row's end
+        line = line.rstrip(' ')
+    return line + ending, left
 
 
 def masked_lines(lines: list[str], prose: list[bool]) -> list[str]:
