@@ -381,9 +381,10 @@ def test_the_same_ruling_is_its_folded_text_and_cards():
     other_cards = ruling('「旋风」不能对应「黑洞」。', '旋风', where='c')
     other_text = ruling('「旋风」可以对应「黑洞」。', '旋风', '黑洞', where='d')
     # an open question, and the same struck (answered) elsewhere or on an outdated day
-    changed = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='e', status=('changed',))
-    overturned = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='f', status=('overturned',))
-    superseded = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='g', status=('superseded',))
+    text = '「旋风」不能对应「黑洞」。'
+    changed = ruling(text, '旋风', '黑洞', where='e', status=('changed',))
+    overturned = ruling(text, '旋风', '黑洞', where='f', status=('overturned',))
+    superseded = ruling(text, '旋风', '黑洞', where='g', status=('superseded',))
     groups = grouped([first, other_cards, again, other_text, changed, overturned, superseded])
     assert [[r.where for r in group] for group in groups] == [
         ['a', 'b', 'e'], ['c'], ['d'], ['f'], ['g']]

@@ -694,10 +694,13 @@ class Contexts:
                     for key in sorted(shared, key=lambda k: (-shared[k], k))]
         count = sum(not folded for part in parts for folded, _group in part)
         gone = sum(folded for part in parts for folded, _group in part)
-        summary = (_('{count} 条裁定提到「{name}」，最新的在前。').format(count=count, name=name)
-                   if count else _('没有现行的裁定提到「{name}」：提到它的 {count} 条裁定都已被推翻或'
-                                   '已过时。').format(name=name, count=gone)
-                   if gone else _('没有裁定提到「{name}」。').format(name=name))
+        if count:
+            summary = _('{count} 条裁定提到「{name}」，最新的在前。').format(count=count, name=name)
+        elif gone:
+            summary = _('没有现行的裁定提到「{name}」：提到它的 {count} 条裁定都已被推翻或'
+                        '已过时。').format(name=name, count=gone)
+        else:
+            summary = _('没有裁定提到「{name}」。').format(name=name)
         aliases = [alias for _lang, alias in card.aliases if alias != name]
         if name != card.name:
             aliases.insert(0, card.name)
