@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -103,8 +104,7 @@ def pages_of(app: Sphinx, path: str) -> set[str]:
         compact = app.config.gettext_compact
         return {docname for docname in env.found_docs
                 if docname_to_domain(docname, compact) == catalog}
-    if not Path(path).is_absolute():
-        return set()
+    path = os.path.abspath(path)  # Sphinx may write it relative to the working folder
     docname = env.path2doc(path)
     if docname is not None:
         return {docname}
