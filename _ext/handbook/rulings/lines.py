@@ -283,7 +283,7 @@ class RulingLines(SphinxTransform):
             ordered = list(blocks.values())
         found = []
         for block in ordered:
-            if not plain_text(block):
+            if only_dates(block):
                 lone_dates(block, config)
                 continue
             day_line = whole.get(id(block))
@@ -419,6 +419,9 @@ _DATE = '\x00'
 #: the space after a bracket that a date opened (``（17/7/28 修正）``)
 _DATES = rf'{_DATE}(?:\s*[{re.escape(sentences.JOINERS)}]?\s*{_DATE})*'
 _OPEN, _CLOSE = (f'[{re.escape(brackets)}]' for brackets in (sentences.OPEN, sentences.CLOSE))
+#: a character that no date leaves behind (what only held a date: brackets, a
+#: colon, what joins two dates; Chinese characters outside the signs block)
+_WORD = re.compile(rf'[^\s{_DATE}{re.escape(sentences.OPEN + sentences.CLOSE + sentences.JOINERS)}：:]')
 #: a date and the spaces around it between two Chinese characters or signs
 _BETWEEN_WIDE = re.compile(rf'(?<=[\u2e80-\uffef])\s*{_DATE}+\s*(?=[\u2e80-\uffef])')
 _LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*{_OPEN}\s*{_DATES}\s*{_CLOSE}'
@@ -436,6 +439,12 @@ def plain_text(line: nodes.Element) -> str:
         left, text = text, _LEFT_BY_DATES.sub(_DATE, text)  # each one date, as it were
     text = _BETWEEN_WIDE.sub('', text)
     return re.sub(r'\s+', ' ', text.replace(_DATE, '')).strip()
+
+
+def only_dates(block: nodes.Element) -> bool:
+    """Whether *block* holds nothing but its dates and what held them (most
+    blocks have a word: told at a glance, not by their whole plain text)."""
+    return not _WORD.search(_text_without_dates(block)) and not plain_text(block)
 
 
 def lone_dates(block: nodes.Element, config: Config) -> None:
