@@ -36,8 +36,8 @@ year or 月 and more after it: ``21/01（共4条）``, ``2021年1月裁定``); t
 the day's own, else the month's, else the page title's (``2021``, ``2021年``).  A
 section titled with a date and its year alone is a day wherever it is.  A
 page titled with a year alone may also have its days right under its title,
-with no month sections (a year of a few rulings); a section that holds no
-section is no month (``12/5`` under ``2012`` is a day).  A page that has day
+with no month sections (a year of a few rulings); a section titled as a
+day too, which holds no day, is that day (``12/5`` under ``2012``).  A page that has day
 sections is a yearly FAQ page where the handbook's ``faq_pages`` allow it
 (:data:`DEFAULTS`; its glob patterns of page names, every page by default).
 The days of a month section need not be of that month (``2/9`` under
