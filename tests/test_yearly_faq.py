@@ -83,6 +83,15 @@ def notes(app, srcdir) -> list[str]:
             if ' note: ' in line]
 
 
+def quiet_build(make_app, srcdir):
+    """A build of the copy *srcdir* that reports nothing: no warning, no note."""
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert ' note: ' not in app.status.getvalue()
+    return app
+
+
 def exported(app) -> list[tuple]:
     data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
     assert data['format'] == 3
@@ -307,10 +316,7 @@ def test_days_laid_out_as_editors_lay_them_out(make_app, rootdir, tmp_path):
                          ('\n| :strike:`「死者苏生」', '\n\n| 例：\n| :strike:`「死者苏生」'),
                          ('| wiki:\n| 「`手札抹杀`_」', '  | 来源：wiki\n  | 「`手札抹杀`_」'),
                          ('| 数据库：\n| 反转召唤', '数据库\n~~~~~~\n\n| 反转召唤')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
-    assert ' note: ' not in app.status.getvalue()
+    app = quiet_build(make_app, srcdir)
     assert exported(app) == EXPORTED
 
 
@@ -409,10 +415,7 @@ def test_the_fixes_the_day_notes_give_work(make_app, rootdir, tmp_path):
     srcdir = edited_root(rootdir, tmp_path, 'fixed', {
         'faq/2021.rst': [('====\n2021\n====\n', '========\n调整汇总\n========\n')],
         'faq/2019.rst': [(f'| {SENTENCE}', f'以下为数据库的回答：\n\n| {SENTENCE}')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
-    assert ' note: ' not in app.status.getvalue()
+    app = quiet_build(make_app, srcdir)
     assert exported(app) == EXPORTED
 
 
@@ -645,10 +648,7 @@ def test_the_lone_dates_where_the_notes_say(make_app, rootdir, tmp_path):
     it.  No note; the day's ruling is the root's, and the chapter's line and
     paragraph are rulings of their dates."""
     srcdir = lone_dates(rootdir, tmp_path, 'joined', fixed=True)
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
-    assert ' note: ' not in app.status.getvalue()
+    app = quiet_build(make_app, srcdir)
     rulings = exported(app)
     assert [r for r in rulings if r[0] != 'chapter' or '2021' not in r[1]] == EXPORTED
     assert [(r[1], r[3], r[6]) for r in rulings if r[0] == 'chapter' and '2021' in r[1]] == [
@@ -693,10 +693,7 @@ def test_days_with_no_month_sections(make_app, rootdir, tmp_path):
         'faq/2021.rst': [('====\n2021\n====\n', '=======\n官方FAQ\n=======\n'),
                          ('21/01\n=====\n\n', ''), ('\n1/5\n---', '\n21/1/5\n---'),
                          ('\n2/9\n---', '\n21/2/9\n---')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
-    assert ' note: ' not in app.status.getvalue()
+    app = quiet_build(make_app, srcdir)
     assert exported(app) == EXPORTED
 
 

@@ -165,11 +165,16 @@ def table_cells(lines: list[str]) -> dict[int, list[int]]:
     return cells
 
 
-def fit(line: str, edits: list[tuple[int, int, str]], ends: list[int]
+def fit(line: str, edits: list[tuple[int, int, str]], ends: list[int] | None
         ) -> tuple[str, list[tuple[int, int, str]]]:
-    """*line*, a table row whose cells end at *ends* (display columns), with
-    each of *edits* ``(start, end, new)`` made where its cell has room: as
-    many spaces before the cell's end make way; the edits left out."""
+    """*line* with each of *edits* ``(start, end, new)`` made; and the edits
+    left out.  In a table row whose cells end at *ends* (display columns),
+    an edit is made where its cell has room: as many spaces before the
+    cell's end make way; the others are left out.  *ends* None: no table."""
+    if ends is None:
+        for start, end, new in sorted(edits, reverse=True):
+            line = line[:start] + new + line[end:]
+        return line, []
     grid = line.lstrip().startswith('|')
     body = line.rstrip('\r\n')
     ending, line = line[len(body):], body
@@ -253,12 +258,8 @@ def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str, s
                     done_until = end
                 else:
                     unresolved.append((i + 1, f'「{content}」', UNKNOWN))
-            if i in tables:  # a table row: the columns stay where they are
-                line, cramped = fit(line, edits, tables[i])
-                unresolved += [(i + 1, lines[i][start:end], CRAMPED) for start, end, _ in cramped]
-            else:
-                for start, end, new in reversed(edits):
-                    line = line[:start] + new + line[end:]
+            line, cramped = fit(line, edits, tables.get(i))  # a table's columns stay
+            unresolved += [(i + 1, lines[i][start:end], CRAMPED) for start, end, _ in cramped]
             out[i] = line
     unresolved.sort(key=lambda item: item[0])  # stable: in order within a line
     return ''.join(out), unresolved

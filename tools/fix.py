@@ -198,12 +198,7 @@ def rewrite(line: str, pattern: re.Pattern, new_of: Callable[[re.Match, str], st
         if new is not None and new != raw:
             edits.append((m.start(group), m.end(group), new))
             raws.append(raw)
-    left = []
-    if cells is not None:
-        line, left = fit(line, edits, cells)
-    else:
-        for start, end, new in reversed(edits):
-            line = line[:start] + new + line[end:]
+    line, left = fit(line, edits, cells)
     return line, [f'{raw} → {edit[2]}' for edit, raw in zip(edits, raws) if edit not in left]
 
 

@@ -50,6 +50,7 @@ from docutils import nodes
 from sphinx import addnodes
 
 from handbook.rulings.days import SOURCE_HEADER
+from handbook.rulings.sentences import LEFT_OUT, close_up
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -72,9 +73,6 @@ SKIPPED_CLASSES = frozenset({'ruling', 'strike', 'headerlink', 'toctree-wrapper'
 #: the end of a sentence: Chinese and Latin punctuation
 _SENTENCE_END = re.compile(r'[。！？!?](?:[」』”’）)]*)|\.(?=\s)')
 _SPACE = re.compile(r'\s+')
-#: where a part of the text was left out, and that part between two wide characters
-_LEFT_OUT = '\x00'
-_BESIDE_LEFT_OUT = re.compile(r'(?<=[\u2e80-\uffef])\s*\x00+\s*(?=[\u2e80-\uffef])')
 
 
 def _wide(char: str) -> bool:
@@ -100,11 +98,11 @@ def _text(node: nodes.Element) -> str:
             elif not _skipped(child):
                 yield from parts(child)
             else:
-                yield _LEFT_OUT
+                yield LEFT_OUT
 
     # what was left out takes the spaces beside it between Chinese words with it
     # (怪兽\ :ruling:`17/3/24` 和: 怪兽和), else it is nothing
-    text = _BESIDE_LEFT_OUT.sub('', ''.join(parts(node))).replace(_LEFT_OUT, '')
+    text = close_up(''.join(parts(node)))
 
     def space(match: re.Match) -> str:
         before, after = text[match.start() - 1:match.start()], text[match.end():match.end() + 1]
@@ -141,10 +139,9 @@ def describe(doctree: nodes.Node, limit: int) -> str:
 
     A paragraph or line ends a sentence even without punctuation.
     """
-    description = ''
-    if next(blocks(doctree), None) is None:  # no text of its own: what it holds
-        return contents(doctree, limit)
+    description, texts = '', 0
     for block in blocks(doctree):
+        texts += 1
         for sentence in sentences(block):
             joined = _join(description, sentence)
             if width(joined) <= limit:
@@ -158,7 +155,7 @@ def describe(doctree: nodes.Node, limit: int) -> str:
                     cut += char
                 description = cut.rstrip() + '…'
             return description
-    return description
+    return description if texts else contents(doctree, limit)  # no text of its own: what it holds
 
 
 def contents(doctree: nodes.Node, limit: int) -> str:

@@ -239,13 +239,18 @@ def days_under_title(document: nodes.document) -> nodes.section | None:
     return first
 
 
+def month_day(m: re.Match) -> tuple[int, int]:
+    """The month and the day of a day's title matched (:data:`_DAY_PATTERN`)."""
+    return int(m['ym'] or m['ym2'] or m['m']), int(m['day'])
+
+
 def _calendar_day(title: str, year: int) -> bool:
     """Whether *title* starts with a day of *year* (``12/5``, ``12/6（补充）``)."""
     m = _STARTS_WITH_DAY.match(title)
     if m is None:
         return False
     try:
-        datetime.date(year, int(m['ym'] or m['ym2'] or m['m']), int(m['day']))
+        datetime.date(year, *month_day(m))
     except ValueError:
         return False
     return True
@@ -301,7 +306,7 @@ def days(document: nodes.document, today: datetime.date,
                          f'day {day_text}: its lines are rulings of that day (a line of another '
                          'day needs a section of its own)', location=at, subtype='ruling-day',
                          config=config)
-        month, day = int(m['ym'] or m['ym2'] or m['m']), int(m['day'])
+        month, day = month_day(m)
         written = f'{year % 100:02d}/{month}/{day}'
         try:
             date = datetime.date(year, month, day)

@@ -412,7 +412,7 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
 
 
 #: where a date was (no text holds it: control characters are not text)
-_DATE = '\x00'
+_DATE = sentences.LEFT_OUT
 #: what the dates leave behind once removed: brackets around dates only
 #: (``…破坏。（17/3/24）``, ``【17/3/24】``), dates and their colon at the start
 #: (``17/7/28：「罪」…``), the 、 ， ； 和 … between two dates (``17/3/24、17/12/22``),
@@ -421,9 +421,8 @@ _DATES = rf'{_DATE}(?:\s*[{re.escape(sentences.JOINERS)}]?\s*{_DATE})*'
 _OPEN, _CLOSE = (f'[{re.escape(brackets)}]' for brackets in (sentences.OPEN, sentences.CLOSE))
 #: a character that no date leaves behind (what only held a date: brackets, a
 #: colon, what joins two dates; Chinese characters outside the signs block)
-_WORD = re.compile(rf'[^\s{_DATE}{re.escape(sentences.OPEN + sentences.CLOSE + sentences.JOINERS)}：:]')
-#: a date and the spaces around it between two Chinese characters or signs
-_BETWEEN_WIDE = re.compile(rf'(?<=[\u2e80-\uffef])\s*{_DATE}+\s*(?=[\u2e80-\uffef])')
+_HOLDERS = re.escape(sentences.OPEN + sentences.CLOSE + sentences.JOINERS)
+_WORD = re.compile(rf'[^\s{_DATE}{_HOLDERS}：:]')
 _LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*{_OPEN}\s*{_DATES}\s*{_CLOSE}'
                             rf'|(?<={_OPEN})\s*{_DATES}\s*|{_DATES}')
 
@@ -437,8 +436,7 @@ def plain_text(line: nodes.Element) -> str:
     text, left = _text_without_dates(line), None
     while text != left:  # brackets that held only brackets that held dates: （（17/3/24））
         left, text = text, _LEFT_BY_DATES.sub(_DATE, text)  # each one date, as it were
-    text = _BETWEEN_WIDE.sub('', text)
-    return re.sub(r'\s+', ' ', text.replace(_DATE, '')).strip()
+    return re.sub(r'\s+', ' ', sentences.close_up(text)).strip()
 
 
 def only_dates(block: nodes.Element) -> bool:

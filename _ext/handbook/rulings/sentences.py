@@ -69,6 +69,19 @@ _NUMBERED = re.compile(rf'\s*[{re.escape(OPEN)}]\s*(?:[0-9A-Za-z一二三四五�
 _JOINS = re.compile(rf'\s*[{re.escape(JOINERS)}]\s*')
 
 
+#: where a text had a part left out (a date, a struck word): no text holds it
+LEFT_OUT = '\x00'
+#: what was left out, with the spaces beside it, between two Chinese characters or signs
+_BETWEEN_WIDE = re.compile(rf'(?<=[\u2e80-\uffef])\s*{LEFT_OUT}+\s*(?=[\u2e80-\uffef])')
+
+
+def close_up(text: str) -> str:
+    """*text* without its marks of what was left out (:data:`LEFT_OUT`), and
+    without the spaces beside them between Chinese words, which stood beside
+    what was left out (``怪兽\\ :ruling:`17/3/24` 和``: ``怪兽和``)."""
+    return _BETWEEN_WIDE.sub('', text).replace(LEFT_OUT, '')
+
+
 def ends_sentence(text: str) -> bool:
     """Whether *text* ends with the end of a sentence (spaces aside)."""
     text = text.rstrip()

@@ -57,8 +57,10 @@ if TYPE_CHECKING:
 
 #: what the store keeps of a page's labels: {label: (source, line)}
 LABELS = 'labels'
-#: what the store keeps of the labels a page refers to: frozenset of labels
+#: what the store keeps of the labels a page refers to: frozenset of labels;
+#: the note, for this build, of the labels moved in it
 REFS = 'label-refs'
+MOVED = 'moved-labels'
 #: the cross-references that point at a label
 _LABEL_ROLES = frozenset({'ref', 'numref'})
 
@@ -158,9 +160,13 @@ def _places(env: BuildEnvironment) -> dict[str, tuple[Any, Any]]:
 
 def moved_labels(env: BuildEnvironment) -> set[str]:
     """The labels whose page, anchor or title changed in this build, or that
-    are new or gone (once the pages are read)."""
-    before, now = store(env).per_build(REFS, dict), _places(env)
-    return {label for label in before.keys() | now.keys() if before.get(label) != now.get(label)}
+    are new or gone: asked for once the pages are read (the card pages ask
+    too), compared once."""
+    def compare() -> set[str]:
+        before, now = store(env).per_build(REFS, dict), _places(env)
+        return {label for label in before.keys() | now.keys()
+                if before.get(label) != now.get(label)}
+    return store(env).per_build(MOVED, compare)
 
 
 def pages_referring_to_changed_labels(app: Sphinx, env: BuildEnvironment) -> list[str]:
