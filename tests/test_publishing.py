@@ -35,7 +35,7 @@ def meta(page: str) -> dict[str, str]:
 
 
 def last_updated(page: str) -> str:
-    return re.search(r'<div class="last-updated">\s*(?:最后更新于|Last updated on) ([^<]*)</div>',
+    return re.search(r'<div class="last-updated">\s*最后更新于 ([^<]*)</div>',
                      page)[1]
 
 

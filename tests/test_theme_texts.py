@@ -16,7 +16,8 @@ from helpers import assert_no_warnings
 ENGLISH = ('Skip to content', 'Back to top', 'Toggle navigation of', 'Toggle site navigation',
            'Toggle table of contents', 'Toggle Light', 'On this page', 'Made with',
            '<title>Contents</title>', '<title>Menu</title>', '<title>Expand</title>',
-           '<title>Light mode</title>', '<title>Dark mode</title>', '<title>Auto light')
+           '<title>Light mode</title>', '<title>Dark mode</title>', '<title>Auto light',
+           '>Next<', '>Previous<', 'Last updated on', 'Copyright')
 #: the label of the first chapter's toggle, by language
 TOGGLE = {'zh_CN': 'aria-label="展开或收起“第一章”下的页面"',
           'zh_TW': 'aria-label="展開或收合「第一章」下的頁面"'}
@@ -29,6 +30,7 @@ def test_no_english_of_the_theme_on_any_page(make_app, rootdir, tmp_path, langua
     app = make_app('html', srcdir=tmp_path / 'navigation', builddir=tmp_path / '_build',
                    confoverrides={'extensions': ['handbook.publishing.theme'],
                                   'language': language, 'html_search_options': {'dict': ''},
+                                  'html_last_updated_fmt': '%Y-%m-%d', 'copyright': '2024',
                                   'handbook_locale_dir': str(ROOT / 'locale')})
     app.build()
     assert_no_warnings(app)
@@ -40,5 +42,8 @@ def test_no_english_of_the_theme_on_any_page(make_app, rootdir, tmp_path, langua
         assert [e for e in ENGLISH if e in text] == [], page.relative_to(app.outdir)
         toggles += text.count(TOGGLE[language])
     assert toggles >= 8  # the first chapter's toggle, on every page
+    page = (app.outdir / 'index.html').read_text(encoding='utf-8')
+    assert {'zh_CN': '最后更新于', 'zh_TW': '最後更新於'}[language] in page
+    assert {'zh_CN': '下一页', 'zh_TW': '下一頁'}[language] in page
     page = (app.outdir / 'index.html').read_text(encoding='utf-8')
     assert len(re.findall(r'aria-label="[^"]*" class="toctree-checkbox"', page)) >= 2

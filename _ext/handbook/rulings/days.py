@@ -94,7 +94,9 @@ no rulings), once for the month; a paragraph or a list of a day that names
 a card but holds no date (a day's rulings are the lines of its line
 blocks).
 
-Settings (``handbook.toml``, :mod:`handbook.core.settings`), each optional::
+Settings (``handbook.toml``, :mod:`handbook.core.settings`), each optional
+(the words of ``source_headers`` and ``superseded_markers`` add to the
+defaults, Simplified and Traditional: a handbook names only its own)::
 
     faq_pages = ['faq/*']                  # pages that may be yearly FAQ pages
     source_headers = { '数据库' = 'faq', 'wiki' = 'wiki', '邮件' = 'mail' }
@@ -369,11 +371,13 @@ def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | N
 
 
 def _source_named(label: str, config: Config) -> tuple[str, str] | None:
-    """The source *label* names (a word of ``source_headers`` in it), if any."""
+    """The source *label* names (a word of ``source_headers`` in it, or of
+    the defaults, which the handbook's words add to), if any."""
     folded = label.casefold()
-    for word, kind in config.handbook_source_headers.items():
-        if word.casefold() in folded:
-            return kind, ''
+    for words in (config.handbook_source_headers, DEFAULTS['handbook_source_headers']):
+        for word, kind in words.items():
+            if word.casefold() in folded:
+                return kind, ''
     return None
 
 
@@ -386,8 +390,10 @@ def superseding(section: nodes.section, config: Config) -> tuple[bool, str | Non
         if not isinstance(child, nodes.Admonition):
             continue
         text = child.astext()
+        markers = {*config.handbook_superseded_markers,
+                   *DEFAULTS['handbook_superseded_markers']}
         if not any(re.search(f'(?<![未不没非])(?<!没有){re.escape(marker)}', text)
-                   for marker in config.handbook_superseded_markers):
+                   for marker in markers):
             continue  # none, or each said not to hold (尚未过时, 并未过时, 没有过时)
         for xref in child.findall(addnodes.pending_xref):
             if xref.get('refdomain') == 'std' and xref.get('reftype') == 'ref':
