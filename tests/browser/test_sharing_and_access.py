@@ -8,9 +8,10 @@
   ``description`` and ``og:url``, its own address.
 * axe-core (axe-playwright-python, the version it bundles) finds no violation
   of impact serious or critical on any page type, in light and in dark mode:
-  the index, a content page, a yearly FAQ page (an existing handbook's,
-  tests/roots/test-legacy-handbook, built with the project's conf.py as
-  ``make html SOURCEDIR=…`` builds it), a card page, the search with results,
+  the index, a content page, a yearly FAQ page (tests/roots/test-yearly-faq,
+  an existing handbook's shape: day sections, source headers and their
+  badges, struck lines, an outdated day and its links; built with the
+  project's conf.py as ``make html SOURCEDIR=…`` builds it), a card page, the search with results,
   the timeline, the card index, 最近更新 and the open questions.
 """
 
@@ -32,7 +33,7 @@ FAILING = ('serious', 'critical')
 AXE_OPTIONS = {'runOnly': {'type': 'tag', 'values': [
     'wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']},
     'resultTypes': ['violations']}
-LEGACY = ROOT / 'tests' / 'roots' / 'test-legacy-handbook'
+YEARLY = ROOT / 'tests' / 'roots' / 'test-yearly-faq'
 
 
 def served_at(context, root: Path, origin: str) -> None:
@@ -118,12 +119,12 @@ def test_every_page_type_can_be_shared(desktop, site, path):
 
 @pytest.fixture(scope='module')
 def faq_site(site, tmp_path_factory):
-    """An existing handbook's yearly FAQ page (its line-block rulings with FAQ
-    links, overturned ones struck), built with this project's conf.py."""
-    run = build_once(tmp_path_factory, 'legacy-handbook', lambda out: make_command(
-        'html', f'SOURCEDIR={LEGACY}', f'CARDS={LEGACY / "links.rst"}', f'BUILDDIR={out}',
+    """A yearly FAQ page as existing handbooks keep them, built with this
+    project's conf.py."""
+    run = build_once(tmp_path_factory, 'yearly-faq', lambda out: make_command(
+        'html', f'SOURCEDIR={YEARLY}', f'CARDS={YEARLY / "links.rst"}', f'BUILDDIR={out}',
         'SPHINXOPTS=-q'))
-    assert (run.html / 'rulings.html').is_file(), run.stderr
+    assert (run.html / 'faq' / '2021.html').is_file(), run.stderr
     with serve(run.html) as url:
         yield url
 
@@ -165,7 +166,7 @@ def test_axe_finds_nothing_serious_on_any_page_type(request, schemes, site, kind
     from axe_playwright_python.sync_playwright import Axe
 
     path = PAGE_TYPES[kind]
-    url = (request.getfixturevalue('faq_site') + 'rulings.html' if path is None
+    url = (request.getfixturevalue('faq_site') + 'faq/2021.html' if path is None
            else site.url(quote(path, safe='?=')))
     page = schemes(scheme).new_page()
     page.goto(url)
