@@ -29,7 +29,7 @@ site built to be read where it is served, or previewed), nothing pretends to
 know the address: no canonical link, no ``og:url``, no sitemap, no
 ``robots.txt``, no feed; the 404 page's links start at ``/``.  No page holds
 an absolute URL of the handbook itself: the copy-link buttons copy the
-address the reader is on (``rulings/copy_link.js``).
+address the reader is on (``publishing/reader_tools.js``).
 
 The sitemap is written here rather than by sphinx-sitemap, which lists only
 the pages written by the current build (its issue #13): an incremental build
