@@ -400,13 +400,12 @@ def test_the_other_scripts_spellings_are_converted_once_in_a_process_of_their_ow
     assert kept['names']['ddd反骨王列奥尼达'] == ['ddd反骨王列奧尼達']
     assert kept['names']['旋风'] == ['旋風']
 
-    # a later build converts only what no build converted: here, nothing
-    def no_process(*args):
-        raise AssertionError('converted again')
-
-    monkeypatch.setattr(other_scripts, '_convert', no_process)
+    # a later build converts only what no build converted: here, nothing (a
+    # converting process would fail, and the names would have no spelling)
+    monkeypatch.setattr(other_scripts, 'PROGRAM', 'raise SystemExit("converted again")')
     assert other_scripts.variants(app, ['旋风', 'ddd反骨王列奥尼达']) == {
         '旋风': ['旋風'], 'ddd反骨王列奥尼达': ['ddd反骨王列奧尼達']}
+    assert other_scripts.variants(app, ['旋风', '测试']) == {'旋风': ['旋風']}  # it would fail
 
     # a damaged file is converted again, not trusted
     monkeypatch.undo()
