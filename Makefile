@@ -60,6 +60,12 @@ BUILDOPTS    = -c $(CONFDIR) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS))
 HTMLDIR      = $(BUILDDIR)/html$(if $(EDITION_DIR),/$(EDITION_DIR))$(if $(LANGUAGE),/$(LANGUAGE))
 # where Sphinx builds before the changed files are published into HTMLDIR
 STAGEDIR     = $(BUILDDIR)/staging/html$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR))
+# the registry a build of SOURCEDIR with CONFDIR uses: CARDS, else the cards of the
+# handbook's SOURCEDIR/handbook.toml, else conf.py's (tools/handbook_settings.py, standard
+# library only); for the targets that do not build (make preview, make intl-zh_TW)
+REGISTRY     = $(or $(shell $(PYTHON) tools/handbook_settings.py --srcdir '$(SOURCEDIR)' \
+                   --confdir '$(CONFDIR)' $(if $(CARDS),--cards '$(CARDS)')), \
+                   $(error cannot tell the card registry of $(SOURCEDIR): see above))
 
 .DEFAULT_GOAL := help
 .PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
@@ -77,6 +83,7 @@ help:
 	@echo "make intl-stat    per language and page, the share of translated messages"
 	@echo "make test    run the test suite, which builds the handbook (browser tests where Chromium is)"
 	@echo "             SPEED=off: without the speed package (_ext/handbook/speed/), as CI runs it too"
+	@echo "make fuzz    the property tests, longer: FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) generated pages and registries"
 	@echo "make test-next  the suite against the newest Sphinx and docutils, outside the pins"
 	@echo "             (its own venv, NEXT_VENV; the speed package off): CI's canary"
 	@echo "make epub    the whole handbook as an EPUB: $(BUILDDIR)/epub/handbook.epub"
@@ -95,7 +102,7 @@ help:
 	@echo "make venv    create or update $(VENV) from requirements.txt"
 	@echo "make clean   remove $(BUILDDIR)"
 	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES"
-	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL PORT BENCH_ARGS TAGS EDITIONS"
+	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL PORT PREVIEW_JOBS BENCH_ARGS TAGS EDITIONS"
 	@echo "           BASE CI_WORKFLOWS FUZZ_EXAMPLES SPEED NEXT_VENV"
 
 # The virtual environment is (re)made whenever requirements.txt or constraints.txt
@@ -136,10 +143,11 @@ intl-update: gettext
 		$(foreach lang,$(LANGUAGES),-l $(lang))
 
 # The Traditional Chinese edition: catalogs updated, then every message no one
-# has translated converted by OpenCC (flag opencc), cards.tsv's zh_TW aliases too.
+# has translated converted by OpenCC (flag opencc), the registry's zh_TW aliases too
+# (the handbook's: REGISTRY).
 intl-zh_TW: $(STAMP)
 	$(MAKE) intl-update LANGUAGES=zh_TW
-	$(BIN)/python tools/zh_tw.py --locale-dir $(LOCALEDIR) --registry $(or $(CARDS),cards.tsv) \
+	$(BIN)/python tools/zh_tw.py --locale-dir $(LOCALEDIR) --registry $(REGISTRY) \
 		--srcdir $(SOURCEDIR) --conf $(CONFDIR)/conf.py
 
 intl-stat: $(STAMP)
@@ -232,11 +240,12 @@ linkcheck: $(STAMP)
 	$(SPHINXBUILD) -b linkcheck $(ALLOPTS) $(SOURCEDIR) $(BUILDDIR)/linkcheck
 
 # Only the external links on the lines changed since BASE (a pull request's):
-# standard library only, so no venv needed.  Card URL templates: conf.py's,
-# the tool's defaults.
+# standard library only, so no venv needed.  The registry and the URL templates
+# (FAQ, card): CARDS, else the handbook's handbook.toml, else CONFDIR's conf.py,
+# as a build's (the tool reads them: tools/handbook_settings.py).
 linkcheck-changed:
 	$(PYTHON) tools/linkcheck_changed.py --base '$(BASE)' --srcdir '$(SOURCEDIR)' \
-		--cards '$(or $(CARDS),cards.tsv)'
+		--confdir '$(CONFDIR)' $(if $(CARDS),--cards '$(CARDS)')
 
 # The GitHub workflows: zizmor (no medium or worse finding) and the workflow
 # JSON schema, offline; part of make test.
@@ -246,11 +255,12 @@ check-ci: $(STAMP)
 # -- Editing and measuring ----------------------------------------------------------
 # Live preview (sphinx-autobuild): each change runs an incremental build, which
 # reads the edited page and rewrites it and the pages generated from every page
-# (timeline, card index); a registry edit re-reads the pages using a changed
-# name.  Warnings are shown, not fatal.  Its own build folder.
+# (timeline, card index); an edit of the registry (the handbook's: REGISTRY)
+# re-reads the pages using a changed name.  Warnings are shown, not fatal.  Its
+# own build folder.
 preview: $(STAMP)
 	$(BIN)/sphinx-autobuild -j $(PREVIEW_JOBS) $(BUILDOPTS) -d $(BUILDDIR)/doctrees-preview --port $(PORT) \
-		--watch $(CONFDIR)/conf.py --watch $(or $(CARDS),cards.tsv) --watch $(LOCALEDIR) \
+		--watch $(CONFDIR)/conf.py --watch $(REGISTRY) --watch $(LOCALEDIR) \
 		--watch _ext --watch _static $(SOURCEDIR) $(BUILDDIR)/preview
 
 # A generated handbook, built by plain Sphinx (the baseline) and by this

@@ -14,12 +14,20 @@ detected, and of its added or changed lines:
   (plain, in ```text <URL>`_``, in ``.. _name: URL``, in
   ``:ruling:`17/3/24 <URL>```), and every official FAQ reference
   ``:ruling:`17/3/24 <faq:19691>```, as the URL ``--faq-url`` makes of it;
-* in the card registry (``--cards``, ``cards.tsv``): each row's URL, its
-  ``url`` column, else the URL ``--card-id-url`` (a card with an ``id``),
-  ``--card-url`` (a card) or ``--series-url`` (a series) makes of it, the
-  templates of ``conf.py`` (``handbook_card_url`` and the others; give the
-  options when conf.py's change); a registry of legacy link definitions,
-  ``.. _`name`: URL``, gives each line's URL.
+* in the card registry: each row's URL, its ``url`` column, else the URL
+  ``--card-id-url`` (a card with an ``id``), ``--card-url`` (a card) or
+  ``--series-url`` (a series) makes of it; a registry of legacy link
+  definitions, ``.. _`name`: URL``, gives each line's URL.
+
+**Which registry and templates**: those a build of the same pages uses
+(:func:`handbook_settings.resolve`): the registry ``--cards`` (``make
+linkcheck-changed CARDS=``), else ``cards`` in the handbook's settings file
+``<srcdir>/handbook.toml``, else ``handbook_cards`` of ``conf.py`` in
+``--confdir`` (``CONFDIR``), else ``cards.tsv`` beside it; the FAQ address
+``--faq-url``, else the settings file's ``faq_url``, else ``conf.py``'s
+``handbook_faq_url``; the card and series templates the options, else
+``conf.py``'s ``handbook_card_url``, ``handbook_card_id_url`` and
+``handbook_series_url``; else the official FAQ's and ygocdb.com's.
 
 Lines that were only removed, and unchanged lines, are not looked at.
 
@@ -74,11 +82,14 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / '_ext'))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import handbook_settings  # noqa: E402  (standard library only, like this tool)
 from handbook.core import public_net  # noqa: E402  (standard library only, like this tool)
 
-#: conf.py's templates (handbook_card_url, handbook_card_id_url,
-#: handbook_series_url, handbook_faq_url)
+#: the templates where neither the options, the settings file nor conf.py
+#: give one (handbook_card_url, handbook_card_id_url, handbook_series_url,
+#: handbook_faq_url)
 CARD_URL = 'https://ygocdb.com/card/name/{name}'
 CARD_ID_URL = 'https://ygocdb.com/card/{id}'
 SERIES_URL = 'https://ygocdb.com/?search={name}'
@@ -452,12 +463,19 @@ def main(argv: list[str] | None = None) -> int:
                         help='the revision to compare with (default origin/main)')
     parser.add_argument('--srcdir', type=Path, default=Path('source'),
                         help='the pages (SOURCEDIR; default source)')
-    parser.add_argument('--cards', type=Path, default=Path('cards.tsv'),
-                        help='the card registry, TSV or legacy link definitions (default cards.tsv)')
-    parser.add_argument('--card-url', default=CARD_URL, help=f'default {CARD_URL}')
-    parser.add_argument('--card-id-url', default=CARD_ID_URL, help=f'default {CARD_ID_URL}')
-    parser.add_argument('--series-url', default=SERIES_URL, help=f'default {SERIES_URL}')
-    parser.add_argument('--faq-url', default=FAQ_URL, help=f'default {FAQ_URL}')
+    parser.add_argument('--confdir', type=Path, default=Path('.'),
+                        help='the folder of conf.py (CONFDIR; default .)')
+    parser.add_argument('--cards', type=Path,
+                        help='the card registry, TSV or legacy link definitions (default: '
+                             "the build's: cards in SRCDIR/handbook.toml, else conf.py's "
+                             'handbook_cards, else cards.tsv)')
+    parser.add_argument('--card-url', help=f"default conf.py's handbook_card_url, else {CARD_URL}")
+    parser.add_argument('--card-id-url',
+                        help=f"default conf.py's handbook_card_id_url, else {CARD_ID_URL}")
+    parser.add_argument('--series-url',
+                        help=f"default conf.py's handbook_series_url, else {SERIES_URL}")
+    parser.add_argument('--faq-url', help="default faq_url in SRCDIR/handbook.toml, else "
+                                          f"conf.py's handbook_faq_url, else {FAQ_URL}")
     parser.add_argument('--timeout', type=float, default=15.0, help='seconds per request (15)')
     parser.add_argument('--delay', type=float, default=1.0,
                         help='seconds between two requests to one host (1)')
@@ -471,10 +489,20 @@ def main(argv: list[str] | None = None) -> int:
                         help='print the selected URLs at their places; request nothing')
     args = parser.parse_args(argv)
 
-    templates = Templates(args.card_url, args.card_id_url, args.series_url, args.faq_url)
+    try:
+        settings = handbook_settings.resolve(args.srcdir, args.confdir, args.cards)
+    except Exception as err:  # noqa: BLE001  (a conf.py that does not run)
+        print(f'make linkcheck-changed: cannot read {args.confdir / "conf.py"}: '
+              f'{type(err).__name__}: {err}', file=sys.stderr)
+        return 2
+    templates = Templates(args.card_url or settings.get('handbook_card_url') or CARD_URL,
+                          args.card_id_url or settings.get('handbook_card_id_url') or CARD_ID_URL,
+                          args.series_url or settings.get('handbook_series_url') or SERIES_URL,
+                          args.faq_url or settings.get('handbook_faq_url') or FAQ_URL)
     try:
         repo = Path(git(Path.cwd(), 'rev-parse', '--show-toplevel').strip())
-        places = select(repo, args.base, args.srcdir, args.cards, templates)
+        places = select(repo, args.base, args.srcdir, Path(settings['handbook_cards']),
+                        templates)
     except UsageError as err:
         print(f'make linkcheck-changed: {err}', file=sys.stderr)
         return 2

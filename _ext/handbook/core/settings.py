@@ -68,8 +68,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from handbook.core import reports
-
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -291,6 +289,11 @@ def _shown(path: Path) -> str:
 def apply(app: Sphinx, config: Config) -> None:
     """``config-inited``: the settings file's values, where the command line
     does not set them."""
+    # here, not at the top: reading the file needs no Sphinx (the make
+    # targets that do not build read it with the standard library alone,
+    # tools/handbook_settings.py); only a build's messages do
+    from handbook.core import reports
+
     path = settings_path(app.srcdir, config.handbook_settings)
     if path is None:
         return
