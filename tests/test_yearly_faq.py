@@ -3,13 +3,16 @@ dated by their day sections, roles a page declares itself, whole sentences.
 
 The root ``test-yearly-faq`` has the shape existing handbooks keep their
 yearly FAQ pages in (see its pages); every sentence is a ruling of the seed
-pages."""
+pages.  The root ``test-yearly-faq-listings`` is one such page with the lists
+made from its rulings: the timeline, 最近更新 and its feed, the card index."""
 
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -232,9 +235,11 @@ def test_a_page_that_declares_the_strike_role_behaves_as_one_that_does_not(
         make_app, rootdir, tmp_path):
     """Declared as plain Sphinx needs it, not declared, or declared under
     another name with the class ``strike`` (``.. role:: del``, the struck
-    look the theme gives): the same rulings, the same page."""
+    look the theme gives): the same rulings, the same page.  The same for
+    the other roles of the toolchain (``.. role:: ruling`` on the chapter
+    page, whose dates are written :ruling:`…`)."""
     built = {}
-    for declared in ('strike', 'none', 'del'):
+    for declared in ('strike', 'none', 'del', 'ruling'):
         srcdir = tmp_path / f'declared-{declared}'
         shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
         page = srcdir / 'faq' / '2021.rst'
@@ -245,13 +250,37 @@ def test_a_page_that_declares_the_strike_role_behaves_as_one_that_does_not(
             page.write_text(text.replace('.. role:: strike\n', '.. role:: del\n')
                             .replace(':strike:`', ':del:`'), encoding='utf-8')
             assert ':del:`' in page.read_text(encoding='utf-8')
-        assert ('.. role:: strike' in page.read_text()) is (declared == 'strike')
+        elif declared == 'ruling':
+            chapter = srcdir / 'chapter.rst'
+            text = chapter.read_text(encoding='utf-8')
+            chapter.write_text(text.replace('\n\n', '\n\n.. role:: ruling\n\n', 1),
+                               encoding='utf-8')
+        assert ('.. role:: strike' in page.read_text()) is (declared in ('strike', 'ruling'))
         app = make_app('html', srcdir=srcdir)
         app.build()
         # a second app of one process: Sphinx notes its own nodes registered again
         assert [w for w in warnings(app) if '[app.' not in w] == []
-        built[declared] = (exported(app), html(app, 'faq/2021'))
-    assert built['strike'] == built['none'] == built['del']
+        built[declared] = (exported(app), html(app, 'faq/2021'), html(app, 'chapter'))
+    assert built['strike'] == built['none'] == built['del'] == built['ruling']
+
+
+def test_a_handbooks_own_source_words_add_to_the_defaults(make_app, rootdir, tmp_path):
+    """A header word of the handbook's own (``source_headers`` in its
+    handbook.toml) names its kind; the default words (数据库, 邮件) still
+    name theirs.  Without the setting, ``| 官方：`` is a source of its own."""
+    found = {}
+    for setting in ("source_headers = { '官方' = 'wiki' }\n", ''):
+        srcdir = edited_root(rootdir, tmp_path, f'words{len(setting)}',
+                             {'faq/2021.rst': [('| wiki:\n', '| 官方：\n')]})
+        (srcdir / 'handbook.toml').write_text(setting, encoding='utf-8')
+        app = make_app('html', srcdir=srcdir)
+        app.build()
+        assert own_warnings(app) == []
+        found[bool(setting)] = exported(app)
+    assert found[True] == EXPORTED
+    other = [r[5] for r in found[False] if r[1] == 'ruling-2021-01-05-2021-01-06-手札抹杀']
+    assert other == [[{'kind': 'other', 'faq': None, 'label': '官方'},  # and its link's
+                      {'kind': 'wiki', 'faq': None, 'label': None}]]
 
 
 def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
@@ -806,3 +835,179 @@ def test_a_page_whose_included_file_warned_warns_again(make_app, rootdir, tmp_pa
         assert [re.sub(r'^.*/(?=snippet\.inc:)', '', w) for w in own_warnings(app)] == [
             'snippet.inc:1: WARNING: 「罪」 is a card name in the registry but not linked: '
             'write 「`罪`_」 (make fix does it) [handbook.unlinked]']
+
+
+# -- the lists made from a yearly FAQ page (root test-yearly-faq-listings) ---------------------
+
+LISTED = 'yearly_faq-yearly-faq-listings'
+#: a timeline's or 最近更新's entry: its classes, its word (已推翻 …), its text, where it is
+ENTRY = re.compile(r'<li class="ruling-entry( ruling-changed)?"><p class="ruling-entry-text">'
+                   r'(?:<span class="ruling-flag">([^<]*)</span> )?(.*?)</p>\n'
+                   r'<p class="ruling-entry-source">(.*?)</p>\n</li>', re.S)
+#: the source headers of the root's FAQ page: the label of the lines under them, no ruling
+HEADERS = ('邮件：', '数据库：', 'wiki:')
+SECTION = '特定效果的处理方法 › 同时处理'
+
+
+def entries_of(page: str) -> list[tuple[str | None, str, str, str]]:
+    """``(word, permalink, where, text)`` of each entry of a list *page*;
+    an entry with a word has the class ``ruling-changed``, one without has not."""
+    found = []
+    for changed, word, text, source in ENTRY.findall(page):
+        assert bool(changed) is bool(word), text
+        permalink = re.fullmatch(r'.*<a class="reference internal" href="([^"]+)">'
+                                 r'<span class="ruling-entry-permalink">固定链接</span></a>',
+                                 source, re.S)
+        where = re.sub(r'<[^>]+>', '', source).removesuffix(' · 固定链接')
+        found.append((word or None, permalink[1], where, text))
+    return found
+
+
+def resolves(app, page: str, href: str) -> bool:
+    """Whether the link *href* of the output file *page* leads to a file of
+    the build holding the id it names."""
+    path, _, anchor = href.partition('#')
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
+    file = app.outdir / target
+    return file.is_file() and (not anchor or f'id="{anchor}"' in file.read_text(encoding='utf-8'))
+
+
+def assert_superseded_link_works(app) -> None:
+    """The outdated day's ruling, on its page: 已过时 and → 最新调整, a link to
+    the section its note names, which holds the ruling that supersedes it."""
+    page = html(app, 'faq/2021')
+    line = re.search(r'<div class="line ruling-line" id="ruling-2021-02-09-试胆竞速">.*?</div>',
+                     page, re.S)
+    assert line and line[0].endswith(
+        '<span class="ruling-badge ruling-badge-superseded">已过时</span>'
+        '<a class="ruling-superseded-by" href="../chapter.html#同时处理">→ 最新调整</a></div>')
+    assert resolves(app, 'faq/2021.html', '../chapter.html#同时处理')
+    section = html(app, 'chapter').partition('id="同时处理"')[2]
+    assert 'id="ruling-2021-03-06"' in section
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq-listings')
+@pytest.mark.test_params(shared_result=LISTED)
+def test_the_timeline_lists_a_faq_pages_rulings_at_their_days(app):
+    """Each ruling of a day is in the timeline at the day's date: the line
+    whose own date link is 21/3/6, under 1/5, is of January (a chapter's
+    ruling of 21/3/6 is of March); the struck line says 已推翻, the
+    outdated day's 已过时, its permalink leading to its line, which links
+    what supersedes it; the source headers are no entries."""
+    app.build()
+    assert_no_warnings(app)
+    assert ' note: ' not in app.status.getvalue()
+    overview = html(app, 'timeline')
+    assert ('<p class="ruling-timeline-summary">共 5 条注明日期的裁定，最新的在前：</p>'
+            in overview)
+    assert ('<a class="reference internal" href="timeline/2021.html">2021 年（5 条）</a>：'
+            '<a class="reference internal" href="timeline/2021.html#y2021-03">3 月</a> · '
+            '<a class="reference internal" href="timeline/2021.html#y2021-02">2 月</a> · '
+            '<a class="reference internal" href="timeline/2021.html#y2021-01">1 月</a>'
+            in overview)
+    page = html(app, 'timeline/2021')
+    months = re.findall(r'<section id="(y2021-\d\d)">\n<h2>[^<]*</h2>\n(.*?)</section>',
+                        page, re.S)
+    listed = [(month, word, permalink, where)
+              for month, body in months for word, permalink, where, _text in entries_of(body)]
+    faq = '../faq/2021.html#ruling-2021-'
+    assert listed == [
+        ('y2021-03', None, '../chapter.html#ruling-2021-03-06', SECTION),
+        ('y2021-02', '已过时', faq + '02-09-试胆竞速', '2021 › 2/9'),
+        ('y2021-01', None, faq + '01-05-倍倍伤害', '2021 › 1/5'),
+        ('y2021-01', '已推翻', faq + '01-05-死者苏生', '2021 › 1/5'),
+        ('y2021-01', None, faq + '01-05-2021-03-06-faq19691-神之宣告', '2021 › 1/5')]
+    # each entry as on its page: the line's own date link kept, the struck line struck
+    texts = {permalink: text for _w, permalink, _where, text in entries_of(page)}
+    assert texts[faq + '01-05-2021-03-06-faq19691-神之宣告'].endswith(
+        '「<a class="card-link card-card reference external" '
+        'href="https://ygocdb.com/card/name/破坏干扰">破坏干扰</a>」。<a class="ruling reference '
+        'external" href="https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&amp;'
+        'fid=19691&amp;request_locale=ja">21/3/6</a>')
+    assert texts[faq + '01-05-死者苏生'].startswith('<del class="strike">「<a class="card-link')
+    assert not any(header in text for text in texts.values() for header in HEADERS)
+    assert not any(header in page for header in HEADERS)
+    # every link of the entries leads to its ruling, its section, its page
+    hrefs = re.findall(r'<p class="ruling-entry-source">.*?</p>', page, re.S)
+    hrefs = [href for source in hrefs for href in re.findall(r'href="([^"]+)"', source)]
+    assert len(hrefs) == 15 and all(resolves(app, 'timeline/2021.html', h) for h in hrefs)
+    assert_superseded_link_works(app)
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq-listings')
+@pytest.mark.test_params(shared_result=LISTED)
+def test_recent_and_its_feed_show_a_faq_pages_rulings_at_their_days(app):
+    """最近更新 and feed.xml: each ruling of a day with the day (its section,
+    and in the feed its date first, then the line's own), 已推翻 and 已过时
+    before the struck and the outdated ruling, no source header as a ruling.
+    (The rulings are grouped by when their lines changed: here the files'
+    times, outside git; the FAQ page's in page order.)"""
+    app.build()
+    page = html(app, 'recent')
+    assert '最近改动的 5 条裁定，按改动的日期从新到旧。 <a class="recent-rulings-feed' in page
+    listed = [(word, permalink, where) for word, permalink, where, _text in entries_of(page)]
+    faq = 'faq/2021.html#ruling-2021-'
+    assert [entry for entry in listed if entry[1].startswith('faq/')] == [
+        (None, faq + '01-05-倍倍伤害', '2021 › 1/5'),
+        ('已推翻', faq + '01-05-死者苏生', '2021 › 1/5'),
+        (None, faq + '01-05-2021-03-06-faq19691-神之宣告', '2021 › 1/5'),
+        ('已过时', faq + '02-09-试胆竞速', '2021 › 2/9')]
+    assert (None, 'chapter.html#ruling-2021-03-06', SECTION) in listed and len(listed) == 5
+    assert not any(header in page for header in HEADERS)
+    assert all(resolves(app, 'recent.html', permalink) for _w, permalink, _where in listed)
+    assert '<span class="ruling-flag">已推翻</span> <del class="strike">「<a class' in page
+    assert_superseded_link_works(app)
+    # the feed: the same rulings, each with its day's date and the line's own
+    atom = '{http://www.w3.org/2005/Atom}'
+    feed = (app.outdir / 'feed.xml').read_text(encoding='utf-8')
+    assert not any(header in feed for header in HEADERS)
+    base = 'https://example.org/handbook/faq/2021.html#ruling-2021-'
+    found = [(entry.find(f'{atom}id').text, entry.find(f'{atom}content').text)
+             for entry in ET.fromstring(feed.encode()).iter(f'{atom}entry')]
+    assert [(url, content) for url, content in found if url.startswith(base)] == [
+        (base + '01-05-倍倍伤害', '「倍倍伤害」发动后，受到战斗伤害和造成效果伤害是同时适用的，'
+         '如果自己基本分变成0，对方基本分也会变成0的状况，结果平局。（21/1/5）\n2021 › 1/5'),
+        (base + '01-05-死者苏生', '【已推翻】「死者苏生」特殊召唤的怪兽被一时除外的场合，是否还受'
+         '「来自墓场的呼声」的效果影响，调整中。（21/1/5）\n2021 › 1/5'),
+        (base + '01-05-2021-03-06-faq19691-神之宣告', '反转召唤和二重怪兽再1次召唤之际，发动'
+         '「神之宣告」的场合，是破坏场上怪兽的效果，可以连锁发动「破坏干扰」。（21/1/5 21/3/6）'
+         '\n2021 › 1/5'),
+        (base + '02-09-试胆竞速', '【已过时】「试胆竞速」的效果适用中，自己基本分7500，对方基本分'
+         '8000的状态，自己发动「火炎地狱」，给对方造成伤害和自己受到伤害同时进行，结果对方基本分'
+         '7000，自己因「试胆竞速」的效果不受伤害。（21/2/9）\n2021 › 2/9')]
+    assert len(found) == 5
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq-listings')
+@pytest.mark.test_params(shared_result=LISTED)
+def test_the_card_index_dates_a_faq_pages_rulings_by_their_days(app):
+    """The card index: each card of the FAQ page under its day's section
+    (2021 › 1/5), each ruling dated by the day (神之宣告: 21/1/5, not the
+    21/3/6 its line links), linked to its permalink; only the cards, no
+    source header."""
+    app.build()
+    listed = {}
+    for part in sorted((app.outdir / 'card-index').glob('*.html')):
+        page = part.read_text(encoding='utf-8')
+        for card, places in re.findall(r'<dt class="card-index-card" id="card-([^"]+)">.*?</dt>'
+                                       r'<dd>(.*?)</dd>', page, re.S):
+            listed[card] = [
+                (where, href, re.findall(r'<a class="reference internal" href="([^"]+)">'
+                                         r'<span class="ruling">([^<]+)</span></a>', rulings))
+                for href, where, rulings in re.findall(
+                    r'<li><a class="reference internal" href="([^"]+)"><span>([^<]+)</span></a>'
+                    r'(.*?)</li>', places)]
+            for place in listed[card]:
+                links = [place[1], *(href for href, _date in place[2])]
+                assert all(resolves(app, f'card-index/{part.name}', h) for h in links), place
+    faq = '../faq/2021.html'
+    jan5, feb9 = ('2021 › 1/5', f'{faq}#1-5'), ('2021 › 2/9', f'{faq}#2-9')
+    hell = [(*feb9, [(f'{faq}#ruling-2021-02-09-试胆竞速', '21/2/9')])]
+    call = [(*jan5, [(f'{faq}#ruling-2021-01-05-2021-03-06-faq19691-神之宣告', '21/1/5')])]
+    revive = [(*jan5, [(f'{faq}#ruling-2021-01-05-死者苏生', '21/1/5')])]
+    assert listed == {
+        '倍倍伤害': [(*jan5, [(f'{faq}#ruling-2021-01-05-倍倍伤害', '21/1/5')])],
+        '死者苏生': revive, '来自墓场的呼声': revive,  # the struck line: its cards still listed
+        '神之宣告': call, '破坏干扰': call,  # 21/1/5, not its line's 21/3/6
+        '试胆竞速': hell, '火炎地狱': hell}
+    assert '<p class="card-index-summary">共 7 张卡片、0 个系列。</p>' in html(app, 'card-index')
