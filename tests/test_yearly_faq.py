@@ -840,21 +840,27 @@ def test_a_page_whose_included_file_warned_warns_again(make_app, rootdir, tmp_pa
 # -- the lists made from a yearly FAQ page (root test-yearly-faq-listings) ---------------------
 
 LISTED = 'yearly_faq-yearly-faq-listings'
-#: a timeline's or 最近更新's entry: its classes, its word (已推翻 …), its text, where it is
+#: a timeline's or 最近更新's entry: its classes, its word (已推翻 …), the link of an
+#: outdated ruling to what supersedes it, its text, where it is
 ENTRY = re.compile(r'<li class="ruling-entry( ruling-changed)?"><p class="ruling-entry-text">'
-                   r'(?:<span class="ruling-flag">([^<]*)</span> )?(.*?)</p>\n'
-                   r'<p class="ruling-entry-source">(.*?)</p>\n</li>', re.S)
+                   r'(?:<span class="ruling-flag">([^<]*)</span> )?'
+                   r'(?:<a class="ruling-superseded-by[^"]*" href="([^"]+)">→ 最新调整</a> )?'
+                   r'(.*?)</p>\n<p class="ruling-entry-source">(.*?)</p>\n</li>', re.S)
 #: the source headers of the root's FAQ page: the label of the lines under them, no ruling
 HEADERS = ('邮件：', '数据库：', 'wiki:')
 SECTION = '特定效果的处理方法 › 同时处理'
+#: where an outdated ruling's → 最新调整 leads, from a page one folder down
+NEWER = '../chapter.html#同时处理'
 
 
-def entries_of(page: str) -> list[tuple[str | None, str, str, str]]:
+def entries_of(page: str, newer: str) -> list[tuple[str | None, str, str, str]]:
     """``(word, permalink, where, text)`` of each entry of a list *page*;
-    an entry with a word has the class ``ruling-changed``, one without has not."""
+    an entry with a word has the class ``ruling-changed``, one without has
+    not; an entry of 已过时 links *newer*, what supersedes it, no other does."""
     found = []
-    for changed, word, text, source in ENTRY.findall(page):
+    for changed, word, to_newer, text, source in ENTRY.findall(page):
         assert bool(changed) is bool(word), text
+        assert to_newer == (newer if word == '已过时' else ''), (word, to_newer)
         permalink = re.fullmatch(r'.*<a class="reference internal" href="([^"]+)">'
                                  r'<span class="ruling-entry-permalink">固定链接</span></a>',
                                  source, re.S)
@@ -909,7 +915,8 @@ def test_the_timeline_lists_a_faq_pages_rulings_at_their_days(app):
     months = re.findall(r'<section id="(y2021-\d\d)">\n<h2>[^<]*</h2>\n(.*?)</section>',
                         page, re.S)
     listed = [(month, word, permalink, where)
-              for month, body in months for word, permalink, where, _text in entries_of(body)]
+              for month, body in months
+              for word, permalink, where, _text in entries_of(body, NEWER)]
     faq = '../faq/2021.html#ruling-2021-'
     assert listed == [
         ('y2021-03', None, '../chapter.html#ruling-2021-03-06', SECTION),
@@ -918,7 +925,7 @@ def test_the_timeline_lists_a_faq_pages_rulings_at_their_days(app):
         ('y2021-01', '已推翻', faq + '01-05-死者苏生', '2021 › 1/5'),
         ('y2021-01', None, faq + '01-05-2021-03-06-faq19691-神之宣告', '2021 › 1/5')]
     # each entry as on its page: the line's own date link kept, the struck line struck
-    texts = {permalink: text for _w, permalink, _where, text in entries_of(page)}
+    texts = {permalink: text for _w, permalink, _where, text in entries_of(page, NEWER)}
     assert texts[faq + '01-05-2021-03-06-faq19691-神之宣告'].endswith(
         '「<a class="card-link card-card reference external" '
         'href="https://ygocdb.com/card/name/破坏干扰">破坏干扰</a>」。<a class="ruling reference '
@@ -945,7 +952,8 @@ def test_recent_and_its_feed_show_a_faq_pages_rulings_at_their_days(app):
     app.build()
     page = html(app, 'recent')
     assert '最近改动的 5 条裁定，按改动的日期从新到旧。 <a class="recent-rulings-feed' in page
-    listed = [(word, permalink, where) for word, permalink, where, _text in entries_of(page)]
+    listed = [(word, permalink, where)
+              for word, permalink, where, _text in entries_of(page, NEWER[3:])]
     faq = 'faq/2021.html#ruling-2021-'
     assert [entry for entry in listed if entry[1].startswith('faq/')] == [
         (None, faq + '01-05-倍倍伤害', '2021 › 1/5'),
@@ -1011,3 +1019,26 @@ def test_the_card_index_dates_a_faq_pages_rulings_by_their_days(app):
         '神之宣告': call, '破坏干扰': call,  # 21/1/5, not its line's 21/3/6
         '试胆竞速': hell, '火炎地狱': hell}
     assert '<p class="card-index-summary">共 7 张卡片、0 个系列。</p>' in html(app, 'card-index')
+
+
+def test_an_outdated_rulings_link_in_the_lists_follows_its_section(make_app, rootdir, tmp_path):
+    """The label an outdated day's note names moves (here to another page)
+    while no ruling changes: the next build writes the timeline and 最近更新
+    again, their → 最新调整 leading where the label now is."""
+    srcdir = tmp_path / 'moved'
+    shutil.copytree(rootdir / 'test-yearly-faq-listings', srcdir)
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    for page, edit in (('chapter.rst', lambda text: text.replace('.. _同时处理:\n\n', '')),
+                       ('index.rst', lambda text: '.. _同时处理:\n\n' + text)):
+        (srcdir / page).write_text(edit((srcdir / page).read_text(encoding='utf-8')),
+                                   encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == []
+    assert app.env.domains.standard_domain.labels['同时处理'][0] == 'index'
+    newer = '../index.html#同时处理'
+    words = [word for word, *_rest in entries_of(html(app, 'timeline/2021'), newer)]
+    assert words.count('已过时') == 1
+    words = [word for word, *_rest in entries_of(html(app, 'recent'), newer[3:])]
+    assert words.count('已过时') == 1

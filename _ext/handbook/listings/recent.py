@@ -92,7 +92,7 @@ from sphinx.util.osutil import relative_uri
 
 from handbook.core import url_policy
 from handbook.core.source_lines import locate
-from handbook.listings.timeline import FillTimeline
+from handbook.listings.timeline import FillTimeline, leads_moved
 from handbook.nodes import references_in
 from handbook.publishing.editions import doctree_edition
 from handbook.publishing.page_dates import git_state
@@ -300,7 +300,8 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
     found = changes(env)
     before = store(env).before
     if found.rulings or any(times_of(before.get(doc)) != times_of(store(env).record(doc))
-                            for doc in found.pages):
+                            for doc in found.pages) \
+            or leads_moved(env, (entry.ruling for entry in entries(env))):
         return sorted(holders)
     return []
 

@@ -18,7 +18,9 @@ page, else its newest).  Each entry shows the ruling's text as on its page (card
 and dates kept, resolved for the timeline page), its page and section
 (linked), and a link to its permalink; an overturned, superseded or changed
 ruling carries the class ``ruling-changed`` and the word that says so, 已推翻,
-已过时 or 裁定已变更 (:func:`handbook.rulings.statuses.flag`).  A
+已过时 or 裁定已变更 (:func:`handbook.rulings.statuses.flag`); a superseded
+one, the link to the section that supersedes it (``→ 最新调整``, as on its
+line), the timeline written again when that section moves.  A
 line above the years gives the total and links each year with its count.
 For HTML builders a month's entries are written to HTML at once
 (:mod:`handbook.render.html_parts`), each ruling's text being its HTML
@@ -81,10 +83,11 @@ from handbook.render.placeholders import (
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings import statuses
 from handbook.rulings.lines import Ruling
+from handbook.sections.labels import moved_labels
 from handbook.store import PAGE_READ, Contribution, store
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -122,7 +125,8 @@ def pages_to_rewrite(app: Sphinx, env: BuildEnvironment) -> list[str]:
         split_pages.note_parts(app, TIMELINE, dict.fromkeys(holders, slugs))
     else:
         split_pages.note_parts(app, TIMELINE, {})
-    if not ruling_lines.changed_pages(env):
+    if not ruling_lines.changed_pages(env) and not leads_moved(
+            env, (ruling for _date, ruling in entries(env))):
         return []
     return holders
 
@@ -408,6 +412,12 @@ class FillTimeline(SphinxPostTransform):
             item['classes'].append('ruling-changed')
             text += nodes.inline('', word, classes=['ruling-flag'])
             text += nodes.Text(' ')
+        newer = superseding(self.env, ruling)
+        if newer:
+            to_newer = self.link(*newer, nodes.Text(_('→ 最新调整')))
+            to_newer['classes'].insert(0, 'ruling-superseded-by')
+            text += to_newer
+            text += nodes.Text(' ')
         text.extend(self.copy_of(ruling))
         item += text
         where = nodes.paragraph(classes=['ruling-entry-source'])
@@ -469,6 +479,23 @@ class FillTimeline(SphinxPostTransform):
         return [ruling for _date, ruling in entries(self.env)]
 
 
+def superseding(env: BuildEnvironment, ruling: Ruling) -> tuple[str, str] | None:
+    """The page and id of the section that supersedes an outdated day's
+    *ruling* (its day's note's ``:ref:``), where a page defines it: the
+    entry's ``→ 最新调整``."""
+    if not ruling.superseded_by or 'superseded' not in ruling.status:
+        return None
+    found = env.domains.standard_domain.labels.get(ruling.superseded_by)
+    return (found[0], found[1]) if found else None
+
+
+def leads_moved(env: BuildEnvironment, rulings: Iterable[Ruling]) -> bool:
+    """Whether the section an outdated ruling of *rulings* leads to (its
+    ``→ 最新调整``) moved, was retitled or is gone in this build."""
+    moved = moved_labels(env)
+    return bool(moved) and any(r.superseded_by in moved for r in rulings if r.superseded_by)
+
+
 class EntryHtml:
     """Entries of the timeline written to HTML at once, for page *docname*,
     as the translator writes the nodes of :meth:`FillTimeline.entry`; the
@@ -510,7 +537,8 @@ class EntryHtml:
         for ruling in self.shown():
             digest.update('\0'.join((
                 ruling.docname, ruling.anchor, ruling.section_id, ruling.section_title,
-                statuses.flag(ruling) or '', page_title(self.env, ruling.docname),
+                statuses.flag(ruling) or '', '#'.join(superseding(self.env, ruling) or ()),
+                page_title(self.env, ruling.docname),
                 html[ruling.docname, ruling.anchor], '\1')).encode())
         return digest.hexdigest()
 
@@ -519,6 +547,11 @@ class EntryHtml:
         title = page_title(self.env, ruling.docname)
         word = statuses.flag(ruling)
         flag = f'<span class="ruling-flag">{escape(word)}</span> ' if word else ''
+        newer = superseding(self.env, ruling)
+        if newer:
+            uri = self.links.uri(newer[0])
+            if uri is not None:
+                flag += statuses.superseded_html(f'{uri}#{newer[1]}' if newer[1] else uri) + ' '
         where = [link(ruling.docname, '', escape(title))]
         if ruling.section_title and ruling.section_title != title:
             where.append(' › ' + link(ruling.docname, ruling.section_id,
