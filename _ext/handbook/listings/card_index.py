@@ -538,6 +538,8 @@ def _entries(env: BuildEnvironment, keys: frozenset[str] | None) -> list[Entry]:
 def counts(found: list[Entry]) -> str:
     """The summary of *found*: its cards and series, counted."""
     series = sum(1 for e in found if e.card.kind == 'series')
+    if not series:  # a registry of cards alone (a legacy link file's)
+        return _('共 {cards} 张卡片。').format(cards=len(found))
     return _('共 {cards} 张卡片、{series} 个系列。').format(cards=len(found) - series, series=series)
 
 
