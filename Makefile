@@ -16,7 +16,7 @@ FUZZ_EXAMPLES ?= 300
 # make test SPEED=off: the suite without the speed package (handbook.speed: conf.py's
 # extensions without it, and every test root without it), as CI also runs it
 SPEED       ?= on
-# make test-next's own venv: the newest Sphinx and docutils, outside the pins
+# make test-next's own venv: the newest Sphinx, docutils and furo, outside the pins
 NEXT_VENV   ?= .venv-next
 # the pages make fix and make autolink rewrite (default: every page of SOURCEDIR)
 FILES       ?=
@@ -84,7 +84,7 @@ help:
 	@echo "make test    run the test suite, which builds the handbook (browser tests where Chromium is)"
 	@echo "             SPEED=off: without the speed package (_ext/handbook/speed/), as CI runs it too"
 	@echo "make fuzz    the property tests, longer: FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) generated pages and registries"
-	@echo "make test-next  the suite against the newest Sphinx and docutils, outside the pins"
+	@echo "make test-next  the suite against the newest Sphinx, docutils and furo, outside the pins"
 	@echo "             (its own venv, NEXT_VENV; the speed package off): CI's canary"
 	@echo "make epub    the whole handbook as an EPUB: $(BUILDDIR)/epub/handbook.epub"
 	@echo "make pdf     the whole handbook as a PDF: $(BUILDDIR)/latex/handbook.pdf"
@@ -169,21 +169,24 @@ fuzz: $(STAMP)
 		-p no:cacheprovider --hypothesis-show-statistics tests/test_properties.py
 
 # The canary: the suite against the newest Sphinx (whatever its own requirements
-# allow) and the newest docutils (even outside Sphinx's range) the package index
-# offers, every other package as requirements.txt pins it, in a venv of its own.
+# allow), the newest docutils (even outside Sphinx's range) and the newest furo
+# (its markup, which publishing/theme.py translates and the axe tests check) the
+# package index offers, every other package as requirements.txt pins it, in a
+# venv of its own.
 # The speed package is off: its parts are guarded by the versions they were
 # written for (handbook.speed.ALLOWED) and fail loudly on others.  CI runs it as
 # a job that may fail without blocking: an upgrade's breakage is known before
 # anyone bumps a pin.
 test-next:
 	@test -x $(NEXT_VENV)/bin/python || $(PYTHON) -m venv $(NEXT_VENV)
-	grep -v -E '^(sphinx|docutils)==' requirements.txt > $(NEXT_VENV)/requirements-next.txt
+	grep -v -E '^(sphinx|docutils|furo)==' requirements.txt > $(NEXT_VENV)/requirements-next.txt
 	$(NEXT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade \
-		-r $(NEXT_VENV)/requirements-next.txt sphinx
+		-r $(NEXT_VENV)/requirements-next.txt sphinx furo
 	$(NEXT_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --upgrade \
 		--no-deps docutils
-	@$(NEXT_VENV)/bin/python -c 'import sphinx, docutils; \
-		print("make test-next: Sphinx", sphinx.__version__, "docutils", docutils.__version__)'
+	@$(NEXT_VENV)/bin/python -c 'import sphinx, docutils, furo; \
+		print("make test-next: Sphinx", sphinx.__version__, "docutils", docutils.__version__, \
+		      "furo", furo.__version__)'
 	HANDBOOK_SPEED=off HANDBOOK_SCREENSHOTS=$(abspath $(BUILDDIR))/browser-screenshots-next \
 		$(NEXT_VENV)/bin/python -m pytest -rs -n auto $(PYTEST_ARGS) tests
 
