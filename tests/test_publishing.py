@@ -35,7 +35,9 @@ def meta(page: str) -> dict[str, str]:
 
 
 def last_updated(page: str) -> str:
-    return re.search(r'<div class="last-updated">\s*最后更新于 ([^<]*)</div>',
+    """The page's date (this root has no theme texts of ours: furo's English;
+    tests/test_theme_texts.py checks the words)."""
+    return re.search(r'<div class="last-updated">\s*(?:最后更新于|Last updated on) ([^<]*)</div>',
                      page)[1]
 
 
