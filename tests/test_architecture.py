@@ -1,6 +1,8 @@
 """The shape of ``_ext/handbook``: an import graph without cycles, lazy
 imports included (an import inside a function hides a cycle until the day
-the order of loading changes)."""
+the order of loading changes), and extensions loaded by name included
+(``app.setup_extension('handbook.x.y')`` imports and sets up that module as
+surely as an import statement: a concern that loads another depends on it)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,9 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / '_ext' / 'handbook'
+#: the calls that load extensions by name: Sphinx's, and the concerns' helper
+#: (``handbook.setup_concern(app, 'handbook.x.y', …)``)
+LOADERS = frozenset({'setup_extension', 'setup_concern'})
 
 
 def modules(package: Path) -> dict[str, Path]:
@@ -21,8 +26,20 @@ def modules(package: Path) -> dict[str, Path]:
     return found
 
 
+def loaded(node: ast.Call) -> list[str]:
+    """The names an extension-loading call (:data:`LOADERS`) gives as strings."""
+    called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(
+        node.func, 'id', None)
+    if called not in LOADERS:
+        return []
+    given = [*node.args, *(keyword.value for keyword in node.keywords)]
+    return [arg.value for arg in given
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str)]
+
+
 def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The modules of *known* that module *name* imports, anywhere in it."""
+    """The modules of *known* that module *name* imports, anywhere in it, or
+    loads as an extension by name (:func:`loaded`)."""
     package = name if path.name == '__init__.py' else name.rpartition('.')[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
@@ -39,6 +56,8 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
                     found.add(target)
                 elif base in known:
                     found.add(base)
+        elif isinstance(node, ast.Call):
+            found.update(target for target in loaded(node) if target in known)
     found.discard(name)
     return found
 
@@ -98,6 +117,30 @@ def test_a_cycle_is_found_even_through_a_lazy_import(tmp_path):
     (package / 'c.py').write_text('import pkg.a\ndef g(): pass\n')
     (package / 'd.py').write_text('from pkg import a\n')
     assert cycles(graph_of(package)) == [['pkg.a', 'pkg.c', 'pkg.sub.b']]
+
+
+def test_a_cycle_is_found_through_an_extension_loaded_by_name(tmp_path):
+    # the check itself: setup_extension('pkg.x') is an edge, as an import is
+    package = tmp_path / 'pkg'
+    package.mkdir()
+    (package / '__init__.py').write_text(
+        'def setup_concern(app, *modules):\n    for m in modules: app.setup_extension(m)\n')
+    (package / 'a.py').write_text('def setup(app):\n    app.setup_extension("pkg.b")\n')
+    (package / 'b.py').write_text('def setup(app):\n    app.setup_extension(extname="pkg.c")\n')
+    (package / 'c.py').write_text('import pkg.a\n')
+    (package / 'd.py').write_text(
+        'from pkg import setup_concern\ndef setup(app):\n    setup_concern(app, "pkg.e")\n')
+    (package / 'e.py').write_text(
+        'def setup(app):\n    app.setup_extension("sphinx.ext.todo")\n    setup_extension("pkg.d")\n')
+    graph = graph_of(package)
+    assert graph['pkg.b'] == {'pkg.c'} and graph['pkg'] == set()  # a variable: no edge
+    assert cycles(graph) == [['pkg.a', 'pkg.b', 'pkg.c'], ['pkg.d', 'pkg.e']]
+
+
+def test_extensions_loaded_by_name_are_edges():
+    graph = graph_of(PACKAGE)
+    assert {'handbook.core.removed_pages', 'handbook.core.warned_pages'} <= graph['handbook.store']
+    assert {'handbook.cards.links', 'handbook.cards.markup'} <= graph['handbook.cards']
 
 
 def test_the_shared_nodes_are_a_leaf():

@@ -13,30 +13,26 @@ of its own per page removes them itself: ``_related/<page>.js``,
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from handbook.store import store
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-#: the store's note, for this build, of the pages whose source is gone
-REMOVED = 'removed-pages'
 
-
-def note_removed(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
-                 removed: set[str]) -> list[str]:
-    """``env-get-outdated``: the pages whose source is gone."""
-    store(env).per_build(REMOVED, set).update(removed)
+def note_removed(noted: set[str], app: Sphinx, env: BuildEnvironment, added: set[str],
+                 changed: set[str], removed: set[str]) -> list[str]:
+    """``env-get-outdated``: the pages whose source is gone, *noted* for this build."""
+    noted.update(removed)
     return []
 
 
-def remove_files(app: Sphinx, exception: Exception | None) -> None:
+def remove_files(noted: set[str], app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: the files Sphinx wrote for those pages, out of the
     output folder (an HTML build's)."""
-    removed = store(app.env).per_build(REMOVED, set) - app.env.found_docs
+    removed = noted - app.env.found_docs
     if exception is not None or not removed or app.builder.format != 'html':
         return
     copies = [f'{suffix}{app.config.html_sourcelink_suffix}' for suffix in app.config.source_suffix]
@@ -47,6 +43,9 @@ def remove_files(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.connect('env-get-outdated', note_removed)
-    app.connect('build-finished', remove_files)
+    # the note is the application's, as its build is (the store loads this
+    # extension: it keeps no note in the store, which would import it back)
+    noted: set[str] = set()
+    app.connect('env-get-outdated', partial(note_removed, noted))
+    app.connect('build-finished', partial(remove_files, noted))
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -24,6 +24,7 @@ import json
 import logging
 import os
 import re
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,15 +33,13 @@ from docutils.utils import get_source_line
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.logging import is_suppressed_warning
 
-from handbook.store import store
-
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
 #: the file, in the doctree folder, of the pages that warned in the last build
 NOTED = 'warned-pages.json'
-#: the store's handle, for this build, on the handler that notes them
+#: the build's handle on the handler that notes them (see :func:`setup`)
 HANDLER = 'warned-pages'
 #: the file of a location ``path:line…``
 _PATH = re.compile(r'^(.+?):\d+(?::|$)')
@@ -72,12 +71,13 @@ class Warned(logging.Handler):
             self.paths.add(found[1] if found else location)
 
 
-def read_again(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
-               removed: set[str]) -> list[str]:
+def read_again(build: dict[str, Warned | None], app: Sphinx, env: BuildEnvironment,
+               added: set[str], changed: set[str], removed: set[str]) -> list[str]:
     """``env-get-outdated``, where a build begins: the pages that warned in
-    the last build; and the warnings of this one noted from now on."""
+    the last build; and the warnings of this one noted from now on (the
+    handler kept in *build*)."""
     handler = Warned(app)
-    if store(env).per_build(HANDLER, lambda: handler) is handler:
+    if build.setdefault(HANDLER, handler) is handler:
         logging.getLogger('sphinx').addHandler(handler)
     return noted(app, env, changed | added)
 
@@ -112,11 +112,10 @@ def pages_of(app: Sphinx, path: str) -> set[str]:
             if any(Path(env.srcdir, file) == Path(path) for file in files)}
 
 
-
-def finish(app: Sphinx, exception: Exception | None) -> None:
+def finish(build: dict[str, Warned | None], app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: the pages that warned, for the next build; the
     handler removed."""
-    handler = store(app.env).per_build(HANDLER, lambda: None)
+    handler = build.setdefault(HANDLER, None)
     if handler is None:
         return
     logging.getLogger('sphinx').removeHandler(handler)
@@ -132,6 +131,9 @@ def finish(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.connect('env-get-outdated', read_again)
-    app.connect('build-finished', finish, priority=900)
+    # the handle is the application's, as its build is (the store loads this
+    # extension: it keeps no handle in the store, which would import it back)
+    build: dict[str, Warned | None] = {}
+    app.connect('env-get-outdated', partial(read_again, build))
+    app.connect('build-finished', partial(finish, build), priority=900)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

@@ -109,6 +109,7 @@ from handbook.cards.registry import Card
 from handbook.core.names import fold
 from handbook.core.records import frozen_record
 from handbook.nodes import card_of, card_reference
+from handbook.publishing.reader_tools import CARD_PAGE
 from handbook.render import split_pages
 from handbook.render.anchors import link, page_title
 from handbook.render.html_parts import HtmlLinks, escape, late_part
@@ -220,6 +221,15 @@ def index_pages(env: BuildEnvironment) -> set[str]:
 def index_page(env: BuildEnvironment) -> str | None:
     """The page the markers link to: the first (by name) that holds the index."""
     return min(index_pages(env), default=None)
+
+
+def where_cards_lead(app: Sphinx) -> tuple[str, str] | None:
+    """``handbook-card-page``, after the card pages: a card's § leads to its
+    entry of the card index, where a page holds it."""
+    index = index_page(app.env)
+    if index is None:
+        return None
+    return f'{app.builder.get_target_uri(index)}#card-{{}}', str(_('卡片索引：{name}'))
 
 
 def innermost_section(node: nodes.Node) -> nodes.section | None:
@@ -601,8 +611,8 @@ def overview(env: BuildEnvironment, docname: str, groups: dict[str, list[Entry]]
         pages = subgroups(env, letter, group)
         moved[split_pages.part_name(docname, group_slug(letter))] = [
             group_id(letter), *([] if pages else (entry.id for entry in group))]
-        for slug, members in pages.items():
-            moved[split_pages.part_name(docname, slug)] = [entry.id for entry in members]
+        for part, members in pages.items():
+            moved[split_pages.part_name(docname, part)] = [entry.id for entry in members]
     return (split_pages.bar(builder, docname, items, '', 'card-index-initials', ' ')
             + split_pages.moved_anchors(builder, docname, moved))
 
@@ -884,6 +894,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                  html=(visit_card_reference_html, card_links.depart_card_reference_html))
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_sections)
+    app.connect(CARD_PAGE, where_cards_lead, priority=600)  # after the card pages'
     app.connect('env-get-updated', pages_to_rewrite)
     app.setup_extension('handbook.render.split_pages')
     app.connect('html-collect-pages', write_initial_pages)

@@ -126,6 +126,7 @@ from handbook.listings import card_index
 from handbook.listings.card_index import Entry
 from handbook.publishing.editions import edition
 from handbook.publishing.link_previews import cut, preview_tags
+from handbook.publishing.reader_tools import CARD_PAGE
 from handbook.render.anchors import page_title
 from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
@@ -185,6 +186,12 @@ class CardPagesState(State):
 def enabled(app: Sphinx) -> bool:
     """Whether this build writes card pages (``handbook_card_pages``, HTML builder)."""
     return bool(app.config.handbook_card_pages) and app.builder.name == 'html'
+
+
+def where_cards_lead(app: Sphinx) -> tuple[str, str] | None:
+    """``handbook-card-page``: a card's § leads to its page, where this build
+    writes card pages."""
+    return (f'{FOLDER}/{{}}.html', str(_('卡片页面：{name}'))) if enabled(app) else None
 
 
 def page_name(entry_id: str, key: str) -> str:
@@ -772,6 +779,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.listings.card_index')
     app.setup_extension('handbook.publishing.editions')
     app.setup_extension('handbook.publishing.link_previews')  # a page's preview tags
+    app.setup_extension('handbook.publishing.reader_tools')  # its § leads to the card pages
     app.add_config_value('handbook_card_pages', True, 'html', types=frozenset({bool}),
                          description='a page per card and series, cards/<id>.html')
     app.add_config_value('handbook_card_page_rulings', 200, 'html', types=frozenset({int}),
@@ -782,5 +790,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('env-get-updated', pages_to_write, priority=600)
     app.connect('html-collect-pages', write_card_pages, priority=WRITE_PRIORITY)
     app.connect('html-page-context', prepare_frame)
+    app.connect(CARD_PAGE, where_cards_lead)
     return {'version': '1', 'env_version': 1,
             'parallel_read_safe': True, 'parallel_write_safe': True}

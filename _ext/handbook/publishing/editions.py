@@ -240,6 +240,7 @@ def add_edition_switcher(app: Sphinx, pagename: str, templatename: str,
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.rulings.lines')
     app.setup_extension('handbook.rulings.strike')
+    app.setup_extension('handbook.publishing.reader_tools')  # the rulings' permalink, copy, §
     app.add_transform(StruckRulings)
     # before translations (400: a translation's <lang>/ goes after current/) and site_urls
     app.connect('config-inited', place_edition, priority=300)

@@ -30,14 +30,20 @@ target of at least 24 × 24 px (``_static/handbook.css``).
 
 Where a card's page is: ``cards/<id>.html`` where the build writes card
 pages (:mod:`handbook.listings.card_pages`), else the card's entry of the
-card index; none without either.  The script's tag says which
-(``data-card-page``, relative to the site's root); a card link says its id
-where the browser cannot find it from the name as written
+card index; none without either: each says so when asked (the event
+``handbook-card-page``).  The script's
+tag says which (``data-card-page``, relative to the site's root); a card
+link says its id where the browser cannot find it from the name as written
 (``data-card``, :func:`handbook.listings.card_index.card_attributes`).
+This module imports no listing: the listings load it.
 
 Every HTML page loads the script (deferred; the EPUB gets none); its texts
-are messages of the ``handbook`` catalog.  The rulings and the card index
-load this extension.
+are messages of the ``handbook`` catalog.  The extensions that show rulings
+and card names to readers load this extension: the card concern
+(``handbook.cards``), the editions, the card index, the card pages and
+``handbook.publishing``.  The rulings' own modules do not (they import
+nothing of publishing): ``handbook.rulings`` alone, or
+``handbook.rulings.lines`` without any of those, builds pages without it.
 
 **The styles.**  What the extensions write -- the toolbar, the badges and
 sources of rulings, struck text, card links, the listings -- is styled by
@@ -60,7 +66,6 @@ from sphinx.locale import get_translation
 
 from handbook.core.files import copy_script_to_static, write_if_changed
 from handbook.core.names import SEPARATOR_CLASS
-from handbook.listings import card_index, card_pages
 from handbook.store import store
 
 if TYPE_CHECKING:
@@ -72,22 +77,22 @@ _ = get_translation('handbook')
 SCRIPT = Path(__file__).with_suffix('.js')
 #: the styles of what the extensions write (see the module docstring)
 STYLES = Path(__file__).resolve().parents[3] / '_static' / 'handbook.css'
+#: the event that asks where this build leads a card's §: ``(app)`` -> ``(page,
+#: label)``, the page relative to the site's root with ``{}`` for the card's id,
+#: the link's label with ``{name}`` for its name; or None.  The card pages
+#: answer first (:mod:`handbook.listings.card_pages`), then the card index
+#: (:mod:`handbook.listings.card_index`, priority 600)
+CARD_PAGE = 'handbook-card-page'
 
 
 def card_page_template(app: Sphinx) -> tuple[str, str]:
     """Where a card's page is, relative to the site's root, ``{}`` standing
-    for the card's id, and the § link's label, ``{}`` standing for the name:
-    its card page (卡片页面：卡名), else its entry of the card index
-    (卡片索引：卡名), else nowhere ('', '': no §).  Computed once per build."""
-    def compute() -> tuple[str, str]:
-        if 'handbook_card_pages' in app.config and card_pages.enabled(app):
-            return f'{card_pages.FOLDER}/{{}}.html', str(_('卡片页面：{name}'))
-        index = card_index.index_page(app.env)
-        if index is None:
-            return '', ''
-        return f'{app.builder.get_target_uri(index)}#card-{{}}', str(_('卡片索引：{name}'))
-
-    return store(app.env).derived('reader_tools_card_page', compute)
+    for the card's id, and the § link's label, ``{name}`` standing for the
+    name: its card page (卡片页面：卡名), else its entry of the card index
+    (卡片索引：卡名), else nowhere ('', '': no §), as the listings loaded
+    say (:data:`CARD_PAGE`).  Computed once per build."""
+    return store(app.env).derived('reader_tools_card_page',
+                                  lambda: app.emit_firstresult(CARD_PAGE) or ('', ''))
 
 
 def add_script(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
@@ -126,6 +131,7 @@ def add_styles(app: Sphinx) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_event(CARD_PAGE)
     app.connect('builder-inited', copy_script)
     app.connect('builder-inited', add_styles)
     app.connect('html-page-context', add_script)

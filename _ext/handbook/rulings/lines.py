@@ -638,7 +638,10 @@ def depart_ruling_line_latex(self: LaTeXTranslator, node: ruling_line) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.rulings.dates')
     app.setup_extension('handbook.sections.ids')
-    app.setup_extension('handbook.publishing.reader_tools')  # permalink, copy, §
+    # the readers' tools (¶, copy, §: handbook.publishing.reader_tools) are loaded by
+    # the extensions that show rulings and cards to readers (handbook.cards, the
+    # editions, the card index, handbook.publishing), not here: the rulings load
+    # nothing of publishing
     app.add_config_value('handbook_changed_markers', ['裁定变更', '调整中确认'], 'env',
                          types=frozenset({list, tuple}),
                          description='words that mark a ruling as changed')

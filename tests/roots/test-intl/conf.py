@@ -1,5 +1,5 @@
 # the project's _ext/ is on sys.path (tests/conftest.py)
-extensions = ['handbook.cards.links', 'handbook.sections.planned', 'handbook.rulings.lines', 'handbook.rulings.dates', 'handbook.translations.catalogs']
+extensions = ['handbook.cards.links', 'handbook.sections.planned', 'handbook.rulings.lines', 'handbook.rulings.dates', 'handbook.translations.catalogs', 'handbook.publishing.reader_tools']
 project = html_title = '测试手册'  # the root page's title: translated with its catalog
 language = 'zh_TW'                 # the translated build; tests also build zh_CN
 handbook_cards = 'cards.tsv'
