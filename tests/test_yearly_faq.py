@@ -820,6 +820,23 @@ def test_a_page_that_warned_warns_again(make_app, rootdir, tmp_path):
     assert read[2:] == [['chapter'], []]
 
 
+def test_one_application_building_again_notes_each_builds_warnings(make_app, rootdir, tmp_path):
+    """The same, with one Sphinx application building three times (as a
+    host that keeps it, a test, does): each build notes its own warnings."""
+    srcdir = edited_root(rootdir, tmp_path, 'warned-again', {})
+    chapter = srcdir / 'chapter.rst'
+    chapter.write_text(chapter.read_text(encoding='utf-8') + '\n| 「罪」未链接。\n', encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    read: list[list[str]] = []
+    app.connect('env-before-read-docs', lambda app, env, docnames: read.append(list(docnames)))
+    app.build()
+    chapter.write_text(chapter.read_text(encoding='utf-8').replace('「罪」', '「`罪`_」'),
+                       encoding='utf-8')
+    app.build()
+    app.build()
+    assert read[1:] == [['chapter'], []]
+
+
 def test_a_page_whose_included_file_warned_warns_again(make_app, rootdir, tmp_path):
     """The same where the problem is in a file the page includes: the
     warning is at the file, the page is read again."""

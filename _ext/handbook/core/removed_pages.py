@@ -33,6 +33,7 @@ def remove_files(noted: set[str], app: Sphinx, exception: Exception | None) -> N
     """``build-finished``: the files Sphinx wrote for those pages, out of the
     output folder (an HTML build's)."""
     removed = noted - app.env.found_docs
+    noted.clear()  # the next build of this application notes its own
     if exception is not None or not removed or app.builder.format != 'html':
         return
     copies = [f'{suffix}{app.config.html_sourcelink_suffix}' for suffix in app.config.source_suffix]

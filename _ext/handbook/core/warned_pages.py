@@ -115,7 +115,7 @@ def pages_of(app: Sphinx, path: str) -> set[str]:
 def finish(build: dict[str, Warned | None], app: Sphinx, exception: Exception | None) -> None:
     """``build-finished``: the pages that warned, for the next build; the
     handler removed."""
-    handler = build.setdefault(HANDLER, None)
+    handler = build.pop(HANDLER, None)  # the next build of this application adds its own
     if handler is None:
         return
     logging.getLogger('sphinx').removeHandler(handler)
