@@ -45,5 +45,4 @@ def test_no_english_of_the_theme_on_any_page(make_app, rootdir, tmp_path, langua
     page = (app.outdir / 'index.html').read_text(encoding='utf-8')
     assert {'zh_CN': '最后更新于', 'zh_TW': '最後更新於'}[language] in page
     assert {'zh_CN': '下一页', 'zh_TW': '下一頁'}[language] in page
-    page = (app.outdir / 'index.html').read_text(encoding='utf-8')
     assert len(re.findall(r'aria-label="[^"]*" class="toctree-checkbox"', page)) >= 2

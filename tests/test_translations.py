@@ -434,6 +434,27 @@ def test_refreshing_the_zh_tw_aliases(tmp_path, convert):
     assert card_registry.load(path).problems == []
 
 
+
+def test_a_link_file_gets_no_alias_and_make_intl_zh_tw_says_so(tmp_path, convert, capsys):
+    """A legacy link file has no alias column: nothing is written into it,
+    and the command says what that means instead of "0 aliases added"."""
+    links = tmp_path / 'links.rst'
+    text = '.. _`旋风`: https://ygocdb.com/card/name/旋风\n'
+    links.write_text(text, encoding='utf-8')
+    assert zh_tw.refresh_aliases(links, convert) == (0, [])
+    assert links.read_text(encoding='utf-8') == text
+    assert zh_tw.registry_rows(links) == 0
+    assert zh_tw.registry_rows(Path(ROOT, 'cards.tsv')) > 100
+    locale = tmp_path / 'locale' / 'zh_TW' / 'LC_MESSAGES'
+    locale.mkdir(parents=True)
+    (locale / 'index.po').write_text('msgid ""\nmsgstr ""\n"Language: zh_TW\\n"\n',
+                                     encoding='utf-8')
+    assert zh_tw.main(['--locale-dir', str(tmp_path / 'locale'), '--registry', str(links),
+                       '--srcdir', str(tmp_path), '--conf', str(tmp_path / 'conf.py')]) == 0
+    out = capsys.readouterr().out
+    assert f'{links}: a link file (.. _`名`: URL) has no alias column' in out
+    assert 'aliases added' not in out
+
 CATALOG = '''msgid ""
 msgstr ""
 "Language: zh_TW\\n"

@@ -164,6 +164,13 @@ def card_name(name: str, convert: Convert, registry: Registry) -> str:
     return alias if alias != card.name else name
 
 
+def registry_rows(path: Path) -> int:
+    """The rows of the registry's own format (``kind<TAB>name…``) in *path*:
+    none in a legacy link file."""
+    lines = path.read_text(encoding='utf-8-sig').splitlines()
+    return sum(1 for line in lines if line.split('\t', 1)[0].strip() in KINDS and '\t' in line)
+
+
 def refresh_aliases(path: Path, convert: Convert) -> tuple[int, list[str]]:
     """Add the converted name as the zh_TW alias of every card without one.
 
@@ -263,8 +270,13 @@ def main(argv: list[str] | None = None) -> int:
     added, problems = refresh_aliases(args.registry, convert)
     for problem in problems:
         print(problem, file=sys.stderr)
-    print(f'{args.registry}: {added} {LANGUAGE} aliases added')
     registry = card_registry.load(args.registry)
+    if not registry_rows(args.registry):
+        print(f'{args.registry}: a link file (.. _`名`: URL) has no alias column: its cards '
+              f'keep their names in the {LANGUAGE} messages, and link all the same; a card '
+              f'whose {LANGUAGE} name a translation writes needs a row of that name (its URL)')
+    else:
+        print(f'{args.registry}: {added} {LANGUAGE} aliases added')
     planned = planned_sections(args.conf, args.srcdir)
     total: Counter = Counter()
     for path in catalogs:
