@@ -147,7 +147,7 @@ intl-update: gettext
 # (the handbook's: REGISTRY).
 intl-zh_TW: $(STAMP)
 	$(MAKE) intl-update LANGUAGES=zh_TW
-	$(BIN)/python tools/zh_tw.py --locale-dir $(LOCALEDIR) --registry $(REGISTRY) \
+	$(BIN)/python tools/zh_tw.py --locale-dir $(LOCALEDIR) --registry '$(REGISTRY)' \
 		--srcdir $(SOURCEDIR) --conf $(CONFDIR)/conf.py
 
 intl-stat: $(STAMP)
@@ -263,7 +263,7 @@ check-ci: $(STAMP)
 # own build folder.
 preview: $(STAMP)
 	$(BIN)/sphinx-autobuild -j $(PREVIEW_JOBS) $(BUILDOPTS) -d $(BUILDDIR)/doctrees-preview --port $(PORT) \
-		--watch $(CONFDIR)/conf.py --watch $(REGISTRY) --watch $(LOCALEDIR) \
+		--watch $(CONFDIR)/conf.py --watch '$(REGISTRY)' --watch $(LOCALEDIR) \
 		--watch _ext --watch _static $(SOURCEDIR) $(BUILDDIR)/preview
 
 # A generated handbook, built by plain Sphinx (the baseline) and by this

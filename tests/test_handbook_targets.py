@@ -57,7 +57,7 @@ def make_n(*args: str) -> str:
 
 def test_preview_watches_the_handbooks_registry(other):
     out = make_n('preview', f'SOURCEDIR={other / "source"}')
-    assert f'--watch {other / "links.tsv"}' in out, out
+    assert f"--watch '{other / 'links.tsv'}'" in out, out
     assert '--watch cards.tsv' not in out
 
 
@@ -65,14 +65,14 @@ def test_preview_watches_cards_when_given_and_this_handbooks_by_default(other, t
     given = tmp_path / 'given.tsv'
     given.write_text('card\t黑洞\n', encoding='utf-8')
     out = make_n('preview', f'SOURCEDIR={other / "source"}', f'CARDS={given}')
-    assert f'--watch {given}' in out and f'--watch {other / "links.tsv"}' not in out, out
+    assert f"--watch '{given}'" in out and 'links.tsv' not in out, out
     # this handbook: source/handbook.toml names ../cards.tsv
-    assert f'--watch {ROOT / "cards.tsv"}' in make_n('preview')
+    assert f"--watch '{ROOT / 'cards.tsv'}'" in make_n('preview')
 
 
 def test_intl_zh_tw_refreshes_the_handbooks_registry(other):
     out = make_n('intl-zh_TW', f'SOURCEDIR={other / "source"}')
-    assert f'--registry {other / "links.tsv"}' in out, out
+    assert f"--registry '{other / 'links.tsv'}'" in out, out
     assert f'--srcdir {other / "source"}' in out
 
 
@@ -94,6 +94,18 @@ def test_the_settings_a_build_uses(other, tmp_path):
     # no settings file, no conf.py: the extension's default beside the (missing) conf.py
     assert settings.resolve(tmp_path / 'none', tmp_path)['handbook_cards'] == \
         str(tmp_path / 'cards.tsv')
+
+
+def test_a_conf_py_is_read_as_sphinx_reads_it(other, tmp_path, monkeypatch):
+    """In its folder, with ``tags`` (an edition's conf.py asks for them)."""
+    settings = load('handbook_settings')
+    conf = tmp_path / 'conf'
+    write(conf / 'conf.py', "from pathlib import Path\n"
+                            "handbook_cards = 'current.tsv' if tags.has('current') else "
+                            "Path('names.txt').read_text().strip()\n")
+    write(conf / 'names.txt', 'mine.tsv\n')
+    monkeypatch.chdir(tmp_path)  # not the folder of conf.py
+    assert settings.resolve(tmp_path / 'none', conf)['handbook_cards'] == str(conf / 'mine.tsv')
 
 
 def git(repo: Path, *args: str) -> None:

@@ -337,11 +337,13 @@ def test_days_laid_out_as_editors_lay_them_out(make_app, rootdir, tmp_path):
     line block (a block quote), a subsection of the day titled with a source
     (数据库) and its lines, a header that names its source after a colon
     (来源：wiki), a block that starts with 例： (its lines keep the
-    source above), an admonition saying the day is not outdated (尚未过时):
-    no report, the same rulings as the root's."""
+    source above), admonitions saying the day is not outdated (尚未过时, and
+    in Traditional characters 沒有過時): no report, the same rulings as the
+    root's."""
     srcdir = edited_root(rootdir, tmp_path, 'layout', {
         'faq/2021.rst': [('21/01\n=====', '21/01（共4条）\n=============='),
-                         ('| 邮件：\n| 「`倍倍', '.. note:: 这些调整尚未过时。\n\n| 邮件：\n| 「`倍倍'),
+                         ('| 邮件：\n| 「`倍倍', '.. note:: 这些调整尚未过时。\n\n'
+                          '.. note:: 這些調整沒有過時。\n\n| 邮件：\n| 「`倍倍'),
                          ('\n| :strike:`「死者苏生」', '\n\n| 例：\n| :strike:`「死者苏生」'),
                          ('| wiki:\n| 「`手札抹杀`_」', '  | 来源：wiki\n  | 「`手札抹杀`_」'),
                          ('| 数据库：\n| 反转召唤', '数据库\n~~~~~~\n\n| 反转召唤')]})
@@ -1059,3 +1061,21 @@ def test_an_outdated_rulings_link_in_the_lists_follows_its_section(make_app, roo
     assert words.count('已过时') == 1
     words = [word for word, *_rest in entries_of(html(app, 'recent'), newer[3:])]
     assert words.count('已过时') == 1
+
+
+def test_an_outdated_day_that_links_sphinxs_own_page_gets_no_link_in_the_lists(
+        make_app, rootdir, tmp_path):
+    """A note whose :ref: is one of Sphinx's own labels (``search``: its page,
+    no section of the handbook): the rulings are 已过时, and no list links
+    the search page as what supersedes them."""
+    srcdir = tmp_path / 'own-label'
+    shutil.copytree(rootdir / 'test-yearly-faq-listings', srcdir)
+    page = srcdir / 'faq' / '2021.rst'
+    page.write_text(page.read_text(encoding='utf-8').replace(':ref:`同时处理`', ':ref:`search`'),
+                    encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == []
+    for name in ('timeline/2021', 'recent'):
+        words = [word for word, *_rest in entries_of(html(app, name), '')]
+        assert words.count('已过时') == 1, name

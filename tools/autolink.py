@@ -47,7 +47,6 @@ import bisect
 import errno
 import itertools
 import re
-import runpy
 import sys
 from collections import Counter
 from pathlib import Path
@@ -325,7 +324,7 @@ def registry_path(confdir: Path, srcdir: Path) -> Path:
     """The handbook's registry: its settings file's ``cards``
     (:mod:`handbook.core.settings`), else conf.py's handbook_cards, relative
     to conf.py."""
-    values = settings.merged(runpy.run_path(str(confdir / 'conf.py')), srcdir)
+    values = settings.merged(settings.conf_values(confdir), srcdir)
     return confdir / values.get('handbook_cards', 'cards.tsv')
 
 

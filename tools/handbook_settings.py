@@ -18,8 +18,9 @@ CONFDIR [--cards CARDS] [NAME]`` prints the value of the config value NAME
 (default ``handbook_cards``, as an absolute path); the Makefile calls it.
 
 Standard library only, like ``make linkcheck-changed``, which runs without
-the venv: ``conf.py`` is run as Python (``runpy``, as ``tools/autolink.py``
-and ``tools/zh_tw.py`` read it), and the settings module reads its file
+the venv: ``conf.py`` is run as Sphinx runs it
+(:func:`handbook.core.settings.conf_values`, as ``tools/autolink.py`` and
+``tools/zh_tw.py`` read it), and the settings module reads its file
 without Sphinx (it imports Sphinx's logging only for a build's messages).
 Offline; writes nothing.
 """
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import runpy
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,9 +46,7 @@ def resolve(srcdir: str | os.PathLike[str], confdir: str | os.PathLike[str],
     """conf.py's values (*confdir*, none without it) under the settings file
     of the handbook in *srcdir* and under *cards*: what a build uses, with
     ``handbook_cards`` as an absolute path."""
-    conf_py = Path(confdir) / 'conf.py'
-    conf = runpy.run_path(str(conf_py)) if conf_py.is_file() else {}
-    values = settings.merged(conf, srcdir)
+    values = settings.merged(settings.conf_values(confdir), srcdir)
     registry = Path(cards) if cards else Path(confdir) / values.get('handbook_cards',
                                                                        DEFAULT_CARDS)
     values['handbook_cards'] = str(registry.resolve())

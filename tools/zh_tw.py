@@ -47,7 +47,6 @@ from __future__ import annotations
 import argparse
 import io
 import re
-import runpy
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -216,7 +215,7 @@ def planned_sections(conf: Path, srcdir: Path | None = None) -> frozenset[str]:
     settings file's (``<srcdir>/handbook.toml``, :mod:`handbook.core.settings`)."""
     if not conf.is_file():
         return frozenset()
-    values = settings.merged(runpy.run_path(str(conf)), srcdir or conf.parent / 'source')
+    values = settings.merged(settings.conf_values(conf.parent), srcdir or conf.parent / 'source')
     return frozenset(values.get('handbook_planned_sections', ()))
 
 

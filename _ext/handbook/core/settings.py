@@ -15,8 +15,8 @@ settings, never this one's::
     ruling_hosts = ['www.db.yugioh-card.com']  # the only hosts ruling URLs may link (opt-in)
     faq_url = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={id}&request_locale=ja'
     faq_pages = ['faq/*']                   # pages that may be yearly FAQ pages (rulings/days.py)
-    source_headers = { '数据库' = 'faq', 'wiki' = 'wiki', '邮件' = 'mail' }
-    superseded_markers = ['过时']            # what an admonition says of an outdated day
+    source_headers = { '推特' = 'other' }   # header words of sources, besides 数据库, wiki, 邮件, …
+    superseded_markers = ['作废']            # an outdated day's note's words, besides 过时
     raw_html = false                        # trust the pages' raw HTML (handbook.core.safe_reading)
     outside_files = false                   # let pages read files outside the source folder
     meta_http_equiv = false                 # let pages set meta http-equiv (refresh)
@@ -59,9 +59,11 @@ source/handbook.toml".
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
+import runpy
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -254,8 +256,42 @@ def settings_path(srcdir: str | os.PathLike[str], name: str = FILENAME) -> Path 
     return (Path(srcdir) / name).resolve() if name else None
 
 
+class _NoTags:
+    """Sphinx's ``tags`` as a ``conf.py`` read outside a build sees them: none
+    set (the default edition), and any may be added."""
+
+    def __init__(self) -> None:
+        self.set: set[str] = set()
+
+    def has(self, tag: str) -> bool:
+        return tag in self.set
+
+    __contains__ = has
+
+    def add(self, tag: str) -> None:
+        self.set.add(tag)
+
+    def remove(self, tag: str) -> None:
+        self.set.discard(tag)
+
+    def __iter__(self):
+        return iter(self.set)
+
+
+def conf_values(confdir: str | os.PathLike[str]) -> dict[str, Any]:
+    """The names a handbook's ``conf.py`` in *confdir* defines, run as Sphinx
+    runs it (in its folder, with ``tags``), for the tools that read it
+    outside a build (``make fix``, ``make autolink``, ``make intl-zh_TW``,
+    ``make linkcheck-changed``, ``make preview``); ``{}`` without one."""
+    path = Path(confdir).resolve() / 'conf.py'
+    if not path.is_file():
+        return {}
+    with contextlib.chdir(path.parent):
+        return runpy.run_path(str(path), init_globals={'tags': _NoTags()})
+
+
 def merged(conf: Mapping[str, Any], srcdir: str | os.PathLike[str]) -> dict[str, Any]:
-    """conf.py's values (*conf*, e.g. ``runpy.run_path('conf.py')``) with the
+    """conf.py's values (*conf*, :func:`conf_values`) with the
     settings file's on top: what a build uses, without the command line and
     the extensions' defaults.  The file's problems are left out (a build
     reports them)."""

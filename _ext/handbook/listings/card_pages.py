@@ -132,7 +132,7 @@ from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings import same, statuses
 from handbook.rulings.lines import Ruling
-from handbook.sections.labels import moved_labels
+from handbook.sections.labels import moved_labels, note_labels
 from handbook.store import PageRecord, State, changes, state, store
 
 if TYPE_CHECKING:
@@ -332,8 +332,7 @@ class Shown:
                 named.append((key, None if other is None else (
                     other.name_in(self.language), other.kind, self.urls.url(other),
                     self.names.get(other.key))))
-            superseding = (self.env.domains.standard_domain.labels.get(r.superseded_by)
-                           if r.superseded_by else None)  # where its → 最新调整 leads
+            superseding = ruling_lines.labelled_section(self.env, r.superseded_by)  # → 最新调整
             shown = self.rulings[r.docname, r.anchor] = hashlib.sha256(repr(
                 (r, self.title(r.docname), tuple(named), superseding)).encode()).hexdigest()
         return shown
@@ -787,6 +786,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                                      'next parts, cards/<id>_2.html')
     app.connect('config-inited', add_templates)
     # after card_index's (500): the entry ids are the store's for this build
+    app.connect('env-get-outdated', note_labels)  # where → 最新调整 leads, before the read
     app.connect('env-get-updated', pages_to_write, priority=600)
     app.connect('html-collect-pages', write_card_pages, priority=WRITE_PRIORITY)
     app.connect('html-page-context', prepare_frame)

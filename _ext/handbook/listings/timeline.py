@@ -83,7 +83,7 @@ from handbook.render.placeholders import (
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings import statuses
 from handbook.rulings.lines import Ruling
-from handbook.sections.labels import moved_labels
+from handbook.sections.labels import moved_labels, note_labels
 from handbook.store import PAGE_READ, Contribution, store
 
 if TYPE_CHECKING:
@@ -483,10 +483,9 @@ def superseding(env: BuildEnvironment, ruling: Ruling) -> tuple[str, str] | None
     """The page and id of the section that supersedes an outdated day's
     *ruling* (its day's note's ``:ref:``), where a page defines it: the
     entry's ``→ 最新调整``."""
-    if not ruling.superseded_by or 'superseded' not in ruling.status:
+    if 'superseded' not in ruling.status:
         return None
-    found = env.domains.standard_domain.labels.get(ruling.superseded_by)
-    return (found[0], found[1]) if found else None
+    return ruling_lines.labelled_section(env, ruling.superseded_by)
 
 
 def leads_moved(env: BuildEnvironment, rulings: Iterable[Ruling]) -> bool:
@@ -573,6 +572,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     add_placeholder(app, 'ruling-timeline', RulingTimelineDirective)
     app.add_post_transform(FillTimeline)
     app.connect(PAGE_READ, check_placement)
+    app.connect('env-get-outdated', note_labels)  # where → 最新调整 leads, before the read
     app.connect('env-get-updated', pages_to_rewrite)
     app.setup_extension('handbook.render.split_pages')
     app.connect('html-collect-pages', write_year_pages)

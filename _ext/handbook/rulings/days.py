@@ -99,8 +99,8 @@ Settings (``handbook.toml``, :mod:`handbook.core.settings`), each optional
 defaults, Simplified and Traditional: a handbook names only its own)::
 
     faq_pages = ['faq/*']                  # pages that may be yearly FAQ pages
-    source_headers = { '数据库' = 'faq', 'wiki' = 'wiki', '邮件' = 'mail' }
-    superseded_markers = ['过时']
+    source_headers = { '推特' = 'other', '官网' = 'faq' }   # besides 数据库, wiki, 邮件, …
+    superseded_markers = ['作废']           # besides 过时
 """
 
 from __future__ import annotations
@@ -374,11 +374,19 @@ def _source_named(label: str, config: Config) -> tuple[str, str] | None:
     """The source *label* names (a word of ``source_headers`` in it, or of
     the defaults, which the handbook's words add to), if any."""
     folded = label.casefold()
-    for words in (config.handbook_source_headers, DEFAULTS['handbook_source_headers']):
-        for word, kind in words.items():
-            if word.casefold() in folded:
-                return kind, ''
+    for word, kind in with_defaults(config, 'handbook_source_headers').items():
+        if word.casefold() in folded:
+            return kind, ''
     return None
+
+
+def with_defaults(config: Config, name: str) -> dict[str, str] | list[str]:
+    """The words of the setting *name* (``source_headers``,
+    ``superseded_markers``), then the defaults the handbook's words add to."""
+    own, default = getattr(config, name), DEFAULTS[name]
+    if isinstance(default, dict):
+        return {**own, **{word: kind for word, kind in default.items() if word not in own}}
+    return [*own, *(word for word in default if word not in own)]
 
 
 def superseding(section: nodes.section, config: Config) -> tuple[bool, str | None]:
@@ -386,13 +394,12 @@ def superseding(section: nodes.section, config: Config) -> tuple[bool, str | Non
     outdated (one of ``superseded_markers``), and the label of the section
     it links with ``:ref:``, the one that supersedes them (None: no such
     link; a note says how to give one)."""
+    markers = with_defaults(config, 'handbook_superseded_markers')
     for child in section.children:
         if not isinstance(child, nodes.Admonition):
             continue
         text = child.astext()
-        markers = {*config.handbook_superseded_markers,
-                   *DEFAULTS['handbook_superseded_markers']}
-        if not any(re.search(f'(?<![未不没非])(?<!没有){re.escape(marker)}', text)
+        if not any(re.search(f'(?<![未不没沒非])(?<!没有)(?<!沒有){re.escape(marker)}', text)
                    for marker in markers):
             continue  # none, or each said not to hold (尚未过时, 并未过时, 没有过时)
         for xref in child.findall(addnodes.pending_xref):

@@ -604,14 +604,24 @@ def depart_ruling_line_html(self: HTML5Translator, node: ruling_line) -> None:
         self.depart_inline(node)
 
 
+def labelled_section(env: BuildEnvironment, label: str | None) -> tuple[str, str] | None:
+    """The page and id of the section labelled *label* (a ``:ref:`` target:
+    where an outdated day's ``→ 最新调整`` leads), or None where no page of
+    the build defines it (its ``:ref:`` is reported where it is written;
+    Sphinx's own labels, ``search`` or ``genindex``, are no section)."""
+    found = env.domains.standard_domain.labels.get(label) if label else None
+    if found is None or found[0] not in env.all_docs:
+        return None
+    return found[0], found[1]
+
+
 def section_href(builder: Any, fromdocname: str, label: str) -> str | None:
-    """The address, from *fromdocname*, of the section labelled *label*
-    (a ``:ref:`` target), or None where no page defines it (its ``:ref:`` is
-    reported where it is written)."""
-    found = builder.env.domains.standard_domain.labels.get(label)
+    """The address, from *fromdocname*, of the section labelled *label*, or
+    None (:func:`labelled_section`)."""
+    found = labelled_section(builder.env, label)
     if found is None:
         return None
-    docname, labelid, _title = found
+    docname, labelid = found
     try:
         uri = builder.get_relative_uri(fromdocname, docname)
     except NoUri:
