@@ -1079,3 +1079,22 @@ def test_an_outdated_day_that_links_sphinxs_own_page_gets_no_link_in_the_lists(
     for name in ('timeline/2021', 'recent'):
         words = [word for word, *_rest in entries_of(html(app, name), '')]
         assert words.count('已过时') == 1, name
+
+
+def test_without_the_sections_concern_a_build_with_no_change_rewrites_no_list(
+        make_app, rootdir, tmp_path):
+    """The lists know where an outdated ruling's section was without
+    handbook.sections loaded: a build with no change writes no page again."""
+    srcdir = tmp_path / 'no-sections'
+    shutil.copytree(rootdir / 'test-yearly-faq-listings', srcdir)
+    extensions = ['handbook.cards', 'handbook.rulings', 'handbook.listings']
+    written: list[list[str]] = []
+    for _ in range(2):
+        app = make_app('html', srcdir=srcdir, confoverrides={'extensions': extensions})
+        pages: list[str] = []
+        app.connect('html-page-context', lambda app, name, *args, pages=pages: pages.append(name))
+        app.build()
+        assert own_warnings(app) == []
+        written.append([name for name in pages if name not in ('search', 'genindex')])
+    assert 'timeline/2021' in written[0] and 'recent' in written[0]
+    assert written[1] == []
