@@ -472,6 +472,7 @@ def suggestions(tmp_path_factory) -> Registry:
     path.write_text('\n'.join([
         'card\t王宫的铁壁', 'card\t王宫的弹压', 'card\t王宫的通告', 'card\t黑洞龙',
         'card\tNo.39 希望皇 霍普·翻倍', 'card\t技能抽取', 'card\t旋风\t\t\tzh_TW=旋風',
+        'card\t黑洞', 'card\t罪', 'card\t神之宣告',
         'card\t幻变骚灵·网络傀儡师', '']), encoding='utf-8')
     return load(path)
 
@@ -481,10 +482,15 @@ def suggestions(tmp_path_factory) -> Registry:
     ('王宫的铁臂', None, '王宫的铁壁'),          # one character wrong
     ('幻变骚灵·网络傀儡', None, None),            # contained in a name: perhaps another card
     ('幻变骚灵网络愧儡师', None, '幻变骚灵·网络傀儡师'),  # folded, then one wrong
-    ('技能抽走', None, '技能抽取'),              # short: one edit
+    ('技能抽去', None, '技能抽取'),              # short: one edit, read alike (qu)
+    ('技能抽走', None, None),                   # one edit, read differently: another name
     ('技能吸收', None, None),                   # short: two edits is too far
+    ('白洞', None, None),                       # 黑洞 is no slip for it: a card of its own
+    ('魔', None, None),
+    ('神之警告', None, None),                    # 神之宣告 (宣 is not read as 警)
+    ('No.38 希望皇 霍普·翻倍', None, None),       # a digit changed: another card
     ('王宫的通压', None, None),                  # as close to 王宫的通告 as to 王宫的弹压
-    ('黑洞', None, None),                       # 黑洞龙 contains it
+    ('黑洞龙王', None, None),                    # it contains 黑洞龙
     ('No.39 希望皇 霍普', None, None),           # No.39 希望皇 霍普·翻倍 contains it
     ('旋风的主人', None, None),                  # it contains 旋风
     ('旋 风', None, None),                      # equal once folded: never suggested

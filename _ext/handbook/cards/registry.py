@@ -68,10 +68,12 @@ file) is not read at all: :class:`RegistryError`.
 **Suggestions** for an unknown name (:meth:`Registry.did_you_mean`) are
 offered only when they can be accepted blindly: the one card closest by
 Levenshtein distance over folded names, within reach (a distance of at most
-1 when either name folds to 4 characters or fewer, else at most 2), and
-none when another card is as close, or when a name within reach contains
-the unknown one or is contained in it (「黑洞」 is not 「黑洞龙」, 「No.39 希望皇
-霍普」 not 「No.39 希望皇 霍普·翻倍」): those are other cards.  The candidates are built once
+1 when either name folds to 4 characters or fewer, else at most 2), each
+character it changes one that reads alike (:func:`slip`: 旋凤 is 旋风, 白洞
+is not 黑洞), and none when another card is as close, or when a name within
+reach contains the unknown one or is contained in it (「黑洞」 is not
+「黑洞龙」, 「No.39 希望皇 霍普」 not 「No.39 希望皇 霍普·翻倍」): those are other
+cards.  The candidates are built once
 per registry, on the first question.  One question over a 7,000-name
 registry takes well under the 5 ms ``make bench`` allows it (rapidfuzz);
 measured without the tests::
@@ -126,6 +128,9 @@ _SIMPLENAME = r'(?:(?!_)\w)+(?:[-._+:](?:(?!_)\w)+)*'
 _REFERENCE = re.compile(rf'(?:(?P<simple>{_SIMPLENAME})_|`(?![ ])(?P<phrase>.+?)(?<![\s\x00])`_)$')
 #: an http(s) URL in a broken row, where the row's URL probably starts
 _HTTP = re.compile(r'https?://', re.IGNORECASE)
+#: a Chinese character (CJK unified ideographs, their extensions A and B on,
+#: the compatibility ideographs)
+_HAN = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]')
 #: a URL without its scheme: a host name, then a path, query or nothing
 _HOST_FIRST = re.compile(r'(?://)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[/?#]|$)')
 
@@ -255,6 +260,11 @@ class Registry(Mapping[str, Card]):
                  if distance <= (1 if min(len(query), len(keys[i])) <= 4 else 2)]
         if not close or any(query in key or key in query for _, key, _ in close):
             return None  # nothing close, or a longer or shorter name: another card
+        close = [(distance, key, card) for distance, key, card in close
+                 if all(slip(query[op.src_pos], key[op.dest_pos])
+                        for op in Levenshtein.editops(query, key) if op.tag == 'replace')]
+        if not close:
+            return None  # a character another reads differently: 白洞 is not 黑洞
         best = min(distance for distance, _, _ in close)
         at_best = {card for distance, _, card in close if distance == best}
         if len(at_best) != 1:
@@ -268,6 +278,25 @@ class Registry(Mapping[str, Card]):
         leads.  Compared between builds to find the pages whose links changed."""
         return {key: ((card.name, card.kind), (card.id, card.url))
                 for key, card in self._cards.items()}
+
+
+def slip(written: str, meant: str) -> bool:
+    """Whether the character *written* may be a slip for *meant* in a card's
+    name: two Chinese characters that read alike, as an input method offers
+    them side by side (凤 for 风, 愧 for 傀, 凬 for 风: pypinyin, without tones,
+    every reading), or two other signs but digits (No.38 is another card than
+    No.39).  Two characters that read differently make another name (白洞 and
+    黑洞, 警告 and 宣告 are cards of their own)."""
+    if written.isdigit() or meant.isdigit():
+        return False
+    if not (_HAN.match(written) and _HAN.match(meant)):
+        return True
+    from pypinyin import Style, pinyin  # imported with the first suggestion
+
+    def readings(character: str) -> set[str]:
+        return set(pinyin(character, style=Style.NORMAL, heteronym=True,
+                          errors=lambda text: [[text]])[0])
+    return not readings(written).isdisjoint(readings(meant))
 
 
 def load(path: Path, urls: UrlTemplates = DEFAULT_URLS) -> Registry:
