@@ -248,6 +248,13 @@ def test_https_leaves_other_urls(line):
     assert fix.fix_https(line, HOSTS) == (line, [])
 
 
+def test_https_rewrites_a_url_whose_scheme_is_upper_case():
+    line = f':ruling:`17/3/24 <HTTP://{FAQ.format(1)}>`'
+    assert fix.fix_https(line, HOSTS) == (
+        f':ruling:`17/3/24 <https://{FAQ.format(1)}>`',
+        [f'HTTP://{FAQ.format(1)} → https://{FAQ.format(1)}'])
+
+
 def test_https_rewrites_every_ruling_url_of_a_line():
     line = (f'甲。\\ :ruling:`17/12/22 <http://{FAQ.format(1)}>` '
             f'乙。\\ `17/7/28 <http://{FAQ.format(2)}>`__')
@@ -271,6 +278,12 @@ def test_emphasis_left_alone(line):
     ('| 甲，**不能「`星尘龙`_」的**。', '**不能「`星尘龙`_」的**', '**不能**\\ 「`星尘龙`_」\\ **的**'),
     # emphasis with one *, after and before an escaped space
     ('文字\\ *「`旋风`_」的效果*\\ 文字', '*「`旋风`_」的效果*', '「`旋风`_」\\ *的效果*'),
+    # the writer's own delimiters beside the link (docutils reads one span): not doubled
+    ('| **不能**「`旋风`_」**发动**', '**不能**「`旋风`_」**发动**',
+     '**不能**\\ 「`旋风`_」\\ **发动**'),
+    # three stars (strong emphasis of "*…*"): kept on each segment
+    ('***不能连锁发动「`星尘龙`_」的①效果***', '***不能连锁发动「`星尘龙`_」的①效果***',
+     '***不能连锁发动***\\ 「`星尘龙`_」\\ ***的①效果***'),
 ])
 def test_emphasis_split_where_docutils_sees_it(line, span, split):
     assert fix.fix_emphasis(line) == (line.replace(span, split), [f'{span} → {split}'])

@@ -108,7 +108,7 @@ _LITERAL = re.compile(r'``.+?``')
 #: the URL of a ruling date: :ruling:`17/3/24 <URL>` or the legacy link
 #: `17/3/24 <URL>`__ (``legacy``; without underscores it is no link)
 _RULING_URL = re.compile(r'(?::ruling:`[^`<]*<|(?<!`)(?P<legacy>`)(?P<text>[^`<]+)<)'
-                         r'(?P<url>http://[^>`\s]+)>`(?P<underscores>_*)')
+                         r'(?P<url>(?i:http)://[^>`\s]+)>`(?P<underscores>_*)')
 #: where docutils sees inline markup start and end (its Inliner's rules): after
 #: whitespace, an opening bracket or a delimiter; before whitespace, a closing
 #: bracket or a delimiter.  Chinese text needs `\ ` there (文字\ **强调**).

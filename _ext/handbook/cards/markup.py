@@ -174,12 +174,16 @@ def split_emphasis(raw: str) -> str | None:
     edges of a segment moves outside its delimiters; ``\\ `` joins a segment
     and a card link that no space separates; a segment of nothing but
     whitespace is not emphasised.  The card links are kept as written.
-    None when *raw* is not emphasis or holds no card link."""
-    delimiter = next((d for d in ('**', '*') if len(raw) > 2 * len(d)
-                      and raw.startswith(d) and raw.endswith(d)), None)
-    if delimiter is None:
+    Delimiters the writer already put beside a link are not doubled
+    (``**不能**「`旋风`_」**发动**``, which docutils reads as one span, gives
+    ``**不能**\\ 「`旋风`_」\\ **发动**``), and ``***…***`` keeps its three
+    stars on each segment.  None when *raw* is not emphasis or holds no
+    card link."""
+    stars = min(len(raw) - len(raw.lstrip('*')), len(raw) - len(raw.rstrip('*')), 3)
+    if not stars or len(raw) <= 2 * stars:
         return None
-    return _split(raw[len(delimiter):-len(delimiter)], delimiter, delimiter)
+    delimiter = '*' * stars
+    return _split(raw[stars:-stars], delimiter, delimiter)
 
 
 def split_role(raw: str) -> str | None:
@@ -202,6 +206,15 @@ def _split(inner: str, opening: str, closing: str) -> str | None:
         pieces += [('text', inner[at:m.start()]), ('card', m.group())]
         at = m.end()
     pieces.append(('text', inner[at:]))
+    if opening == closing:  # emphasis: the writer's own delimiters beside a link
+        for i, (kind, text) in enumerate(pieces):
+            if kind != 'text':
+                continue
+            if i + 1 < len(pieces) and text.endswith(closing):
+                text = text[:-len(closing)]
+            if i and text.startswith(opening):
+                text = text[len(opening):]
+            pieces[i] = (kind, text)
     out: list[str] = []
     joinable = False  # the output ends with a delimiter or a card link, no space
     for kind, text in pieces:
