@@ -187,12 +187,12 @@ def test_the_feed(repo, make_app):
     sub = by_id['sub/page.html#ruling-2019-05-01-旋风']
     assert sub.find(A + 'content').text == '「旋风」子页面。（19/5/1）\nSub page › Section'
     # flagged as on the page: overturned (its plain text would read as current), or
-    # changed; a ruling without cards has no category
+    # changed; the replacement names no card, and is the card's of the sentence before it
     overturned = by_id[OVERTURNED]
     assert overturned.find(A + 'title').text == '【已推翻】「神之宣告」不能发动。'
     replacement = by_id[R + 'ruling-2020-01-13']
     assert replacement.find(A + 'content').text == '【裁定已变更】裁定变更：可以发动。（20/1/13）\nRulings'
-    assert replacement.findall(A + 'category') == []
+    assert [c.get('term') for c in replacement.findall(A + 'category')] == ['神之宣告']
     # linked from every page's head, at any depth
     assert head_link((app.outdir / 'index.html').read_text('utf-8')) == 'feed.xml'
     assert head_link((app.outdir / 'sub/page.html').read_text('utf-8')) == '../feed.xml'

@@ -283,6 +283,32 @@ def test_a_handbooks_own_source_words_add_to_the_defaults(make_app, rootdir, tmp
                       {'kind': 'wiki', 'faq': None, 'label': None}]]
 
 
+def test_a_footnote_mark_is_no_word_of_the_ruling(make_app, rootdir, tmp_path):
+    """A footnote after a ruling's date (``\\ :ruling:`21/7/16` [#]_``, as
+    effect-processing.rst writes it): its number is not in the ruling's text."""
+    srcdir = edited_root(rootdir, tmp_path, 'footnote', {'chapter.rst': [
+        ('立即被自身效果破坏。\n', '立即被自身效果破坏。 [#]_\n\n'
+         '.. [#] | 数据库本条原文称『攻击力变成0』不适用，需要无视，实际处理是适用。\n')]})
+    assert exported(quiet_build(make_app, srcdir)) == EXPORTED
+
+
+def test_a_sentence_without_a_card_is_about_the_cards_of_the_one_before(
+        make_app, rootdir, tmp_path):
+    """face-down-banish.rst's line: its second sentence names no card, and
+    is 轻盈水星's (its card page lists it); its permalink stays its own."""
+    srcdir = edited_root(rootdir, tmp_path, 'goes-on', {
+        'links.rst': [('.. _`倍倍伤害`:', '.. _`轻盈水星`: https://ygocdb.com/card/name/轻盈水星\n'
+                                          '.. _`倍倍伤害`:')],
+        'chapter.rst': [('\n- | 同时处理的效果', '\n| 「`轻盈水星`_」用②效果召唤后，变成里侧表示的场合③效果'
+                         '不再适用。\\ :ruling:`17/3/24` 被一时除外的场合，仍然适用。\\ :ruling:`17/3/24`'
+                         '\n\n- | 同时处理的效果')]})
+    found = [(anchor, cards, text) for page, anchor, _date, _refs, _status, _sources, cards, text
+             in exported(quiet_build(make_app, srcdir)) if '17-03-24' in anchor]
+    assert found[1:] == [
+        ('ruling-2017-03-24-轻盈水星', ['轻盈水星'], '「轻盈水星」用②效果召唤后，变成里侧表示的场合③效果不再适用。'),
+        ('ruling-2017-03-24', ['轻盈水星'], '被一时除外的场合，仍然适用。')]
+
+
 def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
     srcdir = edited_root(rootdir, tmp_path, 'faults', {'faq/2021.rst': [
         ('1/5\n-------', '2/30\n-------'), ('2/9\n-------', '9/9\n-------'),

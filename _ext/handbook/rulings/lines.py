@@ -64,8 +64,11 @@ incremental builds stay exact); other extensions read it with :func:`rulings`:
 ``{docname: [Ruling, …]}`` in page order.  A :class:`Ruling` has the page,
 section id and title, anchor, references (date as written, ISO date, FAQ id,
 URL), the cards it names (registry key and name as written; in a table, also
-those of its row's cells that hold no ruling: :func:`ruling_cards`), its plain text
-(without the dates), two flags: ``struck`` (it contains ``:strike:``
+those of its row's cells that hold no ruling: :func:`ruling_cards`; a sentence
+that names none, cut from a block after one that does, is about that one's
+cards and takes them: ``「轻盈水星」…不再适用。17/3/24 被一时除外的场合，仍然
+适用。17/3/24``; its permalink stays its own), its plain text (without the
+dates and the marks of footnotes), two flags: ``struck`` (it contains ``:strike:``
 text) and ``changed`` (struck, or its text contains one of
 ``handbook_changed_markers``), and what :mod:`handbook.rulings.statuses`
 reads: ``status`` (codes ``changed``, ``open``, ``confirmed``,
@@ -466,6 +469,10 @@ def lone_dates(block: nodes.Element, config: Config) -> None:
 
 
 def _text_without_dates(node: nodes.Node) -> str:
+    """*node*'s text, each date reference :data:`_DATE`, without the marks
+    of its footnotes and citations (``[#]_``: a number, no word of the ruling)."""
+    if isinstance(node, (nodes.footnote_reference, nodes.citation_reference)):
+        return ''
     if not isinstance(node, nodes.Element) or type(node).astext is not nodes.Element.astext:
         return node.astext()  # text, or a node of its own text
     return node.child_text_separator.join(
@@ -481,10 +488,14 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
     replaced_by, replaces = statuses.replacements(
         lines, ['overturned' in r.status for r in found])
     blocks: dict[int, int] = {}
+    cards = [r.cards for r in found]
+    for i, line in enumerate(lines):
+        if not cards[i] and i and lines[i - 1].parent is line.parent:
+            cards[i] = cards[i - 1]  # a sentence that goes on about the one before it
     found = [dataclasses.replace(
         r, replaces=tuple(found[j].anchor for j in replaces.get(i, ())),
         replaced_by=found[replaced_by[i]].anchor if i in replaced_by else None,
-        block=blocks.setdefault(id(line.parent), len(blocks)))
+        block=blocks.setdefault(id(line.parent), len(blocks)), cards=cards[i])
         for i, (r, line) in enumerate(zip(found, lines))]
     for line, ruling in zip(lines, found):  # what the HTML shows after the dates
         line['ruling_marks'] = (ruling.status, ruling.replaces, ruling.replaced_by,
@@ -663,7 +674,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     app.connect(PAGE_READ, read_rulings)
-    # env_version 8: a block that holds only its dates is no ruling; the lines of a
+    # env_version 9: a ruling's text without its footnote marks; a sentence that names
+    # no card takes the cards of the one before it in its block; 8: a block that
+    # holds only its dates is no ruling; the lines of a
     # day's block quotes and subsections, months titled with more, ranges of days,
     # 2010-2012 pages, labels never sources, 尚未过时, remarks after a ruling,
     # dates joined by 、，和 /, lines that start with their date; 7: notes for a
@@ -674,5 +687,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # page title, days titled with their year (21/1/5) and months titled 1月份; 4:
     # days titled in full width, headers in 【】 and a page's strike role of another
     # name.  A kept environment is read again.
-    return {'version': '3', 'env_version': 8,
+    return {'version': '3', 'env_version': 9,
             'parallel_read_safe': True, 'parallel_write_safe': True}
