@@ -309,6 +309,29 @@ def test_a_sentence_without_a_card_is_about_the_cards_of_the_one_before(
         ('ruling-2017-03-24', ['轻盈水星'], '被一时除外的场合，仍然适用。')]
 
 
+def test_a_line_that_cites_its_source_without_a_date_says_it_is_no_ruling(
+        make_app, rootdir, tmp_path):
+    """effect-processing.rst's line as the seed writes it, its source a wiki
+    link and no date: no ruling (it was left out silently), a note says why
+    and how to date it."""
+    wiki = 'https://yugioh-wiki.net/index.php?cmd=read&page=FAQ'
+    line = ('| 我方场上存在「`神殿守卫者`_」时，对方只在除「`手札抹杀`_」以外没有手卡的场合，才能发动'
+            f'「`手札抹杀`_」。\\ `wiki <{wiki}>`__\n')
+    srcdir = edited_root(rootdir, tmp_path, 'undated', {
+        'links.rst': [('.. _`倍倍伤害`:', '.. _`神殿守卫者`: https://ygocdb.com/card/name/神殿守卫者\n'
+                                          '.. _`倍倍伤害`:')],
+        'chapter.rst': [('\n- | 同时处理的效果', f'\n{line}\n- | 同时处理的效果')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert notes(app, srcdir) == [
+        "chapter.rst:15: note: this line names a card and cites its source, 'wiki', but holds "
+        'no date, so it is no ruling (card pages, the search and rulings.json leave it out): '
+        f"write the date of the answer as the link's text, `YY/M/D <{wiki}>`__ "
+        '[handbook.ruling-undated]']
+    assert exported(app) == EXPORTED
+
+
 def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
     srcdir = edited_root(rootdir, tmp_path, 'faults', {'faq/2021.rst': [
         ('1/5\n-------', '2/30\n-------'), ('2/9\n-------', '9/9\n-------'),

@@ -151,6 +151,8 @@ WRITTEN_HTML = 'handbook_written_rulings'
 _WRITTEN_FROM = 'handbook_written_from'
 #: the store's walk sorts each page's ruling lines under this kind (``PageNodes[RULINGS]``)
 RULINGS = 'rulings'
+#: the store's kind of the links whose text names a source (``wiki <URL>``__)
+SOURCE_LINKS = 'ruling-source-links'
 
 
 @frozen_record
@@ -468,6 +470,42 @@ def lone_dates(block: nodes.Element, config: Config) -> None:
                  config=config)
 
 
+def is_source_link(node: nodes.Element, config: Config) -> bool:
+    """Whether *node*, a link, names a ruling's source by its text
+    (``wiki <https://yugioh-wiki.net/…>`__``, ``数据库 <…>``: a word of
+    ``source_headers``, the whole text) and leads to an http(s) address."""
+    if not node.get('refuri', '').startswith(('http://', 'https://')):
+        return False
+    text = node.astext().strip().casefold()
+    return 0 < len(text) <= 12 and any(  # a date link's text is no word: told at a glance
+        text == word.casefold() for word in days.with_defaults(config, 'handbook_source_headers'))
+
+
+def undated_sources(app: Sphinx, page: Contribution) -> None:
+    """``handbook-page-read``: a note for each line or paragraph that names a
+    card and cites its source by a link (:func:`is_source_link`) but holds no
+    date, outside a yearly FAQ page's days: it is no ruling, and the card
+    pages, the search and ``rulings.json`` leave it out."""
+    seen: set[int] = set()
+    for link in page.nodes[SOURCE_LINKS]:
+        block = link.parent
+        while block is not None and not isinstance(block, (nodes.line, nodes.paragraph,
+                                                            ruling_line)):
+            block = block.parent
+        if block is None or isinstance(block, ruling_line) or id(block) in seen \
+                or block.next_node(ruling_line) is not None:
+            continue
+        seen.add(id(block))
+        if not any(card_of(node) for node in block.findall(nodes.Inline)):
+            continue
+        what = 'line' if isinstance(block, nodes.line) else 'paragraph'
+        reports.note(f'this {what} names a card and cites its source, {link.astext()!r}, but '
+                     f'holds no date, so it is no ruling (card pages, the search and '
+                     f'rulings.json leave it out): write the date of the answer as the '
+                     f"link's text, `YY/M/D <{link['refuri']}>`__",
+                     location=block, subtype='ruling-undated', config=app.config)
+
+
 def _text_without_dates(node: nodes.Node) -> str:
     """*node*'s text, each date reference :data:`_DATE`, without the marks
     of its footnotes and citations (``[#]_``: a number, no word of the ruling)."""
@@ -673,7 +711,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(RulingLines)
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
+    collect(app, SOURCE_LINKS, nodes.reference, lambda node: is_source_link(node, app.config))
     app.connect(PAGE_READ, read_rulings)
+    app.connect(PAGE_READ, undated_sources)
     # env_version 9: a ruling's text without its footnote marks; a sentence that names
     # no card takes the cards of the one before it in its block; 8: a block that
     # holds only its dates is no ruling; the lines of a
