@@ -177,3 +177,23 @@ def test_a_simple_tables_row_that_ends_before_its_column():
     """A row whose text ends before its cell's column does has room up to the
     column's end (its later cells are empty)."""
     assert autolink.fit('「旋风」\n', [(0, 4, '「`旋风`_」')], [14]) == ('「`旋风`_」\n', [])
+
+
+def test_spaces_inside_the_brackets_are_said(tmp_path, capsys, make_app):
+    """「 旋风」 (a registry name, spaces inside its 「」) is left as it is, and
+    make autolink says why as the build does: the link without the spaces,
+    not "not in the registry"."""
+    root = tmp_path / 'spaced'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-check-cards', root)
+    (root / 'index.rst').write_text('| 「 旋风」不能发动，「旋风　」也是。\n', encoding='utf-8')
+    autolink.main(['--srcdir', str(root), '--confdir', str(root)])
+    assert (root / 'index.rst').read_text(encoding='utf-8') == \
+        '| 「 旋风」不能发动，「旋风　」也是。\n'
+    why = 'is not linked: spaces inside its 「」 around a registry name: write 「`旋风`_」 without them'
+    assert [line.split('index.rst:')[-1] for line in capsys.readouterr().out.splitlines()] == [
+        f'1: 「 旋风」 {why}', f'1: 「旋风　」 {why}']
+    app = make_app('html', srcdir=root, freshenv=True)
+    app.build()
+    assert warnings(app) == [
+        f'index.rst:1: WARNING: {quoted} is a card name in the registry but not linked: write '
+        '「`旋风`_」 (without the spaces) [handbook.unlinked]' for quoted in ('「 旋风」', '「旋风　」')]

@@ -4,8 +4,11 @@ build (so make html, with -W, fails on them)."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
+from conftest import ROOT
 from helpers import assert_no_warnings, warnings
 
 CARD_MARKUP = [
@@ -33,17 +36,20 @@ CARD_MARKUP = [
     'index.rst:33: WARNING: 「王宫的铁壁」 is a card name in the registry but not linked: '
     'write 「`王宫的铁壁`_」 (make fix does it) [handbook.unlinked]',
     # backquotes without a role; a link in a role's text (docutils' word, then the fix),
-    # with a date after it (the backquotes after the tangle say nothing more)
+    # with a date after it (the backquotes after the tangle say nothing more); this
+    # root declares neither role (nor loads handbook.rulings.strike): the fix says so
     'index.rst:41: ERROR: `旋风` is interpreted text without a role (shown in italics): '
     'write 「`旋风`_」 for a card, ``旋风`` for literal text [handbook.markup]',
     *[f'index.rst:{line}: WARNING: Mismatch: both interpreted text role prefix and reference '
       'suffix. [docutils]' for line in (42, 43, 44)],
     *[f'index.rst:{line}: ERROR: :strike:`…` holds a link, which reStructuredText cannot nest '
-      "in a role's text (readers see the markup): write its card names without backquotes, "
+      "in a role's text (readers see the markup): :strike: is not a declared role: declare "
+      'it first (.. role:: strike), then write its card names without backquotes, '
       ':strike:`「卡名」…`: the build links the names of struck text [handbook.markup]'
       for line in (42, 43)],
     "index.rst:44: ERROR: :red:`…` holds a link, which reStructuredText cannot nest in a role's "
-    'text (readers see the markup): end the role before the link and start it again after '
+    'text (readers see the markup): :red: is not a declared role: declare it first '
+    '(.. role:: red), then end the role before the link and start it again after '
     'it, :red:`…`\\ 「`卡名`_」\\ :red:`…` [handbook.markup]',
 ]
 
@@ -96,3 +102,119 @@ def test_registry_edit_rereads_pages_quoting_the_name(app, make_app):
     assert [w for w in warnings(again) if not w.startswith('WARNING: while setting up')] == [
         'index.rst:15: WARNING: 「卡名」 is a card name in the registry but not linked: '
         'write 「`卡名`_」 (make fix does it) [handbook.unlinked]']
+
+
+
+#: tests/roots/test-check-markup-joins/index.rst: markup next to Chinese text.  For
+#: each marked line, what the build reports there (ours, and docutils' own where it
+#: has a word), and the line as our report says to write it
+JOINED_URL = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=22372'
+              '&request_locale=ja')
+MISMATCH = 'WARNING: Mismatch: both interpreted text role prefix and reference suffix. [docutils]'
+SPLIT = ("holds a link, which reStructuredText cannot nest in a role's text (readers see the "
+         'markup):')
+JOINS = {
+    # a link glued to Chinese text: docutils makes its URL a link of its own
+    13: ([f"ERROR: link '`18/12/24 <{JOINED_URL}>`__' not recognised next to Chinese text: "
+          f'write `\\ ` before it (…\\ `18/12/24 <{JOINED_URL}>`__) [handbook.markup]'],
+         f'| 结果平局\\ `18/12/24 <{JOINED_URL}>`__'),
+    # a role's closing backquote before Chinese text: its text runs on, to a card
+    # link (with or without `\ ` before the role), or to nothing at the line's end
+    14: (['ERROR: role :ruling: not recognised: next to Chinese text write `\\ ` before it, '
+          'and after its closing backquote, e.g. 详见\\ :ruling:`17/3/24`\\ 发… [handbook.markup]',
+          MISMATCH],
+         '| 「`旋风`_」\\ :ruling:`17/3/24`\\ 发动。「`王宫的铁壁`_」不能发动。'),
+    15: (['ERROR: role :ref: not recognised: next to Chinese text write `\\ ` before it, '
+          'and after its closing backquote, e.g. 详见\\ :ref:`同时处理`\\ 中… [handbook.markup]'],
+         '| 详见\\ :ref:`同时处理`\\ 中的内容，「`旋风`_」不能发动。'),
+    16: (['ERROR: role :ruling: not recognised: next to Chinese text write `\\ ` before it, '
+          'and after its closing backquote, e.g. 详见\\ :ruling:`17/3/24`\\ 发… [handbook.markup]',
+          'WARNING: Inline interpreted text or phrase reference start-string without '
+          'end-string. [docutils]'],
+         '| 「`旋风`_」\\ :ruling:`17/3/24`\\ 发动。'),
+    # a space after the opening backquote (`\ ` is there already, or not)
+    17: (['ERROR: role :ref: not recognised: remove the space after its opening backquote, '
+          'write :ref:`同时处理` [handbook.markup]'],
+         '| 详见\\ :ref:`同时处理`\\ 。'),
+    18: (['ERROR: role :ruling: not recognised: remove the space after its opening backquote, '
+          'write :ruling:`17/3/24` [handbook.markup]'],
+         '| 「`旋风`_」\\ :ruling:`17/3/24`'),
+    19: (['ERROR: role :ref: not recognised: remove the space after its opening backquote, '
+          'write 见\\ :ref:`同时处理`\\ 中 [handbook.markup]'],
+         '| 详见\\ :ref:`同时处理`\\ 中的内容。'),
+    # a link in a role's text: a declared role, an undeclared one, the strike role
+    20: ([f'ERROR: :red:`…` {SPLIT} end the role before the link and start it again after '
+          'it, :red:`…`\\ 「`卡名`_」\\ :red:`…` [handbook.markup]', MISMATCH],
+         '| 「`旋风`_」\\ :red:`不能发动。`'),
+    21: ([f'ERROR: :blue:`…` {SPLIT} :blue: is not a declared role: declare it first '
+          '(.. role:: blue), then end the role before the link and start it again after '
+          'it, :blue:`…`\\ 「`卡名`_」\\ :blue:`…` [handbook.markup]', MISMATCH],
+         '| 「`旋风`_」\\ :blue:`不能发动。`'),
+    22: ([f'ERROR: :strike:`…` {SPLIT} write its card names without backquotes, '
+          ':strike:`「卡名」…`: the build links the names of struck text [handbook.markup]',
+          MISMATCH],
+         '| :strike:`「旋风」不能发动。`'),
+}
+
+
+def reported_and_fixed(app, make_app, tmp_path, lines: list[int]) -> None:
+    """The build reports on *lines* what JOINS says (and nothing on a line it
+    does not name); the page with those lines written as the reports say
+    (the undeclared role declared on the comment's line, so no line moves)
+    builds without their reports, and with no other."""
+    app.build()
+    found = warnings(app)
+    assert {by_line(w) for w in found} <= JOINS.keys(), found
+    assert sorted(w for w in found if by_line(w) in lines) == sorted(
+        f'index.rst:{line}: {report}' for line in lines for report in JOINS[line][0])
+    root = tmp_path / 'fixed'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-check-markup-joins', root)
+    page = root / 'index.rst'
+    text = page.read_text(encoding='utf-8').split('\n')
+    for line in lines:
+        assert JOINS[line][1] != text[line - 1]  # a fix is never the text as written
+        text[line - 1] = JOINS[line][1]
+    if 21 in lines:
+        assert text[3].startswith('.. One fault')
+        text[3] = '.. role:: blue'
+    page.write_text('\n'.join(text), encoding='utf-8')
+    fixed = make_app('html', srcdir=root)
+    fixed.build()
+    # (a second app in one process warns that it sets Sphinx's own nodes up again)
+    assert sorted(w for w in warnings(fixed) if not w.startswith('WARNING: while setting up')) \
+        == sorted(w for w in found if by_line(w) not in lines)
+
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_link_glued_to_chinese_text(app, make_app, tmp_path):
+    """文本`17/3/24 <https://…>`__: docutils makes the URL a link of its own,
+    which splits the text; the backquotes around it are still one link
+    written next to Chinese text, not two stray ones to delete."""
+    reported_and_fixed(app, make_app, tmp_path, [13])
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_roles_closing_backquote_before_chinese_text(app, make_app, tmp_path):
+    """The role's text runs on: to a card link (not a role that holds a link,
+    nor two joined card names), or to nothing at the line's end (docutils'
+    warning alone has no fix)."""
+    reported_and_fixed(app, make_app, tmp_path, [14, 15, 16])
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_space_after_a_roles_opening_backquote(app, make_app, tmp_path):
+    """One report, the space; its fix is not the text as written where
+    `\\ ` is there already."""
+    reported_and_fixed(app, make_app, tmp_path, [17, 18, 19])
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_link_in_a_roles_text(app, make_app, tmp_path):
+    """The split for a declared role; for an undeclared one, the declaration
+    first (the split alone is an unknown role still); the strike role's own fix."""
+    reported_and_fixed(app, make_app, tmp_path, [20, 21, 22])

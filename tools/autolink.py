@@ -20,6 +20,8 @@ leaves them:
   line break splits them (a ``:strike:`…` `` over two lines);
 * a 「…」 inside a name that is linked (「`魔界剧场「奇幻剧场」`_」);
 * a name that cannot go between backquotes (``LINKABLE``: a space at an edge);
+  a registry name with spaces inside its 「」 (「 卡名」) is printed with the
+  reason, as the build's warning says it: write the link without the spaces;
 * a name in a cell of a grid or simple table whose column has no room for
   the three characters a link adds (the table would no longer parse): it is
   printed with the reason, to widen the column by hand.  Where the cell has
@@ -70,6 +72,8 @@ _BACKQUOTED = re.compile(r'``.+?``|`[^`]*`_{0,2}', re.S)
 #: why a 「…」 is left as it is
 UNKNOWN = 'not in the registry'
 CRAMPED = 'its table column has no room for the link; widen the column, then run it again'
+#: why a registry name with spaces inside its 「」 is left (the build says the same)
+SPACED = 'spaces inside its 「」 around a registry name: write 「`{}`_」 without them'
 #: the borders of a grid table (``+----+----+``) and of a simple table (``====  ====``)
 _GRID_BORDER = re.compile(r'^\s*\+(?:[-=]+\+)+\s*$')
 _SIMPLE_BORDER = re.compile(r'^\s*=+(?: +=+)+\s*$')
@@ -223,8 +227,9 @@ def masked_lines(lines: list[str], prose: list[bool]) -> list[str]:
 
 def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str, str]]]:
     """The text with its plain registry names linked; and the names left,
-    ``(line, 「…」, why)``: not in the registry (:data:`UNKNOWN`), or in a
-    table column with no room (:data:`CRAMPED`).
+    ``(line, 「…」, why)``: not in the registry (:data:`UNKNOWN`), a registry
+    name with spaces inside its 「」 (:data:`SPACED`), or in a table column
+    with no room (:data:`CRAMPED`).
 
     A 「…」 is linked where it opens and closes on one line of prose; whether
     it is effect text depends on the 『』 opened before it in its paragraph
@@ -252,9 +257,13 @@ def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str, s
                 if quoted or start < done_until or '\0' in masked[i][start:end] \
                         or is_placeholder(content):
                     continue
+                name = content.strip()  # as card_markup reads it: 「 卡名」 is 卡名
                 if registry.lookup(content) is not None and LINKABLE.fullmatch(content):
                     edits.append((start, end, f'「`{content}`_」'))
                     done_until = end
+                elif name != content and registry.lookup(name) is not None \
+                        and LINKABLE.fullmatch(name):
+                    unresolved.append((i + 1, f'「{content}」', SPACED.format(name)))
                 else:
                     unresolved.append((i + 1, f'「{content}」', UNKNOWN))
             line, cramped = fit(line, edits, tables.get(i))  # a table's columns stay

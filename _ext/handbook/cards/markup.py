@@ -31,10 +31,19 @@ broken card markup:
 ``handbook.markup`` (error: readers see the markup as text) -- the same kind
 of slip outside card names: a role written right after Chinese text
 (详见:ref:`标签`, which docutils does not recognise: write 详见\\ :ref:`标签`),
-text in backquotes without a role (`文本`, italics), a link without its
+or with Chinese text right after its closing backquote (详见\\ :ref:`标签`中的…:
+its text runs on to a later backquote, a card link's too, or is left
+unclosed; write \\ after it as well), or with a space inside its backquotes
+(\\ :ref:` 标签`: the fix is the role without the space), a link written
+right after Chinese text (文本`17/3/24 <https://…>`__, whose URL docutils
+makes a link of its own: the text around it is checked as one), text in
+backquotes without a role (`文本`, italics), a link without its
 underscores (`17/3/24 <https://…>`), text left between backquotes, and stray
 backquotes: a lone ````` or a ```_`` / ```__`` with no opening backquote
 on the line (『●炎属性`_』) is left over from markup: the fix is to delete it.
+A card link inside a role's text (``:red:`「`卡名`_」…```) is reported with the
+split form; where the page does not declare the role, with its declaration
+first (the split alone would be an unknown role still).
 
 ``handbook.unlinked`` (warning: a house rule) -- a plain 「卡名」 whose
 content is a registry name (or alias): linking card names is the house
@@ -75,6 +84,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from docutils.parsers.rst import languages, roles
+from docutils.utils import punctuation_chars
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
@@ -126,6 +137,11 @@ LONGEST_QUOTE = 200
 PLACEHOLDER_SYMBOLS = frozenset('○◯〇●×✕✖＊*？?□■△▲▽▼☆★◇◆…⋯')
 #: a stray backquote's context in a message: this many characters each side
 _CONTEXT = 12
+#: what may come before inline markup's start-string and after its end-string
+#: (docutils' rule, besides whitespace): else docutils does not see the markup
+_BEFORE_MARKUP = punctuation_chars.openers + punctuation_chars.delimiters
+_AFTER_MARKUP = ('\x00' + punctuation_chars.closing_delimiters + punctuation_chars.delimiters
+                 + punctuation_chars.closers)
 
 
 def is_placeholder(content: str) -> bool:
@@ -245,6 +261,34 @@ def _excerpt(line: str, start: int, end: int) -> str:
             + ('…' if end + _CONTEXT < len(line.rstrip()) else ''))
 
 
+def _run_on(role: str, target: str, rest: str, before: str = '') -> str:
+    """The message for *role* whose text *target* docutils did not end at its
+    closing backquote, so that it ran on to a later backquote, *rest* after
+    it (or the role is not recognised at all): Chinese text after that
+    backquote (``详见:ref:`标签`中的…``), or a space before it (:func:`_spaced`,
+    *before* the character before the role)."""
+    if target[-1:].isspace():
+        return _spaced(role, target, before, rest[:1])
+    return (f'role {role} not recognised: next to Chinese text write `\\ ` before it, and '
+            f'after its closing backquote, e.g. 详见\\ {role}`{target}`\\ {rest[:1]}…')
+
+
+def _spaced(role: str, target: str, before: str, after: str) -> str:
+    """The message for *role* with a space inside its backquotes
+    (``\\ :ref:` 标签```), between the characters *before* and *after*: the
+    fix is the role without the space, with `\\ ` on a side where docutils
+    would not see the markup start or end (Chinese text next to it)."""
+    fixed = f'{role}`{target.strip()}`'
+    if before and not before.isspace() and before not in _BEFORE_MARKUP:
+        fixed = f'{before}\\ {fixed}'
+    if after and not after.isspace() and after not in _AFTER_MARKUP:
+        fixed = f'{fixed}\\ {after}'
+    lead, trail = target[0].isspace(), target[-1].isspace()
+    where = ('inside its backquotes' if lead and trail else
+             'after its opening backquote' if lead else 'before its closing backquote')
+    return f'role {role} not recognised: remove the space {where}, write {fixed}'
+
+
 def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
     while node.parent is not None:
         node = node.parent
@@ -304,9 +348,16 @@ class CardMarkup(SphinxTransform):
                 self.check_brackets(xref, name)
                 continue
             if '`' in name:
-                self.error(xref, f'broken card markup {xref.rawsource!r}: a space before a '
-                                 'closing backquote joined two card names; write each as '
-                                 '「`卡名`_」', 'card-markup')
+                before = self.sibling(xref, -1)
+                role = _ROLE_BEFORE.search(before) if isinstance(before, nodes.Text) else None
+                if role:  # 详见:ref:`标签`中的…「`卡名`_」: the role's text ran on to the link
+                    target, _tick, rest = name.partition('`')
+                    self.error(xref, _run_on(role.group(), target, rest,
+                                             before[role.start() - 1:role.start()]), 'markup')
+                else:
+                    self.error(xref, f'broken card markup {xref.rawsource!r}: a space before a '
+                                     'closing backquote joined two card names; write each as '
+                                     '「`卡名`_」', 'card-markup')
                 xref.replace_self(nodes.problematic(xref.rawsource, xref.rawsource))
                 continue
             if self.struck_in_title(xref):
@@ -353,13 +404,29 @@ class CardMarkup(SphinxTransform):
             role = _ROLE_AND_LINK.match(node.rawsource)
             if role:
                 name = role[1]
+                # the role's text up to the link's opening backquote: a backquote in
+                # it closed the role, before Chinese text (\\ :ruling:`17/3/24`发动。
+                # 「`卡名`_」), and the text ran on to the link: no link in the role
+                text = node.rawsource[len(name) + 1:].rstrip('_')[:-1]
+                target, _tick, rest = text.partition('`')
+                if '`' in rest:
+                    before = self.sibling(node, -1)
+                    before = before[-1:] if isinstance(before, nodes.Text) else ''
+                    self.error(node, _run_on(name, target, rest, before), 'markup')
+                    tangled.add(id(node.parent))
+                    continue
                 fix = (f'write its card names without backquotes, {name}`「卡名」…`: the build '
                        'links the names of struck text' if name == ':strike:' else
                        f'end the role before the link and start it again after it, '
                        f'{name}`…`\\ 「`卡名`_」\\ {name}`…`')
+                if not self.declared(name.strip(':')):  # the split would fail as well
+                    fix = (f'{name} is not a declared role: declare it first '
+                           f'(.. role:: {name.strip(":")}), then {fix}')
                 self.error(node, f'{name}`…` holds a link, which reStructuredText cannot nest '
                                  f'in a role\'s text (readers see the markup): {fix}', 'markup')
                 tangled.add(id(node.parent))
+            elif node.rawsource == '`':
+                self.check_unended_role(node)
         for node in self.document.findall(nodes.title_reference):
             if id(node.parent) in tangled:
                 continue
@@ -371,9 +438,8 @@ class CardMarkup(SphinxTransform):
                 # its text ran on past its closing backquote (Chinese text after
                 # it is no end), to the next backquote that ends something
                 target, _tick, rest = text.partition('`')
-                message = (f'role {role.group()} not recognised: next to Chinese text write '
-                           '`\\ ` before it, and after its closing backquote, e.g. '
-                           f'详见\\ {role.group()}`{target}`\\ {rest[:1]}…')
+                message = _run_on(role.group(), target, rest,
+                                  before[role.start() - 1:role.start()])
             elif role:
                 message = (f'role {role.group()} not recognised: next to Chinese text write '
                            f'`\\ ` before it, e.g. 详见\\ {role.group()}`{text}`')
@@ -392,6 +458,34 @@ class CardMarkup(SphinxTransform):
                 message = (f'`{text}` is interpreted text without a role (shown in italics): '
                            f'write 「`{text}`_」 for a card, ``{text}`` for literal text')
             self.error(node, message, subtype)
+
+    def check_unended_role(self, tick: nodes.problematic) -> None:
+        """*tick*, a backquote docutils found no end for: after a role
+        (``\\ :ruling:`17/3/24`发动。`` at a line's end), the role's closing
+        backquote has Chinese text after it, or a space before it, where
+        docutils sees no end.  Without a later backquote on the line, the role
+        is left unclosed: docutils' warning says it."""
+        before = self.sibling(tick, -1)
+        role = _ROLE_BEFORE.search(before) if isinstance(before, nodes.Text) else None
+        if not role:
+            return
+        following, node = '', self.sibling(tick, +1)
+        while node is not None and '\n' not in following:  # the rest of the line
+            following += node.astext()
+            node = self.sibling(node, +1)
+        target, tick_after, rest = following.split('\n')[0].partition('`')
+        if tick_after and target.strip():
+            self.error(tick, _run_on(role.group(), target, rest,
+                                     before[role.start() - 1:role.start()]), 'markup')
+
+    def declared(self, name: str) -> bool:
+        """Whether the role *name* (``red``, ``std:ref``) exists where the page
+        is read: docutils', Sphinx's or an extension's, or one a ``.. role::``
+        declared.  Looked up as docutils looks it up (the lookup's messages,
+        for an unknown name, are not reported: docutils' own error is)."""
+        language = languages.get_language(self.document.settings.language_code)
+        found, _messages = roles.role(name, language, 0, self.document.reporter)
+        return found is not None
 
     # -- 「`卡名`_」 inside **…** or *…* ----------------------------------------------
 
@@ -438,7 +532,7 @@ class CardMarkup(SphinxTransform):
 
     def check_text(self, block: nodes.TextElement, plain: set[str], emphasised: set[int]) -> None:
         pieces = list(self.pieces(block))
-        text = ''.join(t for t, _, _ in pieces)
+        text = ''.join(t for t, _, _, _ in pieces)
         title = isinstance(block, (nodes.title, nodes.subtitle, nodes.rubric))
         backquoted = '`' in text
         if not backquoted and (title or '「' not in text):
@@ -454,14 +548,27 @@ class CardMarkup(SphinxTransform):
             if backquoted else set()
         offset = 0
         starts, ends, emphases = [], [], []  # the prose pieces
-        for piece, prose, emphasis in pieces:
+        # checked as one: prose pieces of the same emphasis that follow each
+        # other (text a transform split, around a date 17/3/24), and standalone
+        # URIs between them (a link next to Chinese text, 文本`17/3/24 <https://…>`__,
+        # is text, a URI docutils found in it, text)
+        run, run_at, run_emphasis = '', 0, None
+        for piece, prose, emphasis, uri in pieces:
+            checked = prose and backquoted and (emphasis is None
+                                                or id(emphasis) not in emphasised)
             if prose:
                 starts.append(offset)
                 ends.append(offset + len(piece))
                 emphases.append(emphasis)
-                if backquoted and (emphasis is None or id(emphasis) not in emphasised):
-                    self.check_backquotes(piece, source, line_at(offset), reported)
+            if run and (uri or (checked and emphasis is run_emphasis)):
+                run += piece
+            else:
+                if run:
+                    self.check_backquotes(run, source, line_at(run_at), reported)
+                run, run_at, run_emphasis = (piece, offset, emphasis) if checked else ('', 0, None)
             offset += len(piece)
+        if run:
+            self.check_backquotes(run, source, line_at(run_at), reported)
         if title or '「' not in text:
             return
         in_table = any(isinstance(node, nodes.entry) for node in _ancestors(block))
@@ -520,10 +627,7 @@ class CardMarkup(SphinxTransform):
             strays = []
             for m in _LEFTOVER.finditer(line):
                 if m['role']:
-                    role = m['role'].split('`')[0]
-                    reports.error(f'role {role} not recognised: next to Chinese text write '
-                                  f'`\\ ` before it, e.g. 详见\\ {role}`…`',
-                                  location=location, subtype='markup')
+                    self.role_left(line, m, location)
                 elif m['open'] or m['bare']:
                     name = (m['oname'] if m['open'] else m['bname']).strip()
                     if m['bare'] and not self.known(name):
@@ -539,6 +643,24 @@ class CardMarkup(SphinxTransform):
                     strays.append((m.start(), m.end()))
             if strays:
                 self.strays(line, strays, location)
+
+    @staticmethod
+    def role_left(line: str, m: re.Match, location: str) -> None:
+        """A role left as text: next to Chinese text (详见:ref:`标签`), or with
+        a space inside its backquotes (``\\ :ref:` 标签```), which docutils does
+        not take for a start-string (nor, before the closing one, an end-string):
+        the fix is the role without the space, with `\\ ` where Chinese text
+        is next to it."""
+        role, _tick, text = m['role'].partition('`')
+        target = text[:-1] if text.endswith('`') else ''
+        if target.strip() and target != target.strip():
+            before, after = line[m.start() - 1:m.start()], line[m.end():m.end() + 1]
+            reports.error(_spaced(role, target, before, after), location=location,
+                          subtype='markup')
+        else:
+            reports.error(f'role {role} not recognised: next to Chinese text write '
+                          f'`\\ ` before it, e.g. 详见\\ {role}`…`',
+                          location=location, subtype='markup')
 
     def known(self, name: str) -> bool:
         return bool(name) and not is_placeholder(name) and self.registry is not None \
@@ -595,13 +717,16 @@ class CardMarkup(SphinxTransform):
         reports.error(f'stray {written} in {where}: delete {them} (not markup: readers see '
                       f'{them} as text)', location=location, subtype='markup')
 
-    def pieces(self, block: nodes.Element) -> Iterator[tuple[str, bool, nodes.Element | None]]:
+    def pieces(self, block: nodes.Element
+               ) -> Iterator[tuple[str, bool, nodes.Element | None, bool]]:
         """The block's text, in order, each piece marked prose or not, with the
         inline markup it is in: emphasis (``**…**``, ``*…*``), or a role's
         text (``:red:`…```, a role the page declares), which cannot hold a
-        link either."""
+        link either; and whether it is a standalone URI (not prose)."""
         for text in block.findall(nodes.Text):
             node, prose, emphasis = text.parent, True, None
+            uri = isinstance(node, nodes.reference) and 'refuri' in node \
+                and node.rawsource == node.astext()  # a standalone URI
             while node is not None and node is not block:
                 if isinstance(node, _NOT_PROSE):
                     prose = False
@@ -611,7 +736,7 @@ class CardMarkup(SphinxTransform):
                         and node.rawsource.startswith(':')):
                     emphasis = node
                 node = node.parent
-            yield str(text), prose, emphasis
+            yield str(text), prose, emphasis, uri
 
     def first_line(self, block: nodes.Element) -> tuple[str, int]:
         """Source and line of the block's first line of text."""
