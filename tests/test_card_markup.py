@@ -43,13 +43,14 @@ CARD_MARKUP = [
     *[f'index.rst:{line}: WARNING: Mismatch: both interpreted text role prefix and reference '
       'suffix. [docutils]' for line in (42, 43, 44)],
     *[f'index.rst:{line}: ERROR: :strike:`…` holds a link, which reStructuredText cannot nest '
-      "in a role's text (readers see the markup): :strike: is not a declared role: declare "
-      'it first (.. role:: strike), then write its card names without backquotes, '
+      "in a role's text (readers see the markup): :strike: is not a declared role: check its "
+      'spelling, or declare it first (.. role:: strike); then write its card names without '
+      'backquotes, '
       ':strike:`「卡名」…`: the build links the names of struck text [handbook.markup]'
       for line in (42, 43)],
     "index.rst:44: ERROR: :red:`…` holds a link, which reStructuredText cannot nest in a role's "
-    'text (readers see the markup): :red: is not a declared role: declare it first '
-    '(.. role:: red), then end the role before the link and start it again after '
+    'text (readers see the markup): :red: is not a declared role: check its spelling, or '
+    'declare it first (.. role:: red); then end the role before the link and start it again after '
     'it, :red:`…`\\ 「`卡名`_」\\ :red:`…` [handbook.markup]',
 ]
 
@@ -146,8 +147,8 @@ JOINS = {
     20: ([f'ERROR: :red:`…` {SPLIT} end the role before the link and start it again after '
           'it, :red:`…`\\ 「`卡名`_」\\ :red:`…` [handbook.markup]', MISMATCH],
          '| 「`旋风`_」\\ :red:`不能发动。`'),
-    21: ([f'ERROR: :blue:`…` {SPLIT} :blue: is not a declared role: declare it first '
-          '(.. role:: blue), then end the role before the link and start it again after '
+    21: ([f'ERROR: :blue:`…` {SPLIT} :blue: is not a declared role: check its spelling, or '
+          'declare it first (.. role:: blue); then end the role before the link and start it again after '
           'it, :blue:`…`\\ 「`卡名`_」\\ :blue:`…` [handbook.markup]', MISMATCH],
          '| 「`旋风`_」\\ :blue:`不能发动。`'),
     22: ([f'ERROR: :strike:`…` {SPLIT} write its card names without backquotes, '

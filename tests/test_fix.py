@@ -281,6 +281,9 @@ def test_emphasis_left_alone(line):
     # the writer's own delimiters beside the link (docutils reads one span): not doubled
     ('| **不能**「`旋风`_」**发动**', '**不能**「`旋风`_」**发动**',
      '**不能**\\ 「`旋风`_」\\ **发动**'),
+    # the writer's reopening stars after a space (a ** after a space is no end either)
+    ('| **不能**「`旋风`_」 **发动**', '**不能**「`旋风`_」 **发动**',
+     '**不能**\\ 「`旋风`_」 **发动**'),
     # three stars (strong emphasis of "*…*"): kept on each segment
     ('***不能连锁发动「`星尘龙`_」的①效果***', '***不能连锁发动「`星尘龙`_」的①效果***',
      '***不能连锁发动***\\ 「`星尘龙`_」\\ ***的①效果***'),

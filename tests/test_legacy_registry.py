@@ -472,7 +472,8 @@ def suggestions(tmp_path_factory) -> Registry:
     path.write_text('\n'.join([
         'card\t王宫的铁壁', 'card\t王宫的弹压', 'card\t王宫的通告', 'card\t黑洞龙',
         'card\tNo.39 希望皇 霍普·翻倍', 'card\t技能抽取', 'card\t旋风\t\t\tzh_TW=旋風',
-        'card\t黑洞', 'card\t罪', 'card\t神之宣告',
+        'card\t黑洞', 'card\t罪', 'card\t神之宣告', 'card\t水晶龙', 'card\t青眼亚白龙',
+        'card\tPSY骨架王 ω',
         'card\t幻变骚灵·网络傀儡师', '']), encoding='utf-8')
     return load(path)
 
@@ -489,6 +490,9 @@ def suggestions(tmp_path_factory) -> Registry:
     ('魔', None, None),
     ('神之警告', None, None),                    # 神之宣告 (宣 is not read as 警)
     ('No.38 希望皇 霍普·翻倍', None, None),       # a digit changed: another card
+    ('水龙', None, None),                       # 水晶龙 less a character that is no particle
+    ('青眼白龙', None, None),                    # 青眼亚白龙 likewise: each is a card
+    ('PSY骨架王 λ', None, None),                # a letter changed: PSY骨架王 ω is another card
     ('王宫的通压', None, None),                  # as close to 王宫的通告 as to 王宫的弹压
     ('黑洞龙王', None, None),                    # it contains 黑洞龙
     ('No.39 希望皇 霍普', None, None),           # No.39 希望皇 霍普·翻倍 contains it

@@ -462,11 +462,13 @@ def test_days_whose_lines_are_no_rulings_say_so_and_how(make_app, rootdir, tmp_p
     their line: days with no year anywhere (a month ``1月`` on a page titled
     调整汇总), once for their month; a paragraph or a list under a day that
     names a card but holds no date (a day's rulings are the lines of its
-    line blocks).  A paragraph without a card (a day's intro) is left alone."""
+    line blocks; its source link gets no other note).  A paragraph without a
+    card (a day's intro) is left alone."""
     srcdir = edited_root(rootdir, tmp_path, 'loose', {
         'faq/2021.rst': [('====\n2021\n====\n', '========\n调整汇总\n========\n'),
                          ('21/01\n=====\n', '1月\n===\n')],
-        'faq/2019.rst': [(f'| {SENTENCE}', f'以下为数据库的回答：\n\n{SENTENCE}'),
+        'faq/2019.rst': [(f'| {SENTENCE}', f'以下为数据库的回答：\n\n{SENTENCE}\\ '
+                                           f'`wiki <https://yugioh-wiki.net/>`__'),
                          ('| 数据库：\n| 「`死者苏生`_」', '数据库：\n\n- 「`死者苏生`_」'),
                          ('\n| 那个效果处理时', '\n- 那个效果处理时')]})
     app = make_app('html', srcdir=srcdir)

@@ -139,9 +139,10 @@ PLACEHOLDER_SYMBOLS = frozenset('○◯〇●×✕✖＊*？?□■△▲▽▼�
 _CONTEXT = 12
 #: what may come before inline markup's start-string and after its end-string
 #: (docutils' rule, besides whitespace): else docutils does not see the markup
-_BEFORE_MARKUP = punctuation_chars.openers + punctuation_chars.delimiters
-_AFTER_MARKUP = ('\x00' + punctuation_chars.closing_delimiters + punctuation_chars.delimiters
-                 + punctuation_chars.closers)
+#: (docutils' strings are regular-expression classes, with ranges)
+_BEFORE_MARKUP = re.compile(f'[{punctuation_chars.openers}{punctuation_chars.delimiters}]')
+_AFTER_MARKUP = re.compile(f'[\x00{punctuation_chars.closing_delimiters}'
+                           f'{punctuation_chars.delimiters}{punctuation_chars.closers}]')
 
 
 def is_placeholder(content: str) -> bool:
@@ -226,11 +227,15 @@ def _split(inner: str, opening: str, closing: str) -> str | None:
         for i, (kind, text) in enumerate(pieces):
             if kind != 'text':
                 continue
-            if i + 1 < len(pieces) and text.endswith(closing):
-                text = text[:-len(closing)]
-            if i and text.startswith(opening):
-                text = text[len(opening):]
-            pieces[i] = (kind, text)
+            core = text.strip()
+            if not core:
+                continue
+            lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+            if i + 1 < len(pieces) and core.endswith(closing):  # before a link: its end
+                core = core[:-len(closing)]
+            if i and core.startswith(opening):  # after a link: its start again
+                core = core[len(opening):]
+            pieces[i] = (kind, f'{lead}{core}{trail}')
     out: list[str] = []
     joinable = False  # the output ends with a delimiter or a card link, no space
     for kind, text in pieces:
@@ -279,9 +284,9 @@ def _spaced(role: str, target: str, before: str, after: str) -> str:
     fix is the role without the space, with `\\ ` on a side where docutils
     would not see the markup start or end (Chinese text next to it)."""
     fixed = f'{role}`{target.strip()}`'
-    if before and not before.isspace() and before not in _BEFORE_MARKUP:
+    if before and not before.isspace() and not _BEFORE_MARKUP.match(before):
         fixed = f'{before}\\ {fixed}'
-    if after and not after.isspace() and after not in _AFTER_MARKUP:
+    if after and not after.isspace() and not _AFTER_MARKUP.match(after):
         fixed = f'{fixed}\\ {after}'
     lead, trail = target[0].isspace(), target[-1].isspace()
     where = ('inside its backquotes' if lead and trail else
@@ -420,8 +425,8 @@ class CardMarkup(SphinxTransform):
                        f'end the role before the link and start it again after it, '
                        f'{name}`…`\\ 「`卡名`_」\\ {name}`…`')
                 if not self.declared(name.strip(':')):  # the split would fail as well
-                    fix = (f'{name} is not a declared role: declare it first '
-                           f'(.. role:: {name.strip(":")}), then {fix}')
+                    fix = (f'{name} is not a declared role: check its spelling, or declare '
+                           f'it first (.. role:: {name.strip(":")}); then {fix}')
                 self.error(node, f'{name}`…` holds a link, which reStructuredText cannot nest '
                                  f'in a role\'s text (readers see the markup): {fix}', 'markup')
                 tangled.add(id(node.parent))
@@ -499,7 +504,7 @@ class CardMarkup(SphinxTransform):
             split = split_emphasis(raw)
             if split is None:
                 continue
-            delimiter = '**' if raw.startswith('**') else '*'
+            delimiter = '*' * min(len(raw) - len(raw.lstrip('*')), 3)
             links = [m.group() for m in _CARD_REFERENCE.finditer(raw)]
             self.error(node, f'card link{"s" if len(links) > 1 else ""} {"、".join(links)} '
                              f'cannot sit inside {delimiter}…{delimiter}: reStructuredText does '

@@ -70,7 +70,8 @@ offered only when they can be accepted blindly: the one card closest by
 Levenshtein distance over folded names, within reach (a distance of at most
 1 when either name folds to 4 characters or fewer, else at most 2), each
 character it changes one that reads alike (:func:`slip`: 旋凤 is 旋风, 白洞
-is not 黑洞), and none when another card is as close, or when a name within
+is not 黑洞), each it adds or drops a particle (王宫铁壁 is 王宫的铁壁, 水龙 is
+not 水晶龙), and none when another card is as close, or when a name within
 reach contains the unknown one or is contained in it (「黑洞」 is not
 「黑洞龙」, 「No.39 希望皇 霍普」 not 「No.39 希望皇 霍普·翻倍」): those are other
 cards.  The candidates are built once
@@ -128,6 +129,10 @@ _SIMPLENAME = r'(?:(?!_)\w)+(?:[-._+:](?:(?!_)\w)+)*'
 _REFERENCE = re.compile(rf'(?:(?P<simple>{_SIMPLENAME})_|`(?![ ])(?P<phrase>.+?)(?<![\s\x00])`_)$')
 #: an http(s) URL in a broken row, where the row's URL probably starts
 _HTTP = re.compile(r'https?://', re.IGNORECASE)
+#: the characters a name may miss, or have too many, and still be the card's
+#: (王宫铁壁 for 王宫的铁壁); any other makes another name (水龙 and 水晶龙,
+#: 青眼白龙 and 青眼亚白龙).  Spaces and middle dots are folded away already.
+_PARTICLES = frozenset('的之')
 #: a Chinese character (CJK unified ideographs, their extensions A and B on,
 #: the compatibility ideographs)
 _HAN = re.compile(r'[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]')
@@ -261,8 +266,7 @@ class Registry(Mapping[str, Card]):
         if not close or any(query in key or key in query for _, key, _ in close):
             return None  # nothing close, or a longer or shorter name: another card
         close = [(distance, key, card) for distance, key, card in close
-                 if all(slip(query[op.src_pos], key[op.dest_pos])
-                        for op in Levenshtein.editops(query, key) if op.tag == 'replace')]
+                 if all(_accepted(op, query, key) for op in Levenshtein.editops(query, key))]
         if not close:
             return None  # a character another reads differently: 白洞 is not 黑洞
         best = min(distance for distance, _, _ in close)
@@ -280,17 +284,26 @@ class Registry(Mapping[str, Card]):
                 for key, card in self._cards.items()}
 
 
+def _accepted(op, query: str, key: str) -> bool:
+    """Whether the edit *op* (rapidfuzz's, from *query* to *key*) is a slip:
+    a character changed for one that reads alike (:func:`slip`), or a
+    particle missing or too many (:data:`_PARTICLES`)."""
+    if op.tag == 'replace':
+        return slip(query[op.src_pos], key[op.dest_pos])
+    return (query[op.src_pos] if op.tag == 'delete' else key[op.dest_pos]) in _PARTICLES
+
+
 def slip(written: str, meant: str) -> bool:
     """Whether the character *written* may be a slip for *meant* in a card's
     name: two Chinese characters that read alike, as an input method offers
     them side by side (凤 for 风, 愧 for 傀, 凬 for 风: pypinyin, without tones,
-    every reading), or two other signs but digits (No.38 is another card than
-    No.39).  Two characters that read differently make another name (白洞 and
-    黑洞, 警告 and 宣告 are cards of their own)."""
-    if written.isdigit() or meant.isdigit():
-        return False
-    if not (_HAN.match(written) and _HAN.match(meant)):
-        return True
+    every reading), or two signs that are neither letters nor digits.  Two
+    characters that read differently make another name (白洞 and 黑洞, 警告 and
+    宣告 are cards of their own), as do two digits or letters (No.38 and
+    No.39, PSY骨架王 λ and PSY骨架王 ω)."""
+    han = bool(_HAN.match(written)) and bool(_HAN.match(meant))
+    if not han:
+        return not (written.isalnum() or meant.isalnum())
     from pypinyin import Style, pinyin  # imported with the first suggestion
 
     def readings(character: str) -> set[str]:

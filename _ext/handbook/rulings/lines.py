@@ -134,6 +134,7 @@ from handbook.sections.ids import slug
 from handbook.store import PAGE_READ, Contribution, changes, collect, store, writes_pages
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
 
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -153,6 +154,8 @@ _WRITTEN_FROM = 'handbook_written_from'
 RULINGS = 'rulings'
 #: the store's kind of the links whose text names a source (``wiki <URL>``__)
 SOURCE_LINKS = 'ruling-source-links'
+#: the attribute of a yearly FAQ page's day section
+DAY_SECTION = 'ruling_day_section'
 
 
 @frozen_record
@@ -274,6 +277,7 @@ class RulingLines(SphinxTransform):
             today = datetime.date.today()
             for section, day in days.days(self.document, today, config):
                 found_days[id(section)] = day
+                section[DAY_SECTION] = True  # its text is the days' (undated_sources)
                 for day_line in days.day_lines(section, day, config):
                     whole[id(day_line.line)] = day_line
         blocks: dict[int, nodes.Element] = {id(d.line): d.line for d in whole.values()}
@@ -474,8 +478,9 @@ def is_source_link(node: nodes.Element, config: Config) -> bool:
     """Whether *node*, a link, names a ruling's source by its text
     (``wiki <https://yugioh-wiki.net/…>`__``, ``数据库 <…>``: a word of
     ``source_headers``, the whole text) and leads to an http(s) address."""
-    if not node.get('refuri', '').startswith(('http://', 'https://')):
-        return False
+    if 'ruling' in node['classes'] or not node.get('refuri', '').startswith(('http://',
+                                                                              'https://')):
+        return False  # a date link, or no address
     text = node.astext().strip().casefold()
     return 0 < len(text) <= 12 and any(  # a date link's text is no word: told at a glance
         text == word.casefold() for word in days.with_defaults(config, 'handbook_source_headers'))
@@ -484,8 +489,9 @@ def is_source_link(node: nodes.Element, config: Config) -> bool:
 def undated_sources(app: Sphinx, page: Contribution) -> None:
     """``handbook-page-read``: a note for each line or paragraph that names a
     card and cites its source by a link (:func:`is_source_link`) but holds no
-    date, outside a yearly FAQ page's days: it is no ruling, and the card
-    pages, the search and ``rulings.json`` leave it out."""
+    date, outside a yearly FAQ page's days (whose text has notes of its own,
+    :mod:`handbook.rulings.days`): it is no ruling, and the card pages, the
+    search and ``rulings.json`` leave it out."""
     seen: set[int] = set()
     for link in page.nodes[SOURCE_LINKS]:
         block = link.parent
@@ -493,7 +499,8 @@ def undated_sources(app: Sphinx, page: Contribution) -> None:
                                                             ruling_line)):
             block = block.parent
         if block is None or isinstance(block, ruling_line) or id(block) in seen \
-                or block.next_node(ruling_line) is not None:
+                or block.next_node(ruling_line) is not None \
+                or any(node.get(DAY_SECTION) for node in _ancestors(block)):
             continue
         seen.add(id(block))
         if not any(card_of(node) for node in block.findall(nodes.Inline)):
@@ -506,11 +513,18 @@ def undated_sources(app: Sphinx, page: Contribution) -> None:
                      location=block, subtype='ruling-undated', config=app.config)
 
 
+def _ancestors(node: nodes.Node) -> Iterator[nodes.Element]:
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
 def _text_without_dates(node: nodes.Node) -> str:
     """*node*'s text, each date reference :data:`_DATE`, without the marks
     of its footnotes and citations (``[#]_``: a number, no word of the ruling)."""
-    if isinstance(node, (nodes.footnote_reference, nodes.citation_reference)):
-        return ''
+    if isinstance(node, (nodes.footnote_reference, nodes.citation_reference)) or (
+            isinstance(node, addnodes.pending_xref) and node.get('refdomain') == 'citation'):
+        return ''  # (Sphinx makes a citation's mark a cross-reference before we read)
     if not isinstance(node, nodes.Element) or type(node).astext is not nodes.Element.astext:
         return node.astext()  # text, or a node of its own text
     return node.child_text_separator.join(
@@ -528,7 +542,8 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
     blocks: dict[int, int] = {}
     cards = [r.cards for r in found]
     for i, line in enumerate(lines):
-        if not cards[i] and i and lines[i - 1].parent is line.parent:
+        if not cards[i] and i and lines[i - 1].parent is line.parent \
+                and '「' not in found[i].text:  # (a name not linked: another card)
             cards[i] = cards[i - 1]  # a sentence that goes on about the one before it
     found = [dataclasses.replace(
         r, replaces=tuple(found[j].anchor for j in replaces.get(i, ())),
@@ -714,8 +729,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     collect(app, SOURCE_LINKS, nodes.reference, lambda node: is_source_link(node, app.config))
     app.connect(PAGE_READ, read_rulings)
     app.connect(PAGE_READ, undated_sources)
-    # env_version 9: a ruling's text without its footnote marks; a sentence that names
-    # no card takes the cards of the one before it in its block; 8: a block that
+    # env_version 9: a ruling's text without its footnote and citation marks; a sentence that names
+    # no card (nor a name in 「」) takes the cards of the one before it in its block; a
+    # day section marked; 8: a block that
     # holds only its dates is no ruling; the lines of a
     # day's block quotes and subsections, months titled with more, ranges of days,
     # 2010-2012 pages, labels never sources, 尚未过时, remarks after a ruling,
