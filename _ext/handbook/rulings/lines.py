@@ -729,10 +729,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     collect(app, SOURCE_LINKS, nodes.reference, lambda node: is_source_link(node, app.config))
     app.connect(PAGE_READ, read_rulings)
     app.connect(PAGE_READ, undated_sources)
-    # env_version 9: a ruling's text without its footnote and citation marks; a sentence that names
-    # no card (nor a name in 「」) takes the cards of the one before it in its block; a
-    # day section marked; 8: a block that
-    # holds only its dates is no ruling; the lines of a
+    # env_version 9: a ruling's text without its footnote and citation marks; a
+    # sentence that names no card (nor a name in 「」) takes the cards of the one
+    # before it in its block; a day section marked; 8: a block that holds only its
+    # dates is no ruling; the lines of a
     # day's block quotes and subsections, months titled with more, ranges of days,
     # 2010-2012 pages, labels never sources, 尚未过时, remarks after a ruling,
     # dates joined by 、，和 /, lines that start with their date; 7: notes for a
