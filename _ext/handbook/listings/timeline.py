@@ -415,9 +415,10 @@ class FillTimeline(SphinxPostTransform):
         newer = superseding(self.env, ruling)
         if newer:
             to_newer = self.link(*newer, nodes.Text(_('→ 最新调整')))
-            to_newer['classes'].insert(0, 'ruling-superseded-by')
-            text += to_newer
-            text += nodes.Text(' ')
+            if isinstance(to_newer, nodes.Element):  # (no link where the builder has none)
+                to_newer['classes'].insert(0, 'ruling-superseded-by')
+                text += to_newer
+                text += nodes.Text(' ')
         text.extend(self.copy_of(ruling))
         item += text
         where = nodes.paragraph(classes=['ruling-entry-source'])
