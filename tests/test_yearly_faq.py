@@ -86,11 +86,17 @@ def notes(app, srcdir) -> list[str]:
             if ' note: ' in line]
 
 
-def quiet_build(make_app, srcdir):
-    """A build of the copy *srcdir* that reports nothing: no warning, no note."""
+def warning_free_build(make_app, srcdir):
+    """A build of the copy *srcdir* that reports no warning (notes it may)."""
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == []
+    return app
+
+
+def quiet_build(make_app, srcdir):
+    """A build of the copy *srcdir* that reports nothing: no warning, no note."""
+    app = warning_free_build(make_app, srcdir)
     assert ' note: ' not in app.status.getvalue()
     return app
 
@@ -321,9 +327,7 @@ def test_a_line_that_cites_its_source_without_a_date_says_it_is_no_ruling(
         'links.rst': [('.. _`倍倍伤害`:', '.. _`神殿守卫者`: https://ygocdb.com/card/name/神殿守卫者\n'
                                           '.. _`倍倍伤害`:')],
         'chapter.rst': [('\n- | 同时处理的效果', f'\n{line}\n- | 同时处理的效果')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     assert notes(app, srcdir) == [
         "chapter.rst:15: note: this line names a card and cites its source, 'wiki', but holds "
         'no date, so it is no ruling (card pages, the search and rulings.json leave it out): '
@@ -368,9 +372,7 @@ def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
                          ('| :strike:`「死者苏生」', '| 例：\n| :strike:`「死者苏生」')]})
     with (srcdir / 'chapter.rst').open('a', encoding='utf-8') as chapter:
         chapter.write('\n1\n-\n\n1.1 概述\n^^^^^^^^\n\n文字。\n')
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     assert notes(app, srcdir) == [
         "faq/2019.rst:12: note: day section '４/１７' writes its day with full-width characters: "
         'write 4/17 (the same day) [handbook.ruling-fullwidth]',
@@ -415,9 +417,7 @@ def test_ranges_of_days_and_the_years_2010_to_2012(make_app, rootdir, tmp_path):
         'chapter.rst': [('\n.. _同时处理:\n', '\n2017年3月25日新大师规则\n------------------------------'
                          '\n\n3.1 连接召唤\n^^^^^^^^^^^^\n\n| 「`罪`_」怪兽被除外。17/3/24\n\n'
                          '.. _同时处理:\n')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     assert notes(app, srcdir) == [
         "faq/2019.rst:16: note: day section '12/6（补充）' of '2012' is read as the day 12/6: its "
         'lines are rulings of that day (a line of another day needs a section of its own) '
@@ -445,9 +445,7 @@ def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp
     assert ':ruling:' not in plain
     chapter.write_text(plain + '\n17/3/24 裁定\n------------\n\n| ``17/3/24`` 1.17/3/24\n',
                        encoding='utf-8')
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     assert exported(app) == EXPORTED
     dated = re.findall(r'<span class="ruling">([^<]*)</span>', html(app, 'chapter'))
     assert dated == ['17/3/24', '17/3/24', '17/12/22', '17/7/28']
@@ -471,9 +469,7 @@ def test_days_whose_lines_are_no_rulings_say_so_and_how(make_app, rootdir, tmp_p
                                            f'`wiki <https://yugioh-wiki.net/>`__'),
                          ('| 数据库：\n| 「`死者苏生`_」', '数据库：\n\n- 「`死者苏生`_」'),
                          ('\n| 那个效果处理时', '\n- 那个效果处理时')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     assert notes(app, srcdir) == [
         "faq/2019.rst:17: note: this list of the day '4/17' names a card but is no ruling: a "
         "day's rulings are the lines of its line blocks; write its items as the lines of a line "
@@ -524,9 +520,7 @@ def test_dates_in_brackets_in_lists_and_before_a_colon(make_app, rootdir, tmp_pa
              '（1）「`地缚神`_」怪兽被破坏。\\ :ruling:`17/4/2`']
     srcdir = edited_root(rootdir, tmp_path, 'shapes', {'chapter.rst': [
         ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(lines) + '\n\n.. _同时处理:\n')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
     assert [(r['dates'], r['cards'], r['text']) for r in data['rulings']
             if r['section']['title'] == '句型'] == [
@@ -574,9 +568,7 @@ def test_remarks_joined_dates_and_dates_written_first(make_app, rootdir, tmp_pat
              '| 17/3/24：「`罪`_」怪兽被除外。17/7/28、17/12/22']
     srcdir = edited_root(rootdir, tmp_path, 'remarks', {'chapter.rst': [
         ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(lines) + '\n\n.. _同时处理:\n')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
     out, banished, destroyed = '「罪」怪兽被除外。', '「罪」怪兽不能发动效果。', '「地缚神」怪兽被破坏。'
     assert [(r['dates'], r['cards'], r['status'], r['text']) for r in data['rulings']
@@ -614,9 +606,7 @@ def test_an_outdated_day_that_links_no_section_is_outdated_all_the_same(
     at the admonition says how to give one."""
     srcdir = edited_root(rootdir, tmp_path, 'doc-link', {'faq/2021.rst': [(
         '最新调整见\\ :ref:`同时处理`\\ 中的内容。', '最新调整见\\ :doc:`/chapter`\\ 中的内容。')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     assert notes(app, srcdir) == [
         "faq/2021.rst:34: note: the day '2/9' is outdated, but its note links no section with "
         ':ref:, so its rulings show 已过时 with no link to what supersedes them: link that '
@@ -640,9 +630,7 @@ def test_date_links_in_brackets_and_among_words(make_app, rootdir, tmp_path):
               line('说明 13/14/15', '罪')]  # no calendar date: no note (its fix would fail)
     srcdir = edited_root(rootdir, tmp_path, 'links', {'chapter.rst': [
         ('\n.. _同时处理:\n', '\n句型\n----\n\n' + '\n'.join(shapes) + '\n\n.. _同时处理:\n')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     assert notes(app, srcdir) == [
         "chapter.rst:12: note: the link '17/3/24 FAQ' holds the date 17/3/24 among other words, "
         f'so it dates no ruling: write the date alone as its text, `17/3/24 <{FAQ}>`__ '
@@ -663,9 +651,7 @@ def test_months_with_no_days_stay_months(make_app, rootdir, tmp_path):
     a date of their own stay rulings, dated by it."""
     srcdir = edited_root(rootdir, tmp_path, 'months', {'faq/2021.rst': [
         ('\n1/5\n-------\n\n', '\n'), ('\n2/9\n-------\n\n', '\n')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     assert [(r[1], r[2]) for r in exported(app) if r[0] == 'faq/2021'] == [
         ('ruling-2021-01-06-手札抹杀', '2021-01-06'),
         ('ruling-2021-01-06-faq19691-神之宣告', '2021-01-06')]
@@ -698,9 +684,7 @@ def test_a_line_that_holds_only_a_date_is_no_ruling(make_app, rootdir, tmp_path)
     dates, is no ruling (it was one with no text: an empty result in the
     search, the feed and the card pages); a note at it says where it goes."""
     srcdir = lone_dates(rootdir, tmp_path, 'lone', fixed=False)
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     assert notes(app, srcdir) == [
         'chapter.rst:23: note: this line holds only its date 21/2/9, so it is no ruling: a date '
         'dates the sentence it ends; if the line above is what it dates, move it to its end, '
@@ -752,9 +736,7 @@ def test_a_ruling_in_a_table_names_the_card_of_its_row(make_app, rootdir, tmp_pa
         chapter.write('\n表\n--\n\n.. list-table::\n   :header-rows: 1\n\n'
                       '   * - 卡名\n     - 裁定\n     - 裁定\n'
                       f'   * - 「`火炎地狱`_」\n     - {hell}\\ :ruling:`21/2/9`\n     - {deck}\n')
-    app = make_app('html', srcdir=srcdir)
-    app.build()
-    assert warnings(app) == []
+    app = warning_free_build(make_app, srcdir)
     added = [(anchor, cards) for page, anchor, _date, _written, _status, _sources, cards, _text
              in exported(app) if page == 'chapter' and '2021' in anchor]
     assert added == [('ruling-2021-02-09-火炎地狱', ['火炎地狱', '试胆竞速']),

@@ -58,6 +58,13 @@ def is_card_link(node: nodes.Node) -> bool:
     return card_of(node) is not None
 
 
+def ancestors(node: nodes.Node) -> Iterator[nodes.Element]:
+    """*node*'s parent, its parent's, and so on up to the document."""
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
 def in_title(node: nodes.Node) -> bool:
     """Whether *node* is part of a section's title."""
     while node is not None and not isinstance(node, nodes.Structural):

@@ -93,7 +93,7 @@ from handbook.cards.links import changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
 from handbook.core.source_lines import BlockLines, locate
-from handbook.nodes import card_of, card_reference
+from handbook.nodes import ancestors, card_of, card_reference
 from handbook.store import PAGE_READ, Contribution, carry, store
 
 if TYPE_CHECKING:
@@ -292,12 +292,6 @@ def _spaced(role: str, target: str, before: str, after: str) -> str:
     where = ('inside its backquotes' if lead and trail else
              'after its opening backquote' if lead else 'before its closing backquote')
     return f'role {role} not recognised: remove the space {where}, write {fixed}'
-
-
-def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
-    while node.parent is not None:
-        node = node.parent
-        yield node
 
 
 class _Siblings:
@@ -576,7 +570,7 @@ class CardMarkup(SphinxTransform):
             self.check_backquotes(run, source, line_at(run_at), reported)
         if title or '「' not in text:
             return
-        in_table = any(isinstance(node, nodes.entry) for node in _ancestors(block))
+        in_table = any(isinstance(node, nodes.entry) for node in ancestors(block))
         reported_until = -1
         told: set[tuple[int, str]] = set()  # (line, name): once per line
         for start, end, content, quoted in quotes(text):

@@ -122,6 +122,7 @@ from sphinx.util.nodes import clean_astext
 from handbook.core import reports
 from handbook.core.records import frozen_record
 from handbook.nodes import (
+    ancestors,
     card_of,
     held_references,
     is_reference,
@@ -134,8 +135,6 @@ from handbook.sections.ids import slug
 from handbook.store import PAGE_READ, Contribution, changes, collect, store, writes_pages
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from sphinx.application import Sphinx
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
@@ -494,13 +493,10 @@ def undated_sources(app: Sphinx, page: Contribution) -> None:
     search and ``rulings.json`` leave it out."""
     seen: set[int] = set()
     for link in page.nodes[SOURCE_LINKS]:
-        block = link.parent
-        while block is not None and not isinstance(block, (nodes.line, nodes.paragraph,
-                                                            ruling_line)):
-            block = block.parent
-        if block is None or isinstance(block, ruling_line) or id(block) in seen \
+        block = RulingLines.block_of(link)  # as a date there would be found
+        if not isinstance(block, (nodes.line, nodes.paragraph)) or id(block) in seen \
                 or block.next_node(ruling_line) is not None \
-                or any(node.get(DAY_SECTION) for node in _ancestors(block)):
+                or any(node.get(DAY_SECTION) for node in ancestors(block)):
             continue
         seen.add(id(block))
         if not any(card_of(node) for node in block.findall(nodes.Inline)):
@@ -511,12 +507,6 @@ def undated_sources(app: Sphinx, page: Contribution) -> None:
                      f'rulings.json leave it out): write the date of the answer as the '
                      f"link's text, `YY/M/D <{link['refuri']}>`__",
                      location=block, subtype='ruling-undated', config=app.config)
-
-
-def _ancestors(node: nodes.Node) -> Iterator[nodes.Element]:
-    while node.parent is not None:
-        node = node.parent
-        yield node
 
 
 def _text_without_dates(node: nodes.Node) -> str:
