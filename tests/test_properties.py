@@ -305,6 +305,21 @@ def test_any_page_and_registry_build_safely(make_app, workdir, page, registry):
     build_example(make_app, workdir, page, registry)
 
 
+@pytest.mark.parametrize(('name', 'text'), [
+    ('page.html', '<p>「旋风」<img src=x onerror=alert(2)></p>'),
+    ('page.html', '<p><a href="javascript:alert(1)">「旋风」</a></p>'),
+    ('feed.xml', '<feed><x-fuzz/></feed>'),
+    ('rulings.json', '{"rulings": [{"date": "2017-03-24", "dates": [], "text": "邮件："}]}'),
+    ('rulings.json', '{"rulings": [{"date": "2017-02-30", "dates": [], "text": "「旋风」"}]}'),
+])
+def test_the_checks_of_the_outputs_find_what_they_look_for(tmp_path, name, text):
+    """Each property fails on an output that breaks it, planted (so the
+    properties holding on the built examples says something)."""
+    (tmp_path / name).write_text(text, encoding='utf-8')
+    with pytest.raises((AssertionError, ValueError)):
+        check_outputs(tmp_path)
+
+
 def test_the_properties_hold_on_the_attacks_of_issue_34(make_app, workdir):
     """The property checks are not vacuous: the issue's own attacks."""
     page = ('攻击\n====\n\n'

@@ -318,7 +318,7 @@ def test_fnv_is_the_scripts():
     # FNV-1a of the code points; the script computes the same (tests/browser/test_search_index.py)
     assert shards.fnv('') == 0x811C9DC5
     assert shards.fnv('a') == 0xE40C292C
-    assert shards.fnv('旋风') == shards.fnv('旋风')
+    assert shards.fnv('旋风') == 0x81D9468C
     assert shards.fnv('旋风') != shards.fnv('风旋')
 
 

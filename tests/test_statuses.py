@@ -132,7 +132,8 @@ def test_badges_links_and_readers_tools_in_html(app):
                      r'</(span|div)>', page)
     # no ¶ and no button per ruling: the readers' tools make them; their script
     # once, with its texts
-    assert 'ruling-copy' not in page and 'title="链接到此裁定"' not in page
+    assert not re.search(r'<button[^>]*class="(?:ruling|reader)-', page)
+    assert 'title="链接到此裁定"' not in page
     assert page.count('reader_tools.js') == 1
     script = re.search(r'<script ([^>]*)src="_static/reader_tools\.js\?v=[0-9a-f]{8}"></script>',
                        page)[1]
@@ -235,16 +236,15 @@ def test_epub_has_badges_but_no_button(app):
     app.build()
     page = (app.outdir / 'index.xhtml').read_text(encoding='utf-8')
     assert '<span class="ruling-badge ruling-badge-overturned">已推翻</span>' in page
-    assert 'ruling-copy' not in page
+    assert '<button' not in page
     assert 'reader_tools.js' not in page
     assert not (app.outdir / '_static' / 'reader_tools.js').exists()
 
 
 @pytest.mark.sphinx('latex', testroot='statuses', freshenv=True)
-def test_latex_has_no_button(app):
+def test_latex_marks_ruling_lines(app):
     app.build()
     tex = next(app.outdir.glob('*.tex')).read_text(encoding='utf-8')
-    assert '复制此裁定的链接' not in tex
     assert r'\DUrole{ruling-line}{' in tex
 
 

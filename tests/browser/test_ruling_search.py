@@ -167,7 +167,8 @@ def test_results_follow_typing(desktop, site, screenshot):
     desktop.wait_for_function('document.getElementById("ruling-results").dataset.query'
                               ' === "反骨王"')
     assert ruling_results(desktop) == PARTIAL_NAME[1]
-    assert unquote(desktop.url).endswith('search.html?q=反骨王&order=newest')
+    # the address says the query once the typing pauses
+    desktop.wait_for_url(lambda url: unquote(url).endswith('search.html?q=反骨王&order=newest'))
     # Sphinx's results, for another query, are hidden until Enter
     assert desktop.locator('#search-results').is_hidden()
     screenshot(desktop, 'typed')

@@ -89,8 +89,8 @@ render with the same codes; the classes are stable):
   header of kind ``other``): the reader sees it above, and the line is one
   of thousands (with a FAQ id, ``数据库 #19691``, it says more: it is
   shown).  The ruling's ``sources`` keep it (``rulings.json`` lists it);
-* after the ¶, ``<button type="button" class="ruling-copy"
-  aria-label="复制此裁定的链接">`` (see :mod:`handbook.rulings.lines`).
+* no ¶ and no copy button: the readers' tools add them in the browser
+  (``publishing/reader_tools.js``, ``button.reader-copy``).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ const RulingSearch = (() => {
   const { fold, foldWithPositions } = HandbookNames;
   const PAGE_SIZE = 20;
   const BOX_SIZE = 5; // rulings in the search box's list
+  const ADDRESS_PAUSE = 500; // ms of no typing before the address says the query
   const SEPARATOR = "\u0001";
   const CHANGED = 1;
   const STRUCK = 2; // overturned: every word struck
@@ -60,6 +61,25 @@ const RulingSearch = (() => {
     return manifestAsked;
   };
 
+  /** Served over http(s), a part is fetched and its data read as JSON: no
+   * script element added to the page, no script compiled.  From file://,
+   * where a page may not fetch, it is loaded as the script it is. */
+  const fetched = ["http:", "https:"].includes(window.location.protocol) && "fetch" in window;
+
+  /** A part's script, RulingSearch.addPart(name, epoch, data);, read without
+   * running it (shards.py's part_text writes it); null if it is not one. */
+  const partOf = (name, text) => {
+    const start = `RulingSearch.addPart(${JSON.stringify(name)},`;
+    const comma = text.indexOf(",", start.length);
+    const end = text.lastIndexOf(");");
+    if (!text.startsWith(start) || comma < 0 || end < comma) return null;
+    try {
+      return { epoch: JSON.parse(text.slice(start.length, comma)), data: JSON.parse(text.slice(comma + 1, end)) };
+    } catch (error) {
+      return null;
+    }
+  };
+
   /** A part of the index (see shards.py), loaded once. */
   const load = (name) => {
     if (parts.has(name)) return Promise.resolve(parts.get(name));
@@ -71,11 +91,23 @@ const RulingSearch = (() => {
         reject = no;
       });
       waiting.set(name, { promise, resolve, reject });
-      script(staticUrl(`search/${name}.js?v=${manifest.version}`), () => {
+      const missing = () => {
+        if (waiting.get(name)?.promise !== promise) return;
         waiting.delete(name);
         reject(new Error(`no part ${name} of the search index`));
         renewManifest();
-      });
+      };
+      const url = staticUrl(`search/${name}.js?v=${manifest.version}`);
+      if (!fetched) script(url, missing);
+      else {
+        fetch(url)
+          .then((response) => (response.ok ? response.text() : null))
+          .then((text) => {
+            const part = text === null ? null : partOf(name, text);
+            if (part) addPart(name, part.epoch, part.data);
+            else missing();
+          }, missing);
+      }
     }
     return waiting.get(name).promise;
   };
@@ -727,15 +759,30 @@ const RulingSearch = (() => {
     if (anchor) anchor.before(section);
     else (document.querySelector('[role="main"]') || document.body).append(section);
     ui = { section, form, input, cards, status, list, more };
-    const changed = () => {
+    // the address says the query (a reload or a shared link finds it again),
+    // written once the reader pauses: replaceState costs a phone about a
+    // frame, which each keystroke would wait for
+    let addressPending = null; // the timer of an address not yet written
+    const address = () => {
+      clearTimeout(addressPending);
+      addressPending = null;
       const url = new URL(window.location.href);
       url.searchParams.set("q", input.value);
       url.searchParams.set("order", form.elements.order.value);
       window.history.replaceState(null, "", url);
-      run().catch(failed);
     };
-    input.addEventListener("input", changed);
-    switcher.addEventListener("change", changed);
+    const typed = () => {
+      run().catch(failed);
+      clearTimeout(addressPending);
+      addressPending = setTimeout(address, ADDRESS_PAUSE);
+    };
+    const switched = () => {
+      run().catch(failed);
+      address();
+    };
+    window.addEventListener("pagehide", () => { if (addressPending !== null) address(); });
+    input.addEventListener("input", typed);
+    switcher.addEventListener("change", switched);
     more.addEventListener("click", showMore);
   };
 
