@@ -7,6 +7,8 @@ import importlib.util
 import shutil
 import sys
 
+import pytest
+
 from conftest import ROOT
 from helpers import warnings
 
@@ -67,6 +69,23 @@ def test_links_plain_names_and_changes_nothing_else(tmp_path, capsys):
         f'{page}:25: 「旋风」 → 「`旋风`_」',
         f'{page}:9: 「旋风的主人」 is not in the registry',
     ]
+
+
+@pytest.mark.parametrize('line', [
+    # a literal of backquotes: docutils ends it at the last two of the run
+    '| 「旋风」的效果（原文用 ``｀`` 或 ``` ` ``` 标注）。\n',
+    # a backquote between Chinese characters is text, not the start of markup
+    '| 「旋风」发动后`，受到战斗伤害。\n',
+])
+def test_a_backquote_that_is_no_markup_leaves_the_role_below_alone(tmp_path, capsys, line):
+    """What the line above holds does not make the text of the struck line
+    below prose: no link in a role (helper's round trip: make fix broke a
+    page that make check passed)."""
+    page = tmp_path / 'page.rst'
+    struck = '| :strike:`「旋风」特殊召唤的怪兽，「王宫的铁壁」调整中。`\n'
+    page.write_text(line + struck, encoding='utf-8')
+    autolink.main(['--cards', str(REGISTRY), str(page)])
+    assert page.read_text(encoding='utf-8') == line.replace('「旋风」', '「`旋风`_」', 1) + struck
 
 
 def test_a_second_run_changes_nothing(tmp_path, capsys):

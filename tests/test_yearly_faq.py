@@ -497,6 +497,47 @@ def test_the_fixes_the_day_notes_give_work(make_app, rootdir, tmp_path):
     assert exported(app) == EXPORTED
 
 
+@pytest.mark.parametrize(('title', 'fix'), [
+    ('1-5', 'write its day as 1/5'),
+    ('01-05', 'write its day as 1/5'),
+    ('Jan 5', 'title it with its day, month/day (1/5)'),
+    ('-1/5', 'title it with its day, month/day (1/5)'),
+])
+def test_a_day_mistyped_says_its_lines_are_no_rulings(make_app, rootdir, tmp_path, title, fix):
+    """A section of a month that holds lines but whose title is no day (an
+    editor's round trip: their rulings left the card pages unsaid) gets a
+    note at its title, with the title to write."""
+    srcdir = edited_root(rootdir, tmp_path, 'mistyped', {
+        'faq/2021.rst': [('\n1/5\n-------\n', f'\n{title}\n{"-" * max(len(title), 3)}\n')]})
+    app = warning_free_build(make_app, srcdir)
+    assert notes(app, srcdir) == [
+        f"faq/2021.rst:18: note: section '{title}' of '21/01' is not read as a day, so its lines "
+        f'are no rulings: {fix} [handbook.ruling-day]']
+    assert not [r for r in exported(app) if r[2] == '2021-01-05']
+
+
+def test_a_day_at_the_level_of_the_months_says_so(make_app, rootdir, tmp_path):
+    """A day underlined as the months are is one of them, not a day of the
+    month above: a note says how to make its lines rulings again."""
+    srcdir = edited_root(rootdir, tmp_path, 'level', {
+        'faq/2021.rst': [('\n2/9\n-------\n', '\n2/9\n=======\n')]})
+    app = warning_free_build(make_app, srcdir)
+    assert notes(app, srcdir) == [
+        "faq/2021.rst:31: note: day section '2/9' is at the level of the month sections (its "
+        'title is underlined as theirs are), so its lines are no rulings: underline it as the '
+        'days are, under its month [handbook.ruling-day]']
+    assert not [r for r in exported(app) if r[2] == '2021-02-09']
+
+
+def test_a_section_of_a_month_in_an_editors_words_is_no_day_and_no_note(
+        make_app, rootdir, tmp_path):
+    """A section of a month whose title holds no digit (说明) is the
+    editor's own: no note, and the days after it are the root's."""
+    srcdir = edited_root(rootdir, tmp_path, 'words', {
+        'faq/2021.rst': [('\n2/9\n-------\n', '\n说明\n-------\n\n| 以下为说明。\n\n2/9\n-------\n')]})
+    assert exported(quiet_build(make_app, srcdir)) == EXPORTED
+
+
 def test_dates_in_brackets_in_lists_and_before_a_colon(make_app, rootdir, tmp_path):
     """Dates written in brackets (one, or two in a list), two in a list,
     before a colon, or with a remark in brackets after them: each sentence

@@ -56,7 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / '_ext'))
 
-from docutils.utils import column_width  # noqa: E402
+from docutils.utils import column_width, punctuation_chars  # noqa: E402
 
 from handbook.cards.markup import LINKABLE, is_placeholder, quotes  # noqa: E402
 from handbook.cards.registry import Registry, load  # noqa: E402
@@ -66,9 +66,19 @@ from handbook.core.files import write_atomically  # noqa: E402
 #: a card link, as pages write it
 _CARD_LINK = re.compile(r'「`([^`]+)`_」')
 
+#: where docutils sees inline markup start and end: after whitespace or an
+#: opening or delimiting punctuation mark (「 too), before whitespace or a
+#: closing or delimiting one; a backquote between two Chinese characters is
+#: a backquote, and a literal ends at the last two of a run of backquotes
+_STARTS = f'(?<![^\\s{punctuation_chars.openers}{punctuation_chars.delimiters}])'
+_ENDS = (f'(?![^\\s{punctuation_chars.closing_delimiters}{punctuation_chars.delimiters}'
+         f'{punctuation_chars.closers}])')
 #: inline markup between backquotes (literals, roles, links), on one line or
 #: over several lines of a paragraph (``:strike:`…` that a line break splits)
-_BACKQUOTED = re.compile(r'``.+?``|`[^`]*`_{0,2}', re.S)
+_BACKQUOTED = re.compile(
+    f'{_STARTS}``(?=\\S).*?(?<=\\S)``{_ENDS}'
+    f'|{_STARTS}(?::[A-Za-z][\\w.+-]*:)?`(?=\\S)[^`]*?(?<=\\S)`(?::[A-Za-z][\\w.+-]*:|_{{1,2}})?{_ENDS}',
+    re.S)
 #: why a 「…」 is left as it is
 UNKNOWN = 'not in the registry'
 CRAMPED = 'its table column has no room for the link; widen the column, then run it again'

@@ -153,6 +153,8 @@ _DAY_PATTERN = (r'^(?:(?P<year>\d{2}|\d{4})\s*(?:(?P<sign>[/.\-])\s*(?P<ym>\d{1,
                 r'\s*(?P<day>\d{1,2})(?!\d)\s*[日号]?')
 _DAY = re.compile(_DAY_PATTERN + '$')
 _STARTS_WITH_DAY = re.compile(_DAY_PATTERN)
+#: a day as editors also type it, which is not read as one (1-5, 01-05, 1.5.)
+_DAY_TYPED = re.compile(r'^\s*(\d{1,2})\s*[-.．_]\s*(\d{1,2})\s*[.日号]?\s*$')
 #: a page title that names a year: 2021, 2021年, 2021 年; and one that is a year alone
 _YEAR = re.compile(r'^(\d{4})\s*年?')
 _ONLY_YEAR = re.compile(r'^\d{4}\s*年?$')
@@ -270,20 +272,29 @@ def days(document: nodes.document, today: datetime.date,
         read = dated_title(section)
         m = _DAY.match(read)
         whole = m is not None
+        at = _title_line(section[0] if section.children else section)
         if parent is under_title or (whole and m['year']):  # a date with its year: anywhere
             says_so = True
         else:
             month_title = dated_title(parent) if isinstance(parent, nodes.section) else ''
             month_of = month_match(month_title)
             if not month_of:
+                if whole and _has_lines(section) and any(
+                        _is_month(sibling) for sibling in parent.children
+                        if isinstance(sibling, nodes.section) and sibling is not section):
+                    reports.note(f'day section {title_of(section)!r} is at the level of the month '
+                                 'sections (its title is underlined as theirs are), so its lines '
+                                 'are no rulings: underline it as the days are, under its month',
+                                 location=at, subtype='ruling-day', config=config)
                 continue
             # not a bare number: a chapter's section "1" may hold a "1.1 概述"
             says_so = bool(month_of[1]) or '月' in month_title
-        at = _title_line(section[0] if section.children else section)
         if not whole:
             # a title that starts with a day and goes on (1/5（补充）), under a
             # section that says it holds days (21/01, 1月, 2021年)
             m = _STARTS_WITH_DAY.match(read)
+            if m is None and says_so and any(map(str.isdigit, read)) and _has_lines(section):
+                _not_a_day(section, parent, read, at, config)  # a day mistyped: 1-5, Jan 5
             if m is None or not says_so:
                 continue
         year = (int(m['year']) + (2000 if len(m['year']) == 2 else 0) if m['year']
@@ -327,6 +338,32 @@ def days(document: nodes.document, today: datetime.date,
             yield section, Day(written, None)
             continue
         yield section, Day(written, date.isoformat())
+
+
+def _has_lines(section: nodes.section) -> bool:
+    """Whether *section* holds a line block of its own (the shape of a day's rulings)."""
+    return any(isinstance(child, nodes.line_block) for child in section.children)
+
+
+def _is_month(section: nodes.section) -> bool:
+    """Whether *section* is titled as a month that says it is one (21/01, 1月):
+    no day of a year (2000: leap) or, if it could be one (12/05), holding sections."""
+    title = dated_title(section)
+    m = month_match(title)
+    return bool(m and (m[1] or '月' in title)) and (
+        not _calendar_day(title, 2000)
+        or any(isinstance(child, nodes.section) for child in section.children))
+
+
+def _not_a_day(section: nodes.section, month: nodes.section, read: str, at: str | nodes.Element,
+               config: Config | None) -> None:
+    """The note of a section of a month, holding lines, whose title is no day."""
+    typed = _DAY_TYPED.match(read)
+    fix = (f'write its day as {int(typed[1])}/{int(typed[2])}' if typed
+           else 'title it with its day, month/day (1/5)')
+    reports.note(f'section {title_of(section)!r} of {title_of(month)!r} is not read as a day, so '
+                 f'its lines are no rulings: {fix}', location=at, subtype='ruling-day',
+                 config=config)
 
 
 def _title_line(title: nodes.Element) -> str | nodes.Element:

@@ -61,25 +61,6 @@ const RulingSearch = (() => {
     return manifestAsked;
   };
 
-  /** Served over http(s), a part is fetched and its data read as JSON: no
-   * script element added to the page, no script compiled.  From file://,
-   * where a page may not fetch, it is loaded as the script it is. */
-  const fetched = ["http:", "https:"].includes(window.location.protocol) && "fetch" in window;
-
-  /** A part's script, RulingSearch.addPart(name, epoch, data);, read without
-   * running it (shards.py's part_text writes it); null if it is not one. */
-  const partOf = (name, text) => {
-    const start = `RulingSearch.addPart(${JSON.stringify(name)},`;
-    const comma = text.indexOf(",", start.length);
-    const end = text.lastIndexOf(");");
-    if (!text.startsWith(start) || comma < 0 || end < comma) return null;
-    try {
-      return { epoch: JSON.parse(text.slice(start.length, comma)), data: JSON.parse(text.slice(comma + 1, end)) };
-    } catch (error) {
-      return null;
-    }
-  };
-
   /** A part of the index (see shards.py), loaded once. */
   const load = (name) => {
     if (parts.has(name)) return Promise.resolve(parts.get(name));
@@ -91,23 +72,11 @@ const RulingSearch = (() => {
         reject = no;
       });
       waiting.set(name, { promise, resolve, reject });
-      const missing = () => {
-        if (waiting.get(name)?.promise !== promise) return;
+      script(staticUrl(`search/${name}.js?v=${manifest.version}`), () => {
         waiting.delete(name);
         reject(new Error(`no part ${name} of the search index`));
         renewManifest();
-      };
-      const url = staticUrl(`search/${name}.js?v=${manifest.version}`);
-      if (!fetched) script(url, missing);
-      else {
-        fetch(url)
-          .then((response) => (response.ok ? response.text() : null))
-          .then((text) => {
-            const part = text === null ? null : partOf(name, text);
-            if (part) addPart(name, part.epoch, part.data);
-            else missing();
-          }, missing);
-      }
+      });
     }
     return waiting.get(name).promise;
   };
