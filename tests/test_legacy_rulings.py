@@ -402,6 +402,11 @@ BAD_SETTINGS = [
     ("changed_markers = ['修订', 3]\n",
      "1: ERROR: setting 'changed_markers' must be a list of words (strings), not a list with an "
      "empty or non-string item; e.g. changed_markers = ['裁定变更']"),
+    # a list where a table goes: not said to hold what it does not
+    ("source_headers = ['推特']\n",
+     "1: ERROR: setting 'source_headers' must be a table of header words and source kinds "
+     "('faq', 'wiki', 'mail' or 'other'), not a list; e.g. source_headers = { '数据库' = 'faq', "
+     "'邮件' = 'mail' }"),
     ("cards = 'data/cards.tsv'\n\n[ruling_hosts]\nwww = 1\n",
      "3: ERROR: setting 'ruling_hosts' must be a list of host names (strings), not a table; "
      "e.g. ruling_hosts = ['www.db.yugioh-card.com']"),
@@ -433,6 +438,28 @@ def test_bad_settings_are_located_errors(make_app, rootdir, tmp_path, text, repo
     # conf.py's registry does not exist: the build goes on with the command line's
     app = make_app('dummy', srcdir=srcdir, freshenv=True,
                    confoverrides={'handbook_cards': 'data/cards.tsv'})
+    assert [w for w in warnings(app) if 'handbook.settings' in w] == \
+        [f'handbook.toml:{report} [handbook.settings]']
+
+
+@pytest.mark.parametrize(('text', 'report'), [
+    ("faq_pages = ['faq/*.rst']\n",
+     "1: WARNING: faq_pages holds 'faq/*.rst', which names no page, so no page is read as a "
+     "yearly FAQ page through it: write 'faq/*': a page's name has no file suffix"),
+    ("# the yearly pages\nfaq_pages = ['faq/*', 'yearly/*']\n",
+     "2: WARNING: faq_pages holds 'yearly/*', which names no page, so no page is read as a "
+     "yearly FAQ page through it: write a page's name as a toctree does (faq/2021), or a glob "
+     "of names (faq/*)"),
+])
+def test_faq_pages_that_name_no_page_are_said_at_their_line(make_app, rootdir, tmp_path, text,
+                                                             report):
+    """An editor's round trip: ``faq/*.rst`` named no page, and the yearly
+    pages' rulings lost their days unsaid."""
+    srcdir = tmp_path / 'yearly-faq'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    (srcdir / 'handbook.toml').write_text(text, encoding='utf-8')
+    app = make_app('dummy', srcdir=srcdir, freshenv=True)
+    app.build()
     assert [w for w in warnings(app) if 'handbook.settings' in w] == \
         [f'handbook.toml:{report} [handbook.settings]']
 

@@ -236,7 +236,8 @@ def _describe(value: Any) -> str:
     if isinstance(value, str):
         return 'a string' if value.strip() else 'an empty string'
     if isinstance(value, list):
-        return 'a list with an empty or non-string item'
+        return ('a list' if all(isinstance(v, str) and v.strip() for v in value)
+                else 'a list with an empty or non-string item')
     kinds = {bool: 'true/false', int: 'a number', float: 'a number', dict: 'a table'}
     return kinds.get(type(value), 'a date or time')
 
@@ -313,6 +314,21 @@ def origin(config: Config, srcdir: str | os.PathLike[str], name: str) -> str:
     if path is not None and path.is_file() and name in load(path).values:
         return f'{key} in {_shown(path)}'
     return f'{name} in conf.py'
+
+
+def where(config: Config, srcdir: str | os.PathLike[str], confdir: str | os.PathLike[str],
+          name: str) -> str:
+    """``path:line`` where the config value *name* is set, for messages: its
+    key's line in the settings file, else its line in ``conf.py``."""
+    key = next(k for k, spec in KEYS.items() if spec.config == name)
+    path = settings_path(srcdir, config.handbook_settings)
+    if path is not None and path.is_file() and name in load(path).values:
+        return f'{path}:{_line_of(path.read_text(encoding="utf-8"), key)}'
+    conf = Path(confdir) / 'conf.py'
+    try:
+        return f'{conf}:{_line_of(conf.read_text(encoding="utf-8"), name)}'
+    except (OSError, ValueError):
+        return str(conf)
 
 
 def _shown(path: Path) -> str:

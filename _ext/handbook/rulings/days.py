@@ -116,13 +116,15 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.nodes import clean_astext
 
-from handbook.core import reports
+from handbook.core import reports, settings
 from handbook.nodes import is_card_link, references_in
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from sphinx.application import Sphinx
     from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
 
 #: the settings' defaults: every page may be a yearly FAQ page; the header words
 #: of the sources; the words of an admonition that says a day is outdated
@@ -181,6 +183,32 @@ class Day:
 def is_faq_page(config: Config, docname: str) -> bool:
     """Whether *docname* may be a yearly FAQ page (``faq_pages``)."""
     return any(fnmatch.fnmatchcase(docname, pattern) for pattern in config.handbook_faq_pages)
+
+
+def check_faq_pages(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """``env-before-read-docs``: a pattern of the handbook's ``faq_pages``
+    that names no page is a warning at the line that sets it (its pages'
+    rulings would be dated by no section, unsaid); where the pattern with
+    its file suffix taken off names pages, that is the fix."""
+    patterns = env.config.handbook_faq_pages
+    if patterns == DEFAULTS['handbook_faq_pages']:
+        return
+    pages = sorted(env.found_docs)
+    for pattern in patterns:
+        if any(fnmatch.fnmatchcase(page, pattern) for page in pages):
+            continue
+        bare = pattern
+        for suffix in env.config.source_suffix:
+            bare = bare.removesuffix(suffix)
+        fix = (f"write {bare!r}: a page's name has no file suffix" if bare != pattern
+               and any(fnmatch.fnmatchcase(page, bare) for page in pages)
+               else "write a page's name as a toctree does (faq/2021), or a glob of names "
+                    "(faq/*)")
+        reports.warning(f'faq_pages holds {pattern!r}, which names no page, so no page is '
+                        f'read as a yearly FAQ page through it: {fix}',
+                        location=settings.where(env.config, app.srcdir, app.confdir,
+                                                'handbook_faq_pages'),
+                        subtype='settings')
 
 
 def title_of(section: nodes.section) -> str:

@@ -717,6 +717,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     collect(app, RULINGS, ruling_line)
     collect(app, SOURCE_LINKS, nodes.reference, lambda node: is_source_link(node, app.config))
+    app.connect('env-before-read-docs', days.check_faq_pages)
     app.connect(PAGE_READ, read_rulings)
     app.connect(PAGE_READ, undated_sources)
     # env_version 9: a ruling's text without its footnote and citation marks; a
