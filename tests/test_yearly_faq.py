@@ -516,6 +516,21 @@ def test_a_day_mistyped_says_its_lines_are_no_rulings(make_app, rootdir, tmp_pat
     assert not [r for r in exported(app) if r[2] == '2021-01-05']
 
 
+@pytest.mark.parametrize('written', ['数据库', '[数据库]', '数据库;', '（数据库）'])
+def test_a_source_header_without_its_colon_is_a_header_with_a_note(
+        make_app, rootdir, tmp_path, written):
+    """``| 数据库`` was a ruling whose text was 数据库, and its lines took the
+    source of the block above (an editor's round trip): now the header it
+    means, the root's very rulings, and a note with the line to write."""
+    srcdir = edited_root(rootdir, tmp_path, 'bare', {
+        'faq/2021.rst': [('\n| 数据库：\n', f'\n| {written}\n')]})
+    app = warning_free_build(make_app, srcdir)
+    assert notes(app, srcdir) == [
+        f"faq/2021.rst:28: note: the line '{written}' is read as the source header of the lines "
+        'below it: write "| 数据库：" (a header ends with its colon) [handbook.ruling-day]']
+    assert exported(app) == EXPORTED
+
+
 def test_a_day_at_the_level_of_the_months_says_so(make_app, rootdir, tmp_path):
     """A day underlined as the months are is one of them, not a day of the
     month above: a note says how to make its lines rulings again."""

@@ -167,6 +167,8 @@ _NO_SOURCE = frozenset(['例', '例子', '举例', '问', '答', '问题', '回�
 #: a line that names its source after a colon: 来源：推特, 出处：数据库
 _SOURCE_IS = re.compile(r'^\s*(?:来源|來源|出处|出處|source)\s*[：:]\s*([^：:\n]{1,16}?)\s*$',
                         re.IGNORECASE)
+#: a source's word alone on a line, without its colon: 数据库, [wiki], 邮件;
+_BARE_HEADER = re.compile(r'^\s*[\[［(（【]?\s*([^\s\[\]［］()（）【】:：;；.。]{1,16})\s*[\]］)）】]?\s*[;；.。]?\s*$')
 #: a source header line: a short label and a colon, alone on its line
 _HEADER = re.compile(r'^\s*(?:([^：:]{1,16}?)\s*[：:]|【([^】]{1,16})】)\s*$')
 
@@ -435,6 +437,23 @@ def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | N
     return _source_named(label, config) or (('other', label) if first else None)
 
 
+def _bare_header(line: nodes.line, config: Config) -> tuple[str, str] | None:
+    """The source of a line that is a source's word alone, without its colon
+    (``| 数据库``, ``| [wiki]``, ``| 邮件;``): a header all the same, with a
+    note that gives the line to write; else None."""
+    m = _BARE_HEADER.match(line.astext())
+    if not m or any(isinstance(child, nodes.Element) for child in line.children):
+        return None
+    label = m[1]
+    for word, kind in with_defaults(config, 'handbook_source_headers').items():
+        if word.casefold() == label.casefold():
+            reports.note(f'the line {line.astext().strip()!r} is read as the source header of '
+                         f'the lines below it: write "| {label}：" (a header ends with its colon)',
+                         location=line, subtype='ruling-day', config=config)
+            return kind, ''
+    return None
+
+
 def _source_named(label: str, config: Config) -> tuple[str, str] | None:
     """The source *label* names (a word of ``source_headers`` in it, or of
     the defaults, which the handbook's words add to), if any."""
@@ -517,7 +536,7 @@ def _lines_of(container: nodes.Element, section: nodes.section, day: Day, config
             _loose_ruling(child, section, day, config)
             continue
         for i, line in enumerate(child.findall(nodes.line)):
-            named = header(line, config, first=i == 0)
+            named = header(line, config, first=i == 0) or _bare_header(line, config)
             if named is not None:
                 source = named
                 line[SOURCE_HEADER] = True
