@@ -531,6 +531,27 @@ def test_a_source_header_without_its_colon_is_a_header_with_a_note(
     assert exported(app) == EXPORTED
 
 
+@pytest.mark.parametrize(('old', 'new', 'line', 'note'), [
+    ('\n21/01\n=====\n', '\n22/01\n=====\n', 15,
+     "section '22/01' dates its days 2022, but the page title says 2021: if they are of 2021, "
+     'write 21/01'),
+    ('\n21/01\n=====\n', '\n2022年1月\n=========\n', 15,
+     "section '2022年1月' dates its days 2022, but the page title says 2021: if they are of "
+     '2021, write 2021年1月'),
+    ('\n2/9\n-------\n', '\n20/2/9\n-------\n', 31,
+     "section '20/2/9' dates its days 2020, but the page title says 2021: if they are of 2021, "
+     'write 21/2/9'),
+])
+def test_a_year_that_is_not_the_page_titles_is_said(make_app, rootdir, tmp_path, old, new, line,
+                                                     note):
+    """A month or a day titled with another year than the page's dates its
+    rulings that year (an editor's round trip: a typo moved a month's
+    rulings a year away, unsaid): a note, with the title of the page's year."""
+    srcdir = edited_root(rootdir, tmp_path, 'year', {'faq/2021.rst': [(old, new)]})
+    app = warning_free_build(make_app, srcdir)
+    assert notes(app, srcdir) == [f'faq/2021.rst:{line}: note: {note} [handbook.ruling-day]']
+
+
 def test_a_day_at_the_level_of_the_months_says_so(make_app, rootdir, tmp_path):
     """A day underlined as the months are is one of them, not a day of the
     month above: a note says how to make its lines rulings again."""

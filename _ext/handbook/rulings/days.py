@@ -297,6 +297,10 @@ def days(document: nodes.document, today: datetime.date,
     (see the module docstring)."""
     under_title = days_under_title(document)
     yearless: set[int] = set()  # the month sections reported for giving no year
+    reported: set[int] = set()  # the sections reported for a year not the page's
+    first = page_title(document)
+    titled = _YEAR.match(dated_title(first)) if first is not None else None
+    page_year = int(titled[1]) if titled else None
     for section in document.findall(nodes.section):
         parent = section.parent
         read = dated_title(section)
@@ -329,6 +333,9 @@ def days(document: nodes.document, today: datetime.date,
                 continue
         year = (int(m['year']) + (2000 if len(m['year']) == 2 else 0) if m['year']
                 else year_of(parent, document))
+        if year is not None and year != page_year and page_year is not None:
+            _other_year(section if m['year'] else parent, bool(m['year']), year, page_year,
+                        reported, config)
         if year is None:
             if says_so and id(parent) not in yearless:
                 yearless.add(id(parent))
@@ -368,6 +375,26 @@ def days(document: nodes.document, today: datetime.date,
             yield section, Day(written, None)
             continue
         yield section, Day(written, date.isoformat())
+
+
+def _other_year(section: nodes.section, is_day: bool, year: int, page_year: int,
+                reported: set[int], config: Config | None) -> None:
+    """A note, once for *section* (a month, or a day that writes its year:
+    *is_day*), whose title gives its days a year that is not the page title's."""
+    if id(section) in reported:
+        return
+    reported.add(id(section))
+    title = title_of(section)
+    written = dated_title(section)
+    m = _STARTS_WITH_DAY.match(written) if is_day else month_match(written)
+    group = 'year' if is_day else 1
+    fix = (f'write {written[:m.start(group)]}{str(page_year)[-len(m[group]):]}'
+           f'{written[m.end(group):]}' if m is not None and m[group] else
+           f'write the year {page_year}')
+    reports.note(f'section {title!r} dates its days {year}, but the page title says {page_year}: '
+                 f'if they are of {page_year}, {fix}',
+                 location=_title_line(section[0] if section.children else section),
+                 subtype='ruling-day', config=config)
 
 
 def _has_lines(section: nodes.section) -> bool:
