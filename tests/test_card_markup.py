@@ -122,14 +122,14 @@ JOINS = {
     # a role's closing backquote before Chinese text: its text runs on, to a card
     # link (with or without `\ ` before the role), or to nothing at the line's end
     14: (['ERROR: role :ruling: not recognised: next to Chinese text write `\\ ` before it, '
-          'and after its closing backquote, e.g. 详见\\ :ruling:`17/3/24`\\ 发… [handbook.markup]',
+          'and after its closing backquote: :ruling:`17/3/24`\\ 发… [handbook.markup]',
           MISMATCH],
          '| 「`旋风`_」\\ :ruling:`17/3/24`\\ 发动。「`王宫的铁壁`_」不能发动。'),
     15: (['ERROR: role :ref: not recognised: next to Chinese text write `\\ ` before it, '
-          'and after its closing backquote, e.g. 详见\\ :ref:`同时处理`\\ 中… [handbook.markup]'],
+          'and after its closing backquote: …见\\ :ref:`同时处理`\\ 中… [handbook.markup]'],
          '| 详见\\ :ref:`同时处理`\\ 中的内容，「`旋风`_」不能发动。'),
     16: (['ERROR: role :ruling: not recognised: next to Chinese text write `\\ ` before it, '
-          'and after its closing backquote, e.g. 详见\\ :ruling:`17/3/24`\\ 发… [handbook.markup]',
+          'and after its closing backquote: :ruling:`17/3/24`\\ 发… [handbook.markup]',
           'WARNING: Inline interpreted text or phrase reference start-string without '
           'end-string. [docutils]'],
          '| 「`旋风`_」\\ :ruling:`17/3/24`\\ 发动。'),

@@ -77,12 +77,12 @@ def test_docutils_and_sphinx_errors(capsys, monkeypatch):
         '`17/3/24 <https://www.db.yugioh-card.com/x>`__ (two underscores after the closing '
         'backquote) [handbook.markup]',
         f'{p}:22: error: Unexpected indentation. [docutils]',
-        f'{p}:24: error: role :ref: not recognised: next to Chinese text write `\\ ` before it, '
-        'e.g. 详见\\ :ref:`标签` [handbook.markup]',
+        f'{p}:24: error: role :ref: not recognised: next to Chinese text write `\\ ` before it: '
+        '…见\\ :ref:`标签` [handbook.markup]',
         # Chinese text after the closing backquote too: the role's text runs on to the
         # next line's backquote; one line, a fix for both ends (fuzzing found it)
         f'{p}:26: error: role :ref: not recognised: next to Chinese text write `\\ ` before it, '
-        'and after its closing backquote, e.g. 详见\\ :ref:`标签`\\ 「… [handbook.markup]',
+        'and after its closing backquote: …见\\ :ref:`标签`\\ 「… [handbook.markup]',
         f"{p}:26: warning: role missing (escaped) space after role: ':ref:`标签`「' "
         '[sphinx-lint.missing-space-after-role]',
         f'{p}:30: warning: Title underline too short. [docutils]',

@@ -275,7 +275,16 @@ def _run_on(role: str, target: str, rest: str, before: str = '') -> str:
     if target[-1:].isspace():
         return _spaced(role, target, before, rest[:1])
     return (f'role {role} not recognised: next to Chinese text write `\\ ` before it, and '
-            f'after its closing backquote, e.g. 详见\\ {role}`{target}`\\ {rest[:1]}…')
+            f'after its closing backquote: {_escaped(before, role, target, rest[:1])}')
+
+
+def _escaped(before: str, role: str, target: str, after: str = '') -> str:
+    """*role* with its text *target* as the fix writes it, between the
+    characters *before* and *after* it on the line: ``\\ `` where text
+    touches it (``…怪兽\\ :ruling:`17/3/24`\\ 发…``)."""
+    lead = f'…{before}\\ ' if before and not before.isspace() else ''
+    tail = f'\\ {after}…' if after and not after.isspace() else ''
+    return f'{lead}{role}`{target}`{tail}'
 
 
 def _spaced(role: str, target: str, before: str, after: str) -> str:
@@ -441,7 +450,8 @@ class CardMarkup(SphinxTransform):
                                   before[role.start() - 1:role.start()])
             elif role:
                 message = (f'role {role.group()} not recognised: next to Chinese text write '
-                           f'`\\ ` before it, e.g. 详见\\ {role.group()}`{text}`')
+                           f'`\\ ` before it: '
+                           f'{_escaped(before[role.start() - 1:role.start()], role.group(), text)}')
             elif isinstance(before, nodes.Text) and before.endswith('「') \
                     and is_placeholder(text):
                 message = (f'「`{text}`」 shows the placeholder in italics: write 「{text}」 '
@@ -657,8 +667,8 @@ class CardMarkup(SphinxTransform):
             reports.error(_spaced(role, target, before, after), location=location,
                           subtype='markup')
         else:
-            reports.error(f'role {role} not recognised: next to Chinese text write '
-                          f'`\\ ` before it, e.g. 详见\\ {role}`…`',
+            reports.error(f'role {role} not recognised: next to Chinese text write `\\ ` '
+                          f'before it: {_escaped(line[m.start() - 1:m.start()], role, "…")}',
                           location=location, subtype='markup')
 
     def known(self, name: str) -> bool:
