@@ -207,11 +207,15 @@ def test_sphinx_lint(capsys, monkeypatch, jobs):
     status, out = run(capsys, monkeypatch, 'check-lint', '-j', jobs)
     assert status == 1
     assert out == [
-        f'{P}lint/index.rst:4: warning: trailing whitespace [sphinx-lint.trailing-whitespace]',
         f'{P}lint/index.rst:5: warning: role use a single backtick, double backtick found. '
         '[sphinx-lint.role-with-double-backticks]',
-        'make check: 2 warnings (sphinx-lint.role-with-double-backticks 1, '
-        'sphinx-lint.trailing-whitespace 1)',
+        # style with a mechanical fix: notes, saying the fix (sphinx-lint's own
+        # words for a tab are "OMG TABS!!!1")
+        f'note: sphinx-lint.horizontal-tab ×1 ({P}lint/index.rst:7): a tab: write spaces instead '
+        '(docutils reads a tab as the spaces up to the next multiple of 8 columns)',
+        f'note: sphinx-lint.trailing-whitespace ×1 ({P}lint/index.rst:4): spaces at the end of '
+        'the line: delete them',
+        'make check: 1 warning (sphinx-lint.role-with-double-backticks 1); 2 notes',
     ]
 
 

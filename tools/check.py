@@ -96,8 +96,22 @@ LINT_CHECKERS = {
     ],
 }
 
+#: sphinx-lint's checkers of style with a mechanical fix: notes (they fail no
+#: build: nothing a reader sees changes), in words that say the fix (its own
+#: say none: "OMG TABS!!!1"); its other checkers' reports are warnings
+LINT_STYLE = {
+    'horizontal-tab': 'a tab: write spaces instead (docutils reads a tab as the spaces up to '
+                      'the next multiple of 8 columns)',
+    'trailing-whitespace': 'spaces at the end of the line: delete them',
+    'missing-final-newline': 'the file does not end with a line break: add one',
+}
+
 #: what a kind of note is and how to fix it: the text of its grouped line
 NOTE_KINDS = {
+    'sphinx-lint.horizontal-tab': 'tabs: write spaces instead (docutils reads a tab as the '
+                                  'spaces up to the next multiple of 8 columns)',
+    'sphinx-lint.trailing-whitespace': 'spaces at the ends of lines: delete them',
+    'sphinx-lint.missing-final-newline': 'files that do not end with a line break: add one',
     'handbook.ruling-https': 'http:// ruling URLs on hosts that serve https; make fix '
                              'rewrites them',
     'handbook.registry-alias': 'registry rows that spell an earlier row\'s card another way: '
@@ -273,8 +287,10 @@ def run_lint(srcdir: Path) -> list[Problem]:
             if isinstance(error, str):  # the file could not be read
                 problems.append(Problem(relative(str(page)), 1, 'error', error, 'sphinx-lint'))
                 continue
-            problems.append(Problem(relative(error.filename), error.line_no, 'warning',
-                                    error.msg, f'sphinx-lint.{error.checker_name}'))
+            style = LINT_STYLE.get(error.checker_name)
+            problems.append(Problem(relative(error.filename), error.line_no,
+                                    'note' if style else 'warning', style or error.msg,
+                                    f'sphinx-lint.{error.checker_name}'))
     return problems
 
 
