@@ -552,6 +552,24 @@ def test_a_year_that_is_not_the_page_titles_is_said(make_app, rootdir, tmp_path,
     assert notes(app, srcdir) == [f'faq/2021.rst:{line}: note: {note} [handbook.ruling-day]']
 
 
+@pytest.mark.parametrize('space', ['\u3000', '\u00a0'])
+def test_a_bar_before_a_space_not_asciis_is_an_error_with_the_fix(make_app, rootdir, tmp_path,
+                                                                 space):
+    """``|`` and an ideographic or no-break space is no line block: readers
+    see the bar, and the rulings of the lines are lost (an editor's round
+    trip: docutils said "Line block ends without a blank line", and our note
+    said to start the paragraph with "| ", which it seemed to)."""
+    srcdir = edited_root(rootdir, tmp_path, 'bar', {
+        'faq/2021.rst': [('\n| 「`倍倍伤害`_」发动后', f'\n|{space}「`倍倍伤害`_」发动后')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w for w in warnings(app) if 'handbook' in w] == [
+        f'faq/2021.rst:22: ERROR: this line starts with "|" and the space U+{ord(space):04X}, '
+        'which docutils does not read as a line block\'s (readers see the bar): write "| " with '
+        'an ASCII space [handbook.markup]']
+    assert notes(app, srcdir) == []
+
+
 def test_a_day_at_the_level_of_the_months_says_so(make_app, rootdir, tmp_path):
     """A day underlined as the months are is one of them, not a day of the
     month above: a note says how to make its lines rulings again."""

@@ -542,6 +542,8 @@ class CardMarkup(SphinxTransform):
     def check_text(self, block: nodes.TextElement, plain: set[str], emphasised: set[int]) -> None:
         pieces = list(self.pieces(block))
         text = ''.join(t for t, _, _, _ in pieces)
+        if isinstance(block, nodes.paragraph):
+            self.check_bar(block, text)
         title = isinstance(block, (nodes.title, nodes.subtitle, nodes.rubric))
         backquoted = '`' in text
         if not backquoted and (title or '「' not in text):
@@ -746,6 +748,19 @@ class CardMarkup(SphinxTransform):
                     emphasis = node
                 node = node.parent
             yield str(text), prose, emphasis, uri
+
+    def check_bar(self, block: nodes.paragraph, text: str) -> None:
+        """A paragraph whose lines start with ``|`` and a space that is not
+        ASCII's (an editor's ``|　`` or ``|`` and a no-break space): meant
+        as a line block, which docutils reads only before an ASCII space;
+        readers see the bars, and its lines are no rulings."""
+        source, first = self.first_line(block)
+        for i, line in enumerate(text.split('\n')):
+            if line[:1] == '|' and line[1:2].isspace() and line[1:2] not in ' \t\n':
+                reports.error(f'this line starts with "|" and the space U+{ord(line[1]):04X}, '
+                              'which docutils does not read as a line block\'s (readers see '
+                              'the bar): write "| " with an ASCII space',
+                              location=f'{source}:{first + i}', subtype='markup')
 
     def first_line(self, block: nodes.Element) -> tuple[str, int]:
         """Source and line of the block's first line of text."""

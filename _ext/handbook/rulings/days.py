@@ -576,6 +576,8 @@ def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: C
     but holds no date: it reads as a ruling of the day, and is none."""
     if not isinstance(block, (nodes.paragraph, nodes.bullet_list, nodes.enumerated_list)):
         return
+    if block.astext()[:1] == '|':  # "|" and a space not ASCII's: the markup error says the fix
+        return
     if next(references_in(block), None) is not None or not any(
             is_card_link(node) for node in block.findall(nodes.Element)):
         return
