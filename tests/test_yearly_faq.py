@@ -552,6 +552,22 @@ def test_a_year_that_is_not_the_page_titles_is_said(make_app, rootdir, tmp_path,
     assert notes(app, srcdir) == [f'faq/2021.rst:{line}: note: {note} [handbook.ruling-day]']
 
 
+def test_a_struck_line_with_a_link_gets_the_roles_fix_alone(make_app, rootdir, tmp_path):
+    """A link in a struck line's text: the error's fix (the names without
+    backquotes) links every name of the line; the name after the link is
+    not also told to be linked, which, done, nested a second link (an
+    editor's round trip)."""
+    struck = '「死者苏生」特殊召唤的怪兽被一时除外的场合，是否还受「来自墓场的呼声」的效果影响，调整中。'
+    srcdir = edited_root(rootdir, tmp_path, 'struck', {
+        'faq/2021.rst': [(struck, struck.replace('「死者苏生」', '「`死者苏生`_」'))]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w for w in warnings(app) if 'handbook' in w] == [
+        "faq/2021.rst:23: ERROR: :strike:`…` holds a link, which reStructuredText cannot nest in "
+        "a role's text (readers see the markup): write its card names without backquotes, "
+        ':strike:`「卡名」…`: the build links the names of struck text [handbook.markup]']
+
+
 @pytest.mark.parametrize('space', ['\u3000', '\u00a0'])
 def test_a_bar_before_a_space_not_asciis_is_an_error_with_the_fix(make_app, rootdir, tmp_path,
                                                                  space):

@@ -334,6 +334,9 @@ class CardMarkup(SphinxTransform):
         self.sibling = _Siblings()
         self.lines = BlockLines()
         self.registry = registry(self.env)
+        #: the text blocks that hold a role with a link in its text: their plain
+        #: names are not told to be linked (the role's fix makes them its text)
+        self.tangled: set[int] = set()
         self.check_card_references()
         self.check_default_role()
         emphasised = self.check_emphasis()
@@ -433,6 +436,8 @@ class CardMarkup(SphinxTransform):
                 self.error(node, f'{name}`…` holds a link, which reStructuredText cannot nest '
                                  f'in a role\'s text (readers see the markup): {fix}', 'markup')
                 tangled.add(id(node.parent))
+                self.tangled.update(id(a) for a in ancestors(node)
+                                    if isinstance(a, nodes.TextElement))
             elif node.rawsource == '`':
                 self.check_unended_role(node)
         for node in self.document.findall(nodes.title_reference):
@@ -624,9 +629,10 @@ class CardMarkup(SphinxTransform):
                        else f'「`{name}`_」 outside the role')
                 fix += (' (a link cannot sit inside a role; make fix does it for a role '
                         'declared on the page, in a file it includes or in rst_prolog)')
-            reports.warning(f'「{content}」 is a card name in the registry but not linked: '
-                            f'write {fix}', location=f'{source}:{line}',
-                            subtype='unlinked')
+            if id(block) not in self.tangled:
+                reports.warning(f'「{content}」 is a card name in the registry but not linked: '
+                                f'write {fix}', location=f'{source}:{line}',
+                                subtype='unlinked')
             reported_until = end
 
     def check_backquotes(self, piece: str, source: str, first: int, reported: set) -> None:
