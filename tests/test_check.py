@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 
@@ -291,3 +292,21 @@ def test_exit_status_of_the_command(root, status):
     done = subprocess.run([sys.executable, 'tools/check.py', '--srcdir', path, '--confdir', path],
                           cwd=ROOT, capture_output=True, text=True, env=env)
     assert done.returncode == status, done.stdout + done.stderr
+
+
+def test_a_row_a_did_you_mean_names_is_not_said_unused(capsys, monkeypatch, tmp_path):
+    """A page that misspells a card (火焰地狱) links no row: the row its
+    did-you-mean names is the one to keep, not one to remove (an editor's
+    round trip: the note said "else remove it" of 火炎地狱)."""
+    root = tmp_path / 'yearly-faq'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-yearly-faq', root)
+    page = root / 'faq' / '2021.rst'
+    page.write_text(page.read_text(encoding='utf-8').replace('「`火炎地狱`_」', '「`火焰地狱`_」'),
+                    encoding='utf-8')
+    monkeypatch.chdir(tmp_path)
+    status = check.main(['--srcdir', str(root), '--confdir', str(root), '--notes', 'each'])
+    assert status == 1
+    assert capsys.readouterr().out.splitlines() == [
+        'yearly-faq/faq/2021.rst:37: error: unknown card name 「火焰地狱」: did you mean 「火炎地狱」? If it '
+        'is a new card, add a row to links.rst. [handbook.card]',
+        'make check: 1 error (handbook.card 1)']

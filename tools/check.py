@@ -129,6 +129,8 @@ _RECORD = re.compile(r'^(?:(?P<location>.*?): )?(?P<level>WARNING|ERROR|CRITICAL
 _NOTE = re.compile(rf'^(?:(?P<location>[^\n]*?): )?{NOTE}(?P<message>.*?) '
                    r'\[(?P<kind>handbook\.[\w.-]+)\]$', re.S)
 _ESCAPES = re.compile(r'\x1b\[[0-9;]*[A-Za-z]')
+#: the card an unknown name's report suggests (cards/links.py's did-you-mean)
+_DID_YOU_MEAN = re.compile(r'did you mean 「(.+?)」\?')
 
 
 @dataclasses.dataclass(frozen=True, order=True)
@@ -248,9 +250,11 @@ def run_sphinx(srcdir: Path, confdir: Path, overrides: dict[str, str], jobs: int
     return stream.problems + status.problems, app.env
 
 
-def unused_cards(env) -> list[Problem]:
+def unused_cards(env, reported: list[Problem] = ()) -> list[Problem]:
     """Registry rows that no page links to: notes ``handbook.unused-card``
-    (``suppress_warnings`` can silence them, as any note)."""
+    (``suppress_warnings`` can silence them, as any note); but not a row that
+    a did-you-mean of *reported* names (a page misspells its card: the
+    row is the one to keep)."""
     from handbook.cards.links import registry as card_registry
     from handbook.cards.links import used_keys
     from handbook.cards.registry import fold
@@ -261,11 +265,13 @@ def unused_cards(env) -> list[Problem]:
     registry = card_registry(env)
 
     used = used_keys(env)
+    meant = {fold(name) for problem in reported if problem.kind == 'handbook.card'
+             for name in _DID_YOU_MEAN.findall(problem.message)}
     path = relative(str(registry.path))
     problems = []
     for card in registry.cards():
         keys = {card.key, *(fold(alias) for _, alias in card.aliases)}
-        if not keys & used:
+        if not keys & (used | meant):
             problems.append(Problem(path, card.line, 'note',
                                     f'{card.kind} 「{card.name}」 is not linked from any page; '
                                     'keep the row if a page will need it, else remove it',
@@ -374,7 +380,7 @@ def check(args: argparse.Namespace) -> int:
                 print(problem)
             print(summary(problems))
             return 2
-        problems += unused_cards(env)
+        problems += unused_cards(env, problems)
         problems += lint[0].result() if lint else run_lint(args.srcdir)
     problems = sorted(set(problems))
     annotate = bool(os.environ.get('GITHUB_ACTIONS'))
