@@ -552,6 +552,15 @@ def test_a_year_that_is_not_the_page_titles_is_said(make_app, rootdir, tmp_path,
     assert notes(app, srcdir) == [f'faq/2021.rst:{line}: note: {note} [handbook.ruling-day]']
 
 
+def test_a_line_continued_on_the_next_is_one_text_without_a_space(make_app, rootdir, tmp_path):
+    """A line of a line block continued on an indented next line is the same
+    ruling, its text joined as written Chinese is, with no space where the
+    editor's line ended (an editor's round trip: ``变成0， 对方``)."""
+    srcdir = edited_root(rootdir, tmp_path, 'wrapped', {
+        'faq/2021.rst': [('如果自己基本分变成0，对方', '如果自己基本分变成0，\n  对方')]})
+    assert exported(quiet_build(make_app, srcdir)) == EXPORTED
+
+
 def test_a_struck_line_with_a_link_gets_the_roles_fix_alone(make_app, rootdir, tmp_path):
     """A link in a struck line's text: the error's fix (the names without
     backquotes) links every name of the line; the name after the link is

@@ -75,6 +75,18 @@ LEFT_OUT = '\x00'
 _BETWEEN_WIDE = re.compile(rf'(?<=[\u2e80-\uffef])\s*{LEFT_OUT}+\s*(?=[\u2e80-\uffef])')
 
 
+#: a line break inside a sentence between two Chinese characters or signs (a line
+#: of a line block continued on the next, a paragraph wrapped)
+_WRAPPED = re.compile(r'(?<=[\u2e80-\uffef])[ \t]*\n\s*(?=[\u2e80-\uffef])')
+
+
+def unwrapped(text: str) -> str:
+    """*text* without the line breaks between Chinese words: Chinese is
+    written without spaces, and a break there is where the editor's line
+    ended (``变成0，\\n  对方``: ``变成0，对方``, not ``变成0， 对方``)."""
+    return _WRAPPED.sub('', text)
+
+
 def close_up(text: str) -> str:
     """*text* without its marks of what was left out (:data:`LEFT_OUT`), and
     without the spaces beside them between Chinese words, which stood beside
