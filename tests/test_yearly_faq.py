@@ -552,6 +552,28 @@ def test_a_year_that_is_not_the_page_titles_is_said(make_app, rootdir, tmp_path,
     assert notes(app, srcdir) == [f'faq/2021.rst:{line}: note: {note} [handbook.ruling-day]']
 
 
+def test_a_misspelt_label_gets_the_label_it_means(make_app, rootdir, tmp_path):
+    """The outdated day's :ref: misspells its label (处里 for 处理, read
+    alike): Sphinx's "undefined label" gets a note beside it with the label
+    to write (an editor's round trip); a label read differently gets none."""
+    srcdir = edited_root(rootdir, tmp_path, 'label', {
+        'faq/2021.rst': [(':ref:`同时处理`', ':ref:`同时处里`')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == ["faq/2021.rst:34: WARNING: undefined label: '同时处里' [ref.ref]"]
+    assert notes(app, srcdir) == [
+        "faq/2021.rst:34: note: the undefined label '同时处里' may be a misspelling of '同时处理': "
+        'write :ref:`同时处理` [handbook.ref]']
+
+
+def test_a_label_read_differently_gets_no_did_you_mean(make_app, rootdir, tmp_path):
+    srcdir = edited_root(rootdir, tmp_path, 'other', {
+        'faq/2021.rst': [(':ref:`同时处理`', ':ref:`同时发动`')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert notes(app, srcdir) == []
+
+
 def test_a_line_continued_on_the_next_is_one_text_without_a_space(make_app, rootdir, tmp_path):
     """A line of a line block continued on an indented next line is the same
     ruling, its text joined as written Chinese is, with no space where the

@@ -256,21 +256,11 @@ class Registry(Mapping[str, Card]):
         if self._candidates is None:
             self._candidates = (list(self._cards), list(self._cards.values()))
         keys, cards = self._candidates
-        reach = 1 if len(query) <= 4 else 2
-        from rapidfuzz import process  # imported once a name is unknown: most builds never
-        from rapidfuzz.distance import Levenshtein
-
-        close = [(distance, keys[i], cards[i]) for _, distance, i in process.extract(
-                     query, keys, scorer=Levenshtein.distance, score_cutoff=reach, limit=None)
-                 if distance <= (1 if min(len(query), len(keys[i])) <= 4 else 2)]
-        if not close or any(query in key or key in query for _, key, _ in close):
-            return None  # nothing close, or a longer or shorter name: another card
-        close = [(distance, key, card) for distance, key, card in close
-                 if all(_accepted(op, query, key) for op in Levenshtein.editops(query, key))]
+        close = slips(query, keys)
         if not close:
-            return None  # a character another reads differently: 白洞 is not 黑洞
-        best = min(distance for distance, _, _ in close)
-        at_best = {card for distance, _, card in close if distance == best}
+            return None
+        best = min(distance for distance, _ in close)
+        at_best = {cards[i] for distance, i in close if distance == best}
         if len(at_best) != 1:
             return None
         shown = at_best.pop().name_in(language)
@@ -282,6 +272,25 @@ class Registry(Mapping[str, Card]):
         leads.  Compared between builds to find the pages whose links changed."""
         return {key: ((card.name, card.kind), (card.id, card.url))
                 for key, card in self._cards.items()}
+
+
+def slips(query: str, keys: list[str]) -> list[tuple[int, int]]:
+    """The *keys* that *query* may be a misspelling of, ``(distance, index)``:
+    one edit away (two for names over four characters), each edit a slip
+    (:func:`_accepted`: a character read alike, a particle); none where a
+    key holds *query* or *query* a key (a longer or shorter name is
+    another).  A did-you-mean offers one only if it is the one closest."""
+    reach = 1 if len(query) <= 4 else 2
+    from rapidfuzz import process  # imported once a name is unknown: most builds never
+    from rapidfuzz.distance import Levenshtein
+
+    close = [(distance, i) for _, distance, i in process.extract(
+                 query, keys, scorer=Levenshtein.distance, score_cutoff=reach, limit=None)
+             if distance <= (1 if min(len(query), len(keys[i])) <= 4 else 2)]
+    if any(query in keys[i] or keys[i] in query for _, i in close):
+        return []  # a longer or shorter name: another card
+    return [(distance, i) for distance, i in close  # 白洞 is not 黑洞
+            if all(_accepted(op, query, keys[i]) for op in Levenshtein.editops(query, keys[i]))]
 
 
 def _accepted(op, query: str, key: str) -> bool:

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
+from handbook.cards.registry import slips
 from handbook.core import reports
 from handbook.core.source_lines import locate
 from handbook.store import PAGE_READ, Contribution, carry, store
@@ -202,6 +203,26 @@ def report_duplicates(app: Sphinx, env: BuildEnvironment) -> None:
                             location=f'{source}:{line}', subtype='label')
 
 
+def misspelt_label(app: Sphinx, domain: Any, node: nodes.Element) -> None:
+    """``warn-missing-reference``: a ``:ref:`` to no label that is a
+    misspelling of one label (the slips of a card's name: a character read
+    alike, a particle; :func:`handbook.cards.registry.slips`) gets a note
+    with that label, at its line, beside Sphinx's warning (every handler of
+    the event runs: the standard domain's says "undefined label" all the
+    same, and fails the build)."""
+    if domain is None or domain.name != 'std' or node.get('reftype') not in ('ref', 'numref'):
+        return
+    target = node.get('reftarget', '')
+    labels = sorted(domain.labels.keys() | domain.anonlabels.keys())
+    close = slips(target, labels) if target else []
+    best = min((distance for distance, _ in close), default=None)
+    meant = [labels[i] for distance, i in close if distance == best]
+    if len(meant) == 1:
+        reports.note(f'the undefined label {target!r} may be a misspelling of {meant[0]!r}: '
+                     f'write :{node["reftype"]}:`{meant[0]}`', location=node, subtype='ref',
+                     config=app.config)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(AnonymousLinks)
     app.add_transform(RecordLabels)
@@ -211,6 +232,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('env-get-outdated', note_labels)
     app.connect('env-get-updated', pages_referring_to_changed_labels)
     app.connect('env-check-consistency', report_duplicates)
+    app.connect('warn-missing-reference', misspelt_label)
     # env_version 3: the labels a page refers to
     return {'version': '1', 'env_version': 3,
             'parallel_read_safe': True, 'parallel_write_safe': True}
