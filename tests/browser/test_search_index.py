@@ -342,6 +342,14 @@ def test_what_was_read_stays_readable_offline(browser, site, screenshot):
                                "?.textContent.length > 0")
         screenshot(page, 'offline')
         assert ruling_results(page) == online and page.title() == title
+        # a search whose parts were never loaded says so, once: the page loads
+        # (no manifest asked for again and again), the count says why
+        page.goto(base + f'search.html?q={quote("王宫的铁壁")}', wait_until='load')
+        page.wait_for_function("document.querySelector('#ruling-results .ruling-search-count')"
+                               "?.textContent.length > 0")
+        assert page.locator('#ruling-results .ruling-search-count').inner_text() == (
+            '无法载入这次搜索所需的索引（离线时，只有读过的页面和搜过的内容可用）。')
+        assert ruling_results(page) == []
         # a page never opened is not there
         with contextlib.suppress(Exception):
             page.goto(base + 'effect-types.html')

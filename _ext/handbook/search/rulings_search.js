@@ -55,7 +55,7 @@ const RulingSearch = (() => {
       manifestAsked = new Promise((resolve, reject) => {
         listeners.push(resolve);
         if (!document.querySelector('script[src*="rulings-index.js"]'))
-          script(staticUrl("rulings-index.js"), () => reject(new Error("no search index")));
+          script(staticUrl("rulings-index.js"), () => reject(new Unavailable("no search index")));
       });
     }
     return manifestAsked;
@@ -74,8 +74,10 @@ const RulingSearch = (() => {
       waiting.set(name, { promise, resolve, reject });
       script(staticUrl(`search/${name}.js?v=${manifest.version}`), () => {
         waiting.delete(name);
-        reject(new Error(`no part ${name} of the search index`));
-        renewManifest();
+        reject(new Unavailable(`no part ${name} of the search index`));
+        // a newer index may have dropped it: the manifest again, once for its
+        // version (offline, a kept manifest would be loaded again and again)
+        stale();
       });
     }
     return waiting.get(name).promise;
@@ -100,6 +102,8 @@ const RulingSearch = (() => {
     renewManifest();
   };
   class Stale extends Error {}
+  /** A part of the index that could not be loaded (offline: not kept). */
+  class Unavailable extends Error {}
 
   const addPart = (name, epoch, data) => {
     if (!manifest || epoch !== manifest.epoch) {
@@ -755,8 +759,16 @@ const RulingSearch = (() => {
     more.addEventListener("click", showMore);
   };
 
+  /** What a search that failed says: the reader is told where the results
+   * would be (offline, the parts a search needs may not have been kept). */
   const failed = (error) => {
-    if (!(error instanceof Stale)) console.error("rulings_search:", error);
+    if (error instanceof Stale) return;
+    console.error("rulings_search:", error);
+    if (error instanceof Unavailable) {
+      for (const status of document.querySelectorAll(".ruling-search-count, .handbook-search-status"))
+        status.textContent = labels.unavailable || "";
+      if (ui) ui.list.replaceChildren();
+    }
   };
 
   const searchPage = () => {
