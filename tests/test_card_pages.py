@@ -413,3 +413,20 @@ def test_an_edit_rewrites_only_the_pages_whose_rulings_changed(app, make_app):
     # a page file lost: written again
     (outdir / 'cards' / '黑洞.html').unlink()
     assert rebuild() == ['cards/黑洞']
+
+
+def test_a_card_pages_preview_counts_its_rulings_as_the_page_does(handbook_build):
+    """A ruling said in a chapter and in a yearly FAQ is one ruling on the
+    card page (也见于); its preview counted it once per place (a reader's
+    round trip: 月之书's said 16, its page 13). On the real handbook, which
+    has such rulings: every card page's preview and summary agree."""
+    differ, shared = [], 0
+    for page in sorted((handbook_build.html / 'cards').glob('*.html')):
+        text = page.read_text(encoding='utf-8')
+        said = re.search(r'<meta name="description" content="「[^」]*」的 (\d+) 条裁定', text)
+        shown = re.search(r'(\d+) 条裁定提到「', text)
+        if said and shown:
+            shared += 'card-ruling-also' in text
+            if said[1] != shown[1]:
+                differ.append((page.stem, said[1], shown[1]))
+    assert shared and differ == []

@@ -242,6 +242,13 @@ def split(page: CardPage, limit: int) -> list[list[tuple[bool, list[Ruling]]]]:
     return [shown[start:start + limit] for start in range(0, len(shown), limit)] or [[]]
 
 
+def counts(parts: list[list[tuple[bool, list[Ruling]]]]) -> tuple[int, int]:
+    """The rulings *parts* (:func:`split`) list, standing and folded: a ruling
+    said in several places (one group) counts once, as the page shows it."""
+    listed_groups = [folded for part in parts for folded, _group in part]
+    return listed_groups.count(False), listed_groups.count(True)
+
+
 def newest_first(rulings: list[Ruling], order: dict[str, int]) -> list[Ruling]:
     """Newest date first (a ruling's date: :attr:`Ruling.date`); the same date,
     and undated rulings last, in reading order."""
@@ -650,15 +657,17 @@ class Contexts:
         card's name, its count of rulings and the newest of them, cut to
         ``handbook_description_width`` columns."""
         name = page.entry.card.name_in(self.language)
-        if not page.rulings and page.overturned:  # as the page's summary says it
+        # counted as the page counts them: a ruling said in several places once
+        count, gone = counts(split(page, self.env.config.handbook_card_page_rulings))
+        if not count and gone:  # as the page's summary says it
             return str(_('没有现行的裁定提到「{name}」：提到它的 {count} 条裁定都已被推翻或'
-                         '已过时。').format(name=name, count=len(page.overturned)))
-        if not page.rulings:
+                         '已过时。').format(name=name, count=gone))
+        if not count:
             return str(_('没有裁定提到「{name}」。').format(name=name))
         newest = page.rulings[0]
         dates = newest.dated_by.text if newest.dated_by else ''
         return cut(str(_('「{name}」的 {count} 条裁定。最新（{date}）：{text}').format(
-            name=name, count=len(page.rulings), date=dates, text=newest.text)),
+            name=name, count=count, date=dates, text=newest.text)),
             self.env.config.handbook_description_width)
 
     def partner(self, key: str) -> dict[str, str]:
@@ -698,8 +707,7 @@ class Contexts:
         several = len(parts) > 1
         partners = [{**self.partner(key), 'parts': ' '.join(map(str, where[key]) if several else ())}
                     for key in sorted(shared, key=lambda k: (-shared[k], k))]
-        count = sum(not folded for part in parts for folded, _group in part)
-        gone = sum(folded for part in parts for folded, _group in part)
+        count, gone = counts(parts)
         if count:
             summary = _('{count} 条裁定提到「{name}」，最新的在前。').format(count=count, name=name)
         elif gone:
