@@ -99,6 +99,13 @@ def test_the_two_card_filter_shows_exactly_the_rulings_naming_both(request, site
     assert [href for href, _cards, shown in listed(page) if shown] == []
     assert page.locator('.card-filter-status').inner_text() == '没有裁定同时提到「不是卡名」'
 
+    # the page's own card, by any of its names: every ruling names it, all shown
+    # (a reader's round trip: its name hid every ruling)
+    for own in ('旋风', '旋風'):
+        box.fill(own)
+        assert listed(page) == everything
+        assert page.locator('.card-filter-status').inner_text() == ''
+
     box.fill('')
     assert listed(page) == everything
     assert page.evaluate(_CUT_OFF) == []

@@ -8,7 +8,8 @@
  * where it has none).  The typed text is folded as
  * names.fold folds (NFKC, separators removed, lower case); the rulings shown
  * are those naming the card whose name is exactly the text, else every card
- * whose name contains it.  Empty text: every ruling.
+ * whose name contains it.  Empty text, or a name of the page's own card
+ * (data-own, folded): every ruling.
  *
  * A card page of several parts (cards/<id>_2.html …) lists part of the
  * rulings: the form says which part it is (data-part), each suggestion the
@@ -68,9 +69,11 @@
       });
     };
 
+    // the page's own card, by any of its names: every ruling names it
+    const own = new Set((form.dataset.own || "").split(" ").filter(Boolean));
     const apply = () => {
       const query = fold(input.value);
-      if (!query) {
+      if (!query || own.has(query)) {
         rulings.forEach(({ item }) => { item.hidden = false; });
         status.textContent = "";
         showElsewhere([]);

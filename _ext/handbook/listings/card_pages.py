@@ -727,6 +727,9 @@ class Contexts:
             'handbook_card': {
                 'name': name, 'key': card.key, 'kind': card.kind, 'url': self.urls.url(card),
                 'aliases': [*dict.fromkeys([*aliases, *page.spellings])],
+                # its names folded: the filter shows every ruling for them
+                'folded': ' '.join(sorted({card.key, fold(card.name),
+                                           *(fold(alias) for _lang, alias in card.aliases)})),
             },
             'handbook_card_partners': partners,
             'handbook_card_texts': {
