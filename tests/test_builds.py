@@ -129,3 +129,12 @@ def test_the_handbook_builds_without_warnings(handbook_build):
     # the styles, linked once (the extensions add them: conf.py does not)
     index = (handbook_build.html / 'index.html').read_text(encoding='utf-8')
     assert index.count('_static/handbook.css') == 1
+
+
+def test_the_generated_pages_say_nothing_meant_for_editors(handbook_build):
+    """What the build writes is for readers: "do not edit by hand" and how
+    the dates of change are found are comments of the page's source (a
+    reader's round trip found them on four pages and in their previews)."""
+    for page in ('timeline', 'recent', 'card-index', 'open-questions'):
+        text = (handbook_build.html / f'{page}.html').read_text(encoding='utf-8')
+        assert '手工编辑' not in text and 'git 记录' not in text, page
