@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
 import pytest
@@ -356,3 +357,28 @@ def test_what_was_read_stays_readable_offline(browser, site, screenshot):
         assert 'effect-types' not in page.title()
     finally:
         context.close()
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq', srcdir='yearly-faq-basic-theme', freshenv=True)
+def test_a_theme_built_on_basic_gets_the_search_too(app, desktop):
+    """A handbook on Sphinx's default theme (alabaster, built on basic; the
+    root's): its search page runs no script of Sphinx's search (its page
+    named searchindex.js, whose script called a Search never loaded: an
+    error at each search), and its sidebar box answers as furo's does."""
+    app.build()
+    errors: list[str] = []
+    desktop.on('pageerror', lambda error: errors.append(str(error)))
+    with serve(Path(app.outdir)) as base:
+        desktop.goto(f'{base}search.html?q={quote("倍倍伤害")}')
+        desktop.wait_for_function("document.querySelector('#ruling-results .ruling-search-count')"
+                                  "?.textContent.length > 0")
+        assert ruling_results(desktop) == ['faq/2021.html#ruling-2021-01-05-倍倍伤害']
+        desktop.goto(f'{base}index.html')
+        box = desktop.locator('#searchbox input[name="q"]')
+        box.focus()
+        desktop.keyboard.type('倍倍伤害')
+        desktop.wait_for_function('document.querySelector("ul.handbook-search-options")'
+                                  '?.dataset.query === "倍倍伤害"')
+        assert box.get_attribute('role') == 'combobox'
+    assert 'searchindex.js' not in (Path(app.outdir) / 'search.html').read_text(encoding='utf-8')
+    assert errors == []

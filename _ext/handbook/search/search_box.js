@@ -37,8 +37,10 @@
       .catch((error) => console.error("search_box:", error));
   };
 
+  // furo's box, and the one of the themes built on Sphinx's basic (alabaster)
+  const BOXES = 'input.sidebar-search, #searchbox input[name="q"]';
   const setUp = () => {
-    for (const input of document.querySelectorAll("input.sidebar-search"))
+    for (const input of document.querySelectorAll(BOXES))
       input.addEventListener("focus", start, { once: true });
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
