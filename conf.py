@@ -131,6 +131,9 @@ html_static_path = ['_static']
 html_last_updated_fmt = '%Y-%m-%d'  # each page's last change (_ext/handbook/publishing/page_dates.py)
 html_copy_source = False
 html_show_sourcelink = False
+# no index entries in the handbook: Sphinx's general index would be an empty page,
+# linked from every page's head (rel=index); the card index is the handbook's index
+html_use_index = False
 
 # -- Publishing (_ext/handbook/publishing/) -------------------------------------------
 # The published site's address: canonical links, sitemap.xml, robots.txt, link
