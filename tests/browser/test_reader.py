@@ -240,3 +240,35 @@ def test_dark_mode_toggle(desktop, site, screenshot):
     desktop.reload()  # the choice is remembered
     screenshot(desktop, 'dark')
     assert luminance(colours(desktop)['background']) < 0.05
+
+
+_FOCUSED = '''() => { const e = document.activeElement;
+  return e ? (e.id ? '#' + e.id : e.tagName.toLowerCase()) +
+    (e.closest('.sidebar-drawer') ? ' in-drawer' : '') + (e.closest('.toc-drawer') ? ' in-toc' : '')
+    : ''; }'''
+
+
+def test_a_keyboard_opens_the_navigation_on_a_phone(phone, site, screenshot):
+    """On a phone, the navigation drawer is off the screen: the keyboard
+    reaches the checkbox that opens it (its icon shows the focus), no link
+    of the closed drawer is a Tab stop (a reader's round trip: twelve stops
+    off the screen, and no way to open the menu), and Space opens it."""
+    phone.goto(site.url('negation.html'))
+    stops = []
+    for _ in range(8):
+        phone.keyboard.press('Tab')
+        stops.append(phone.evaluate(_FOCUSED))
+    assert '#__navigation' in stops
+    assert not [stop for stop in stops if 'in-drawer' in stop or 'in-toc' in stop]
+    phone.focus('#__navigation')
+    phone.keyboard.press('Space')
+    assert phone.locator('.sidebar-drawer').evaluate(
+        'e => getComputedStyle(e).visibility') == 'visible'
+    phone.wait_for_function("document.querySelector('.sidebar-drawer')"
+                            ".getBoundingClientRect().left >= 0")
+    screenshot(phone, 'navigation-open')
+    stops = []
+    for _ in range(8):
+        phone.keyboard.press('Tab')
+        stops.append(phone.evaluate(_FOCUSED))
+    assert any('in-drawer' in stop for stop in stops), stops
