@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: every page of the handbook, and the search page with results, as a phone shows them
 PHONE_PAGES = [*(f'{p.stem}.html' for p in sorted((ROOT / 'source').glob('*.rst'))),
-               'genindex.html', 'search.html?q=旋风']
+               '404.html', 'search.html?q=旋风']
 
 _CARD_LINK = re.compile(r'<a class="card-link [^"]*" href="[^"]*"[^>]*>(.*?)</a>', re.S)
 

@@ -538,8 +538,10 @@ def writer(app: Sphinx, pages: list[CardPage]) -> Callable[[list[CardPage]], Non
 
     def write(some: list[CardPage]) -> None:
         for page in some:
-            description = html.escape(context.description(page))
-            for number, (part, values) in enumerate(zip(page.parts, context(page), strict=True), 1):
+            parts = split(page, env.config.handbook_card_page_rulings)
+            description = html.escape(context.description(page, parts))
+            for number, (part, values) in enumerate(zip(page.parts, context(page, parts),
+                                                        strict=True), 1):
                 title = context.title(page, number)
                 ident = part.removeprefix(f'{FOLDER}/')
                 text = (frame.replace(TITLE_TOKEN, html.escape(title))
@@ -652,13 +654,14 @@ class Contexts:
                 ruling=self.once(group), struck=struck, texts=self.texts)
         return done
 
-    def description(self, page: CardPage) -> str:
+    def description(self, page: CardPage, parts: list[list[tuple[bool, list[Ruling]]]]) -> str:
         """What a link to the page says (its preview, ``og:description``): the
         card's name, its count of rulings and the newest of them, cut to
-        ``handbook_description_width`` columns."""
+        ``handbook_description_width`` columns; *parts* what its parts list
+        (:func:`split`)."""
         name = page.entry.card.name_in(self.language)
         # counted as the page counts them: a ruling said in several places once
-        count, gone = counts(split(page, self.env.config.handbook_card_page_rulings))
+        count, gone = counts(parts)
         if not count and gone:  # as the page's summary says it
             return str(_('没有现行的裁定提到「{name}」：提到它的 {count} 条裁定都已被推翻或'
                          '已过时。').format(name=name, count=gone))
@@ -687,12 +690,12 @@ class Contexts:
         return name if number == 1 else str(_('{name}（第 {page} 页）').format(
             name=name, page=number))
 
-    def __call__(self, page: CardPage) -> list[dict[str, Any]]:
-        """The context of each part of *page* (see :func:`split`)."""
+    def __call__(self, page: CardPage, parts: list[list[tuple[bool, list[Ruling]]]]
+                 ) -> list[dict[str, Any]]:
+        """The context of each part of *page*, *parts* what they list (:func:`split`)."""
         registry = self.registry
         card = page.entry.card
         name = card.name_in(self.language)
-        parts = split(page, self.env.config.handbook_card_page_rulings)
         # the other cards named with this one: how often, and on which parts
         shared: dict[str, int] = {}
         where: dict[str, dict[int, None]] = {}
