@@ -464,6 +464,21 @@ def test_faq_pages_that_name_no_page_are_said_at_their_line(make_app, rootdir, t
         [f'handbook.toml:{report} [handbook.settings]']
 
 
+def test_faq_pages_of_the_command_line_are_said_as_such(make_app, rootdir, tmp_path):
+    """``-D handbook_faq_pages=…``: no file holds the value, so the warning
+    names the option (not handbook.toml's line, nor conf.py's)."""
+    srcdir = tmp_path / 'yearly-faq'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    (srcdir / 'handbook.toml').write_text("faq_pages = ['faq/*']\n", encoding='utf-8')
+    app = make_app('dummy', srcdir=srcdir, freshenv=True,
+                   confoverrides={'handbook_faq_pages': 'faq/*.rst'})
+    app.build()
+    assert [w for w in warnings(app) if 'handbook.settings' in w] == [
+        "WARNING: the option -D handbook_faq_pages holds 'faq/*.rst', which names no page, so "
+        "no page is read as a yearly FAQ page through it: write 'faq/*': a page's name has no "
+        "file suffix [handbook.settings]"]
+
+
 def test_a_missing_registry_is_named_at_its_setting(make_app, rootdir, tmp_path):
     srcdir = tmp_path / 'legacy-settings'
     shutil.copytree(rootdir / 'test-legacy-settings', srcdir)

@@ -617,6 +617,21 @@ def test_a_bar_before_a_space_not_asciis_is_an_error_with_the_fix(make_app, root
     assert notes(app, srcdir) == []
 
 
+def test_a_bar_without_a_space_gets_the_note_with_the_fix(make_app, rootdir, tmp_path):
+    """``|`` glued to the text is no line block either; no space follows the
+    bar, so it is no error of ours: the day's note says the fix (docutils
+    warns too)."""
+    srcdir = edited_root(rootdir, tmp_path, 'glued-bar', {
+        'faq/2021.rst': [('\n| 「`倍倍伤害`_」发动后', '\n|「`倍倍伤害`_」发动后')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w for w in warnings(app) if 'handbook' in w] == []
+    assert [n for n in notes(app, srcdir) if 'no ruling' in n] == [
+        "faq/2021.rst:22: note: this paragraph of the day '1/5' names a card but is no "
+        "ruling: a day's rulings are the lines of its line blocks; start it with \"| \" (and "
+        'indent its other lines) to make it a ruling of 2021-01-05 [handbook.ruling-day]']
+
+
 def test_a_day_at_the_level_of_the_months_says_so(make_app, rootdir, tmp_path):
     """A day underlined as the months are is one of them, not a day of the
     month above: a note says how to make its lines rulings again."""

@@ -248,6 +248,19 @@ _FOCUSED = '''() => { const e = document.activeElement;
     : ''; }'''
 
 
+def test_a_page_without_contents_has_no_contents_stop_on_a_phone(phone, site):
+    """A card page has no contents (furo hides its drawer and icon): the
+    checkbox of that drawer is no Tab stop, whose focus would not show and
+    whose Space would dim the page with nothing opened."""
+    phone.goto(site.url('cards/旋风.html'))
+    assert phone.locator('.toc-drawer.no-toc').count() == 1
+    stops = []
+    for _ in range(6):
+        phone.keyboard.press('Tab')
+        stops.append(phone.evaluate(_FOCUSED))
+    assert '#__navigation' in stops and '#__toc' not in stops, stops
+
+
 def test_a_keyboard_opens_the_navigation_on_a_phone(phone, site, screenshot):
     """On a phone, the navigation drawer is off the screen: the keyboard
     reaches the checkbox that opens it (its icon shows the focus), no link
@@ -258,7 +271,7 @@ def test_a_keyboard_opens_the_navigation_on_a_phone(phone, site, screenshot):
     for _ in range(8):
         phone.keyboard.press('Tab')
         stops.append(phone.evaluate(_FOCUSED))
-    assert '#__navigation' in stops
+    assert '#__navigation' in stops and '#__toc' in stops  # the page has contents
     assert not [stop for stop in stops if 'in-drawer' in stop or 'in-toc' in stop]
     phone.focus('#__navigation')
     phone.keyboard.press('Space')

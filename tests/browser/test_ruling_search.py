@@ -212,6 +212,35 @@ def test_more_results_on_request(desktop, site):
     assert sorted(ruling_results(desktop)) == expected
 
 
+def test_the_next_rulings_failing_to_load_leave_the_shown_ones(desktop, site):
+    """The network goes while a reader looks at results (offline, a part of
+    the index never kept): the rulings shown stay, the count says why the
+    next ones are missing, and the button asks again."""
+    shown = search(desktop, site, '手卡')
+    assert len(shown) == 20
+    desktop.route('**/_static/search/**', lambda route: route.abort())
+    # the next twenty may have been loaded ahead already: until a load fails
+    status = desktop.locator('#ruling-results .ruling-search-count')
+    for _ in range(3):
+        shown = ruling_results(desktop)
+        desktop.click('button.ruling-results-more')
+        desktop.wait_for_function(
+            'document.querySelectorAll("#ruling-results li.ruling-result").length > '
+            f'{len(shown)} || document.querySelector("#ruling-results .ruling-search-count")'
+            '.textContent.startsWith("无法载入")')
+        if status.inner_text().startswith('无法载入'):
+            break
+    assert status.inner_text() == '无法载入这次搜索所需的索引（离线时，只有读过的页面和搜过的内容可用）。'
+    assert ruling_results(desktop) == shown and len(shown) >= 20
+    assert desktop.locator('button.ruling-results-more').is_enabled()
+    # the network is back: the same button shows them
+    desktop.unroute('**/_static/search/**')
+    desktop.click('button.ruling-results-more')
+    desktop.wait_for_function('document.querySelectorAll("#ruling-results li.ruling-result")'
+                              f'.length > {len(shown)}')
+    assert ruling_results(desktop)[:len(shown)] == shown
+
+
 def test_a_ruling_in_two_places_is_shown_once_with_both(desktop, site, screenshot):
     """The same ruling on negation and face-down-banish: one result, its
     permalink and the other place's, both kept."""

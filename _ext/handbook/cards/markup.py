@@ -92,7 +92,7 @@ from sphinx.transforms import SphinxTransform
 from handbook.cards.links import changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
-from handbook.core.source_lines import BlockLines, locate
+from handbook.core.source_lines import BlockLines, foreign_bar, locate
 from handbook.nodes import ancestors, card_of, card_reference
 from handbook.store import PAGE_READ, Contribution, carry, store
 
@@ -762,7 +762,7 @@ class CardMarkup(SphinxTransform):
         readers see the bars, and its lines are no rulings."""
         source, first = self.first_line(block)
         for i, line in enumerate(text.split('\n')):
-            if line[:1] == '|' and line[1:2].isspace() and line[1:2] not in ' \t\n':
+            if foreign_bar(line):
                 reports.error(f'this line starts with "|" and the space U+{ord(line[1]):04X}, '
                               'which docutils does not read as a line block\'s (readers see '
                               'the bar): write "| " with an ASCII space',

@@ -317,9 +317,12 @@ def origin(config: Config, srcdir: str | os.PathLike[str], name: str) -> str:
 
 
 def where(config: Config, srcdir: str | os.PathLike[str], confdir: str | os.PathLike[str],
-          name: str) -> str:
+          name: str) -> str | None:
     """``path:line`` where the config value *name* is set, for messages: its
-    key's line in the settings file, else its line in ``conf.py``."""
+    key's line in the settings file, else its line in ``conf.py``; None where
+    the command line sets it (``-D``: no file holds it, :func:`origin` says so)."""
+    if name in config.overrides:
+        return None
     key = next(k for k, spec in KEYS.items() if spec.config == name)
     path = settings_path(srcdir, config.handbook_settings)
     if path is not None and path.is_file() and name in load(path).values:
@@ -327,7 +330,7 @@ def where(config: Config, srcdir: str | os.PathLike[str], confdir: str | os.Path
     conf = Path(confdir) / 'conf.py'
     try:
         return f'{conf}:{_line_of(conf.read_text(encoding="utf-8"), name)}'
-    except (OSError, ValueError):
+    except OSError:
         return str(conf)
 
 

@@ -13,6 +13,13 @@ from __future__ import annotations
 from docutils import nodes
 
 
+def foreign_bar(line: str) -> bool:
+    """Does *line* start with ``|`` and a space that is not ASCII's (``|　``,
+    ``|`` and a no-break space)?  Meant as a line of a line block, which
+    docutils reads only before an ASCII space: the line is text, bar and all."""
+    return line[:1] == '|' and line[1:2].isspace() and line[1:2] not in ' \t\n'
+
+
 def locate(node: nodes.Node) -> tuple[str | None, int | None]:
     """``(source, line)`` of *node*, exact where its raw text can be found."""
     block = node

@@ -117,6 +117,7 @@ from sphinx import addnodes
 from sphinx.util.nodes import clean_astext
 
 from handbook.core import reports, settings
+from handbook.core.source_lines import foreign_bar
 from handbook.nodes import is_card_link, references_in
 
 if TYPE_CHECKING:
@@ -206,7 +207,9 @@ def check_faq_pages(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> 
                and any(fnmatch.fnmatchcase(page, bare) for page in pages)
                else "write a page's name as a toctree does (faq/2021), or a glob of names "
                     "(faq/*)")
-        reports.warning(f'faq_pages holds {pattern!r}, which names no page, so no page is '
+        setting = ('the option -D handbook_faq_pages' if 'handbook_faq_pages'
+                   in env.config.overrides else 'faq_pages')
+        reports.warning(f'{setting} holds {pattern!r}, which names no page, so no page is '
                         f'read as a yearly FAQ page through it: {fix}',
                         location=settings.where(env.config, app.srcdir, app.confdir,
                                                 'handbook_faq_pages'),
@@ -576,7 +579,7 @@ def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: C
     but holds no date: it reads as a ruling of the day, and is none."""
     if not isinstance(block, (nodes.paragraph, nodes.bullet_list, nodes.enumerated_list)):
         return
-    if block.astext()[:1] == '|':  # "|" and a space not ASCII's: the markup error says the fix
+    if any(map(foreign_bar, block.astext().split('\n'))):  # the markup error says the fix
         return
     if next(references_in(block), None) is not None or not any(
             is_card_link(node) for node in block.findall(nodes.Element)):

@@ -449,6 +449,13 @@ const RulingSearch = (() => {
       renewManifest();
       return;
     }
+    if (manifest && index.version !== undefined && index.version === manifest.version
+        && index.epoch === manifest.epoch && index.rulings === manifest.rulings) {
+      // loaded again for a part that failed: the index is the same, so the
+      // failure was the network's; the parts loaded and the results shown stay
+      renewing = false;
+      return;
+    }
     const renewed = manifest !== null;
     generation += 1;
     renewing = false;
@@ -623,6 +630,13 @@ const RulingSearch = (() => {
         shown.next = entries;
         shown.loading = null;
         ui.more.disabled = false;
+      }, (error) => {
+        // a click asks again (offline, a part not kept fails each time)
+        if (shown.result === result) {
+          shown.loading = null;
+          ui.more.disabled = false;
+        }
+        throw error;
       });
       return shown.loading;
     };
@@ -634,18 +648,23 @@ const RulingSearch = (() => {
       nearMore = new IntersectionObserver((seen) => {
         if (seen.some((entry) => entry.isIntersecting)) {
           nearMore.disconnect();
-          fetchNext()?.catch(failed);
+          fetchNext()?.catch(logged); // loaded ahead: a click says what failed
         }
       }, { rootMargin: `0px 0px ${NEAR}px 0px` });
       nearMore.observe(ui.more);
-    } else fetchNext()?.catch(failed);
+    } else fetchNext()?.catch(logged);
   };
 
   const showMore = () => {
     const { result, next } = shown;
     if (!next) {
       const loading = shown.fetchNext && shown.fetchNext();
-      if (loading) loading.then(showMore).catch(failed);
+      if (loading) loading.then(showMore).catch((error) => {
+        logged(error);
+        // the rulings shown stay: only the next ones are missing
+        if (error instanceof Unavailable && shown.result === result)
+          ui.status.textContent = labels.unavailable || "";
+      });
       return;
     }
     shown.next = null;
@@ -657,9 +676,24 @@ const RulingSearch = (() => {
   };
 
   /** Search for what the box holds and show the rulings found. */
-  const run = async () => {
+  const run = () => {
     const query = ui.input.value;
     const order = ui.form.elements.order.value;
+    return show(query, order).catch((error) => {
+      logged(error);
+      // a search typed since, which did not fail, keeps its results
+      if (error instanceof Unavailable && ui.input.value === query
+          && ui.form.elements.order.value === order) {
+        shown = { result: null, count: 0, next: null, loading: null, fetchNext: null };
+        ui.status.textContent = labels.unavailable || "";
+        ui.cards.replaceChildren();
+        ui.list.replaceChildren();
+        ui.more.hidden = true;
+      }
+    });
+  };
+
+  const show = async (query, order) => {
     const result = await search(query, order);
     if (!current(result) || ui.input.value !== query || ui.form.elements.order.value !== order)
       return;
@@ -745,12 +779,12 @@ const RulingSearch = (() => {
       window.history.replaceState(null, "", url);
     };
     const typed = () => {
-      run().catch(failed);
+      run();
       clearTimeout(addressPending);
       addressPending = setTimeout(address, ADDRESS_PAUSE);
     };
     const switched = () => {
-      run().catch(failed);
+      run();
       address();
     };
     window.addEventListener("pagehide", () => { if (addressPending !== null) address(); });
@@ -759,25 +793,19 @@ const RulingSearch = (() => {
     more.addEventListener("click", showMore);
   };
 
-  /** What a search that failed says: the reader is told where the results
-   * would be (offline, the parts a search needs may not have been kept). */
-  const failed = (error) => {
-    if (error instanceof Stale) return;
-    console.error("rulings_search:", error);
-    if (error instanceof Unavailable) {
-      for (const status of document.querySelectorAll(".ruling-search-count, .handbook-search-status"))
-        status.textContent = labels.unavailable || "";
-      if (ui) ui.list.replaceChildren();
-    }
+  /** A load that failed, in the console.  Where it leaves the reader without
+   * what was asked, the caller says so on the page (offline, the parts a
+   * search needs may not have been kept): labels.unavailable. */
+  const logged = (error) => {
+    if (!(error instanceof Stale)) console.error("rulings_search:", error);
   };
 
   const searchPage = () => {
     build();
     const first = run();
-    rerun.push(() => run().catch(failed));
+    rerun.push(run);
     const query = shownQuery.trim();
-    if (query) first.then(() => sections(query)).catch(failed);
-    else first.catch(failed);
+    if (query) first.then(() => sections(query));
   };
 
   // -- sections: Sphinx's place on the search page -----------------------------------------
@@ -861,9 +889,16 @@ const RulingSearch = (() => {
     const list = element("ul", "search");
     list.setAttribute("role", "list");
     out.replaceChildren(title, summary, list);
-    const result = await search(query, "newest");
-    if (!current(result)) return;
-    const results = await sectionResults(result.matched);
+    let result, results;
+    try {
+      result = await search(query, "newest");
+      if (!current(result)) return;
+      results = await sectionResults(result.matched);
+    } catch (error) {
+      logged(error);
+      if (error instanceof Unavailable) summary.textContent = labels.unavailable || "";
+      return;
+    }
     const terms = result.terms;
     const highlight = terms.flatMap((term) => term.alternatives)
       .filter((alternative) => alternative.text).map((alternative) => alternative.text);
@@ -877,7 +912,8 @@ const RulingSearch = (() => {
         if (!isIntersecting) continue;
         observer.unobserve(target);
         const doc = Number(target.dataset.doc);
-        snippet(doc, terms).then((p) => target.append(p)).catch(failed);
+        // a snippet that fails to load leaves the section's link alone
+        snippet(doc, terms).then((p) => target.append(p)).catch(logged);
       }
     }) : null;
     // in batches, each its own task: hundreds of results are no long task
@@ -1008,7 +1044,17 @@ const RulingSearch = (() => {
       status.textContent = all.textContent;
       list.dataset.query = query;
     };
-    const updated = () => update().catch(failed);
+    const updated = () => {
+      const query = input.value;
+      update().catch((error) => {
+        logged(error);
+        if (error instanceof Unavailable && input.value === query) {
+          close();
+          list.replaceChildren();
+          status.textContent = labels.unavailable || "";
+        }
+      });
+    };
     rerun.push(() => { if (!list.hidden) updated(); });
 
     input.addEventListener("input", updated);
@@ -1036,7 +1082,7 @@ const RulingSearch = (() => {
     });
     input.addEventListener("blur", close);
     input.addEventListener("focus", () => { if (input.value.trim()) updated(); });
-    ready().catch(failed);
+    ready().catch(logged); // the next search says it, where the reader looks
     // a manifest loaded again (the index changed): the open list shown again
     rerun.push(() => { if (document.activeElement === input && input.value.trim()) updated(); });
     if (document.activeElement === input && input.value.trim()) updated();

@@ -452,7 +452,8 @@ def language_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
     """Links from *pagename* to the same page in each language of the site."""
     languages: dict[str, str] = app.config.handbook_languages
     current = app.config.language
-    if len(languages) < 2:
+    # handbook_switchers (handbook.publishing.editions): off where one language is built (make html)
+    if len(languages) < 2 or not getattr(app.config, 'handbook_switchers', True):
         return []
     root = next(iter(languages))
 
