@@ -38,6 +38,12 @@ LOCALEDIR   ?= locale
 # 404 page); empty: conf.py's (Read the Docs' address, else none: those are left
 # out).  A translated site's is BASEURL<lang>/, like its folder.
 BASEURL     ?=
+# the sidebar's links to the same page in the other editions and languages: only
+# where they are built too (make html-all sets 1; a plain make html builds one of
+# them, and its links to the others would be dead).  An environment variable
+# (handbook_switchers, _ext/handbook/publishing/editions.py), not -D: a conf.py of
+# the handbook's own may not load that extension
+SWITCHERS   ?= 0
 # make preview's port; make bench's options (tools/bench.py --help)
 PORT        ?= 8000
 # make preview's -j: an edit re-reads a page or two, which two processes only slow down
@@ -102,7 +108,7 @@ help:
 	@echo "make venv    create or update $(VENV) from requirements.txt"
 	@echo "make clean   remove $(BUILDDIR)"
 	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES"
-	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL PORT PREVIEW_JOBS BENCH_ARGS TAGS EDITIONS"
+	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL SWITCHERS PORT PREVIEW_JOBS BENCH_ARGS TAGS EDITIONS"
 	@echo "           BASE CI_WORKFLOWS FUZZ_EXAMPLES SPEED NEXT_VENV"
 
 # The virtual environment is (re)made whenever requirements.txt or constraints.txt
@@ -119,7 +125,7 @@ $(STAMP): requirements.txt constraints.txt
 # runs at a time in BUILDDIR (tools/build_html.py; README, "Checking").
 # The doctrees stay out of the folder that is published.
 html: $(STAMP)
-	$(BIN)/python tools/build_html.py --site $(HTMLDIR) --lock $(BUILDDIR)/.lock -- \
+	HANDBOOK_SWITCHERS=$(SWITCHERS) $(BIN)/python tools/build_html.py --site $(HTMLDIR) --lock $(BUILDDIR)/.lock -- \
 		-b html -W --keep-going $(ALLOPTS) \
 		-d $(BUILDDIR)/doctrees$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR)) \
 		$(SOURCEDIR) $(STAGEDIR)
@@ -128,10 +134,11 @@ html: $(STAMP)
 # One catalog per page, plus handbook.pot: the texts the extensions generate, _('…'),
 # from the modules whose _ is the handbook catalog's (not Sphinx's own).
 HANDBOOK_TEXTS = $(shell grep -rl --include="*.py" "get_translation('handbook')" _ext/handbook)
+html-all: SWITCHERS = 1
 html-all: html
-	$(foreach lang,$(TRANSLATIONS),$(MAKE) html LANGUAGE=$(lang) &&) true
-	$(foreach tag,$(EDITIONS),$(MAKE) html TAGS=$(tag) && \
-		$(foreach lang,$(TRANSLATIONS),$(MAKE) html TAGS=$(tag) LANGUAGE=$(lang) &&)) true
+	$(foreach lang,$(TRANSLATIONS),$(MAKE) html SWITCHERS=1 LANGUAGE=$(lang) &&) true
+	$(foreach tag,$(EDITIONS),$(MAKE) html SWITCHERS=1 TAGS=$(tag) && \
+		$(foreach lang,$(TRANSLATIONS),$(MAKE) html SWITCHERS=1 TAGS=$(tag) LANGUAGE=$(lang) &&)) true
 
 gettext: $(STAMP)
 	$(SPHINXBUILD) -b gettext -W --keep-going $(ALLOPTS) $(SOURCEDIR) $(BUILDDIR)/gettext
@@ -195,7 +202,7 @@ test-next:
 # own doctrees, out of the folder that is zipped.
 EDITION      = $(shell git log -1 --format=%cd --date=format:%Y.%m.%d 2>/dev/null || date +%Y.%m.%d)
 epub: $(STAMP)
-	$(SPHINXBUILD) -b epub -W --keep-going $(ALLOPTS) -d $(BUILDDIR)/doctrees-epub \
+	HANDBOOK_SWITCHERS=0 $(SPHINXBUILD) -b epub -W --keep-going $(ALLOPTS) -d $(BUILDDIR)/doctrees-epub \
 		-D version=$(EDITION) $(SOURCEDIR) $(BUILDDIR)/epub
 
 pdf: $(STAMP)
@@ -262,7 +269,7 @@ check-ci: $(STAMP)
 # re-reads the pages using a changed name.  Warnings are shown, not fatal.  Its
 # own build folder.
 preview: $(STAMP)
-	$(BIN)/sphinx-autobuild -j $(PREVIEW_JOBS) $(BUILDOPTS) -d $(BUILDDIR)/doctrees-preview --port $(PORT) \
+	HANDBOOK_SWITCHERS=0 $(BIN)/sphinx-autobuild -j $(PREVIEW_JOBS) $(BUILDOPTS) -d $(BUILDDIR)/doctrees-preview --port $(PORT) \
 		--watch $(CONFDIR)/conf.py --watch '$(REGISTRY)' --watch $(LOCALEDIR) \
 		--watch _ext --watch _static $(SOURCEDIR) $(BUILDDIR)/preview
 

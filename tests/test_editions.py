@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from types import SimpleNamespace
 
 import pytest
 from docutils import nodes
 
 from conftest import ROOT
+from handbook.publishing.editions import decide_switchers
 from handbook.store import store
 from helpers import (PUBLISHED, assert_no_warnings, build_once, html, make_command, sphinxopts,
                      warnings, whole_list)
@@ -220,6 +222,29 @@ def test_full_edition_links_the_current_one(app):
             '    <li><a href="current/timeline.html">现行版</a></li>') in page
 
 
+@pytest.mark.sphinx('html', testroot='editions', freshenv=True,
+                    confoverrides={'handbook_switchers': False})
+def test_a_build_of_one_edition_links_to_no_other(app):
+    app.build()
+    page = whole_list(app.outdir, 'timeline')
+    assert 'sidebar-editions' not in page
+    assert 'href="current/' not in page
+
+
+@pytest.mark.parametrize(('variable', 'switchers'), [(None, True), ('1', True), ('0', False)])
+def test_the_makefile_says_whether_the_other_editions_are_built(monkeypatch, variable,
+                                                                 switchers):
+    monkeypatch.delenv('HANDBOOK_SWITCHERS', raising=False)
+    if variable is not None:
+        monkeypatch.setenv('HANDBOOK_SWITCHERS', variable)
+    config = SimpleNamespace(handbook_switchers=None)
+    decide_switchers(None, config)
+    assert config.handbook_switchers is switchers
+    config = SimpleNamespace(handbook_switchers=True)  # conf.py's word wins
+    decide_switchers(None, config)
+    assert config.handbook_switchers is True
+
+
 @pytest.mark.sphinx('gettext', testroot='editions', freshenv=True, tags=['current'])
 def test_catalogs_hold_both_editions(app):
     app.build()
@@ -243,6 +268,8 @@ def test_make_builds_the_current_edition_into_its_folder():
     # Sphinx builds into a staging folder, published into /b/html/current (tools/build_html.py)
     assert ' --site /b/html/current --lock /b/.lock ' in command
     assert command.endswith(' -d /b/doctrees-current source /b/staging/html-current')
+    # one edition built: no link to the other, which would be dead
+    assert re.search(r'(^| )HANDBOOK_SWITCHERS=0 \S*python tools/build_html.py ', command)
     run = make('-n', 'html', 'TAGS=current', 'LANGUAGE=zh_TW', 'BUILDDIR=/b',
                'BASEURL=https://example.org/ocg/')
     command = ' '.join(run.stdout.replace('\\\n', ' ').split())
@@ -253,6 +280,8 @@ def test_make_builds_the_current_edition_into_its_folder():
     run = make('-n', 'html-all', 'BUILDDIR=/b', 'TRANSLATIONS=zh_TW')
     outdirs = re.findall(r'--site (/b/html\S*)', run.stdout)
     assert outdirs == ['/b/html', '/b/html/zh_TW', '/b/html/current', '/b/html/current/zh_TW']
+    # each of them links to the others
+    assert re.findall(r'HANDBOOK_SWITCHERS=(\d)', run.stdout) == ['1'] * 4
 
 
 @pytest.fixture(scope='module')
