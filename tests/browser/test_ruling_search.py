@@ -212,6 +212,25 @@ def test_more_results_on_request(desktop, site):
     assert sorted(ruling_results(desktop)) == expected
 
 
+def test_the_keyboard_reads_on_from_the_rulings_added(desktop, site):
+    """Enter on 显示更多裁定 moves the focus to the first ruling added (the
+    button moves below them; after the last ones it is gone, and the focus
+    went back to the start of the page)."""
+    assert len(search(desktop, site, '手卡')) == 20
+    more = desktop.locator('button.ruling-results-more')
+    while more.is_visible():
+        count = len(ruling_results(desktop))
+        more.focus()
+        desktop.keyboard.press('Enter')
+        desktop.wait_for_function('(n) => document.querySelectorAll('
+                                  '"#ruling-results li.ruling-result").length > n', arg=count)
+        focused = desktop.evaluate('document.activeElement.getAttribute("href")')
+        assert focused == ruling_results(desktop)[count]
+    # Tab goes on through the rulings after it
+    desktop.keyboard.press('Tab')
+    assert desktop.evaluate('document.activeElement.closest("li.ruling-result") !== null')
+
+
 def test_the_next_rulings_failing_to_load_leave_the_shown_ones(desktop, site):
     """The network goes while a reader looks at results (offline, a part of
     the index never kept): the rulings shown stay, the count says why the

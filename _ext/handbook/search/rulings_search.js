@@ -668,11 +668,17 @@ const RulingSearch = (() => {
       return;
     }
     shown.next = null;
+    // the button pressed (by keyboard, or a tap that focused it): the focus
+    // goes to the first ruling added, where reading goes on (the button
+    // moves below them, or goes once the last are shown, and with it the focus)
+    const pressed = document.activeElement === ui.more;
     const fragment = document.createDocumentFragment();
     for (const entry of next) fragment.append(item(entry, result.terms));
+    const first = fragment.firstElementChild;
     ui.list.append(fragment);
     shown.count += next.length;
     prepareMore(result);
+    if (pressed && first) first.querySelector("a.ruling-result-link")?.focus();
   };
 
   /** Search for what the box holds and show the rulings found. */
