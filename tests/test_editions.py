@@ -16,7 +16,7 @@ import pytest
 from docutils import nodes
 
 from conftest import ROOT
-from handbook.publishing.editions import decide_switchers
+from handbook.core.switchers import decide
 from handbook.store import store
 from helpers import (PUBLISHED, assert_no_warnings, build_once, html, make_command, sphinxopts,
                      warnings, whole_list)
@@ -238,10 +238,10 @@ def test_the_makefile_says_whether_the_other_editions_are_built(monkeypatch, var
     if variable is not None:
         monkeypatch.setenv('HANDBOOK_SWITCHERS', variable)
     config = SimpleNamespace(handbook_switchers=None)
-    decide_switchers(None, config)
+    decide(None, config)
     assert config.handbook_switchers is switchers
     config = SimpleNamespace(handbook_switchers=True)  # conf.py's word wins
-    decide_switchers(None, config)
+    decide(None, config)
     assert config.handbook_switchers is True
 
 

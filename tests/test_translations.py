@@ -150,6 +150,16 @@ def test_switcher_links_to_the_same_page_in_the_root_language(app):
     assert 'aria-label="語言"' in html(app)  # the handbook catalog
 
 
+@pytest.mark.sphinx('html', testroot='intl', freshenv=True,
+                    confoverrides={'handbook_switchers': False})
+def test_a_build_of_one_language_links_to_no_other(app):
+    """The root's conf.py loads the translations without the editions: the
+    switch is theirs as well (make html: handbook.core.switchers)."""
+    app.build()
+    assert 'sidebar-languages' not in html(app)
+    assert 'hreflang=' not in html(app, 'sub/nested')
+
+
 @pytest.mark.sphinx('html', testroot='intl',
                     confoverrides={'language': 'zh_CN'})
 @pytest.mark.test_params(shared_result='translations-intl-zh-cn')

@@ -71,7 +71,6 @@ configure: the tag's name is ``current``.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -212,18 +211,9 @@ def pages_of_the_other_edition(app: Sphinx, env: BuildEnvironment, added: Any,
 # -- the edition switcher ----------------------------------------------------------------
 
 
-def decide_switchers(app: Sphinx, config: Config) -> None:
-    """``handbook_switchers`` unset: the Makefile's word, an environment variable
-    rather than ``-D`` (a ``conf.py`` of a handbook's own may leave this extension out,
-    and ``-W`` fails on an override of an unknown value)."""
-    if config.handbook_switchers is None:
-        config.handbook_switchers = os.environ.get('HANDBOOK_SWITCHERS', '1') != '0'
-
-
 def edition_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
     """Links from *pagename* to the same page in each edition, in the same language;
-    none where the build is not the whole site's (``handbook_switchers``: a plain
-    ``make html`` builds one edition, and a link to the other would be dead)."""
+    none where the build is not the whole site's (:mod:`handbook.core.switchers`)."""
     if not app.config.handbook_switchers:
         return []
     this = edition(app)
@@ -254,13 +244,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.rulings.lines')
     app.setup_extension('handbook.rulings.strike')
     app.setup_extension('handbook.publishing.reader_tools')  # the rulings' permalink, copy, §
-    app.add_config_value('handbook_switchers', None, 'html',
-                         types=frozenset({bool, type(None)}),
-                         description='link each page to itself in the other editions and '
-                                     'languages; None: as $HANDBOOK_SWITCHERS says (make '
-                                     'html: 0, it builds one of them; make html-all: 1), '
-                                     'else on')
-    app.connect('config-inited', decide_switchers)
+    app.setup_extension('handbook.core.switchers')  # handbook_switchers
     app.add_transform(StruckRulings)
     # before translations (400: a translation's <lang>/ goes after current/) and site_urls
     app.connect('config-inited', place_edition, priority=300)

@@ -71,27 +71,36 @@ const RulingSearch = (() => {
         resolve = yes;
         reject = no;
       });
-      waiting.set(name, { promise, resolve, reject });
+      const asked = waiting; // a newer manifest's map is not this load's
+      asked.set(name, { promise, resolve, reject });
       script(staticUrl(`search/${name}.js?v=${manifest.version}`), () => {
-        waiting.delete(name);
+        if (asked.get(name)?.promise === promise) asked.delete(name);
         reject(new Unavailable(`no part ${name} of the search index`));
         // a newer index may have dropped it: the manifest again, once for its
         // version (offline, a kept manifest would be loaded again and again)
-        stale();
+        if (manifest && !whole && failedFor !== manifest.version) {
+          failedFor = manifest.version;
+          renewManifest("failed");
+        }
       });
     }
     return waiting.get(name).promise;
   };
 
   let renewing = false;
+  // why the manifest is being loaded again: "failed" (a part did not load:
+  // the index may be newer, or the network gone), "stale", "format"
+  let renewedWhy = new Set();
   /** The manifest again, bypassing the cache: the parts are of a newer index. */
-  const renewManifest = () => {
+  const renewManifest = (why) => {
+    renewedWhy.add(why);
     if (renewing) return;
     renewing = true;
     script(staticUrl(`rulings-index.js?renew=${Date.now()}`));
   };
 
   let renewedFor = null; // the manifest's version last loaded again as stale: once each
+  let failedFor = null; // the version last loaded again for a part that failed: once each
   let otherFormat = false; // whether a manifest of another format was loaded again
   /** The parts hold an id the manifest does not (a ruling added since the
    * manifest was loaded: its epoch is the same): the manifest loaded again,
@@ -99,15 +108,22 @@ const RulingSearch = (() => {
   const stale = () => {
     if (whole || !manifest || renewedFor === manifest.version) return;
     renewedFor = manifest.version;
-    renewManifest();
+    renewManifest("stale");
   };
   class Stale extends Error {}
   /** A part of the index that could not be loaded (offline: not kept). */
   class Unavailable extends Error {}
 
   const addPart = (name, epoch, data) => {
-    if (!manifest || epoch !== manifest.epoch) {
-      renewManifest();
+    if (!manifest) {
+      renewManifest("stale");
+      return;
+    }
+    if (epoch !== manifest.epoch) { // a part of another index: its manifest, once
+      const wait = waiting.get(name);
+      waiting.delete(name);
+      if (wait) wait.reject(new Stale(`part ${name} is of another index`));
+      stale();
       return;
     }
     parts.set(name, data);
@@ -446,13 +462,17 @@ const RulingSearch = (() => {
     if (index.format !== 1 && index.format !== FORMAT && !otherFormat) {
       otherFormat = true; // a manifest a cache kept from an older build: this build's, once
       renewing = false;
-      renewManifest();
+      renewedWhy = new Set();
+      renewManifest("format");
       return;
     }
-    if (manifest && index.version !== undefined && index.version === manifest.version
-        && index.epoch === manifest.epoch && index.rulings === manifest.rulings) {
-      // loaded again for a part that failed: the index is the same, so the
-      // failure was the network's; the parts loaded and the results shown stay
+    const why = renewedWhy;
+    renewedWhy = new Set();
+    if (manifest && why.size === 1 && why.has("failed") && index.version !== undefined
+        && index.version === manifest.version && index.epoch === manifest.epoch
+        && index.rulings === manifest.rulings) {
+      // loaded again only for a part that failed, and the index is the same:
+      // the failure was the network's; the parts loaded and the results shown stay
       renewing = false;
       return;
     }
@@ -655,11 +675,14 @@ const RulingSearch = (() => {
     } else fetchNext()?.catch(logged);
   };
 
-  const showMore = () => {
+  // pressed: whether the reader pressed the button (by keyboard, or a tap that
+  // focused it), asked when pressed: a button disabled while its rulings load
+  // loses the focus
+  const showMore = (event, pressed = document.activeElement === ui.more) => {
     const { result, next } = shown;
     if (!next) {
       const loading = shown.fetchNext && shown.fetchNext();
-      if (loading) loading.then(showMore).catch((error) => {
+      if (loading) loading.then(() => showMore(null, pressed)).catch((error) => {
         logged(error);
         // the rulings shown stay: only the next ones are missing
         if (error instanceof Unavailable && shown.result === result)
@@ -668,16 +691,17 @@ const RulingSearch = (() => {
       return;
     }
     shown.next = null;
-    // the button pressed (by keyboard, or a tap that focused it): the focus
-    // goes to the first ruling added, where reading goes on (the button
-    // moves below them, or goes once the last are shown, and with it the focus)
-    const pressed = document.activeElement === ui.more;
+    // a failure said before, by a click since: the count again
+    const found = labels.found.replace("{count}", result.rulings.length);
+    if (ui.status.textContent !== found) ui.status.textContent = found;
     const fragment = document.createDocumentFragment();
     for (const entry of next) fragment.append(item(entry, result.terms));
     const first = fragment.firstElementChild;
     ui.list.append(fragment);
     shown.count += next.length;
     prepareMore(result);
+    // the focus goes to the first ruling added, where reading goes on (the
+    // button moves below them, or goes once the last are shown)
     if (pressed && first) first.querySelector("a.ruling-result-link")?.focus();
   };
 

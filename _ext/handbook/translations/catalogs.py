@@ -452,8 +452,8 @@ def language_links(app: Sphinx, pagename: str) -> list[dict[str, Any]]:
     """Links from *pagename* to the same page in each language of the site."""
     languages: dict[str, str] = app.config.handbook_languages
     current = app.config.language
-    # handbook_switchers (handbook.publishing.editions): off where one language is built (make html)
-    if len(languages) < 2 or not getattr(app.config, 'handbook_switchers', True):
+    # off where one language is built (make html: handbook.core.switchers)
+    if len(languages) < 2 or not app.config.handbook_switchers:
         return []
     root = next(iter(languages))
 
@@ -498,6 +498,7 @@ def add_templates(app: Sphinx, config: Config) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.cards.links')
+    app.setup_extension('handbook.core.switchers')  # handbook_switchers
     app.add_config_value('handbook_locale_dir', 'locale', 'env', types=frozenset({str}),
                          description='folder of <lang>/LC_MESSAGES/*.po, relative to conf.py')
     app.add_config_value('handbook_languages', {}, 'html', types=frozenset({dict}),
