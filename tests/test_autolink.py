@@ -88,6 +88,18 @@ def test_a_backquote_that_is_no_markup_leaves_the_role_below_alone(tmp_path, cap
     assert page.read_text(encoding='utf-8') == line.replace('「旋风」', '「`旋风`_」', 1) + struck
 
 
+def test_a_role_left_unclosed_is_left_alone(tmp_path, capsys):
+    """``:strike:`…`` with no closing backquote (an editor's round trip:
+    make fix linked its names, and the build then said the role holds
+    links; its fix was the line as first written): its names are the role's
+    text once the backquote is there.  A name before the role is prose."""
+    page = tmp_path / 'page.rst'
+    line = '| 「旋风」：:strike:`「王宫的铁壁」特殊召唤的怪兽，调整中。\n'
+    page.write_text(line, encoding='utf-8')
+    autolink.main(['--cards', str(REGISTRY), str(page)])
+    assert page.read_text(encoding='utf-8') == line.replace('「旋风」', '「`旋风`_」', 1)
+
+
 def test_a_second_run_changes_nothing(tmp_path, capsys):
     page = tmp_path / 'page.rst'
     page.write_text(''.join(old for old, _ in PAGE), encoding='utf-8')

@@ -117,7 +117,7 @@ SPLIT = ("holds a link, which reStructuredText cannot nest in a role's text (rea
 JOINS = {
     # a link glued to Chinese text: docutils makes its URL a link of its own
     13: ([f"ERROR: link '`18/12/24 <{JOINED_URL}>`__' not recognised next to Chinese text: "
-          f'write `\\ ` before it (…\\ `18/12/24 <{JOINED_URL}>`__) [handbook.markup]'],
+          f'write `\\ ` before it (…局\\ `18/12/24 <{JOINED_URL}>`__) [handbook.markup]'],
          f'| 结果平局\\ `18/12/24 <{JOINED_URL}>`__'),
     # a role's closing backquote before Chinese text: its text runs on, to a card
     # link (with or without `\ ` before the role), or to nothing at the line's end
@@ -155,6 +155,12 @@ JOINS = {
           ':strike:`「卡名」…`: the build links the names of struck text [handbook.markup]',
           MISMATCH],
          '| :strike:`「旋风」不能发动。`'),
+    # a link with Chinese text on both sides: `\ ` on both (before alone, the
+    # backquote after it was taken to open markup running on to the card's)
+    23: (["ERROR: link '`详见 <https://yugioh-wiki.net/>`__' not recognised next to Chinese "
+          'text: write `\\ ` before and after it (…果\\ `详见 <https://yugioh-wiki.net/>`__\\ '
+          '对…) [handbook.markup]'],
+         '| 结果\\ `详见 <https://yugioh-wiki.net/>`__\\ 对方基本分7000，「`旋风`_」不能发动。'),
 }
 
 
@@ -194,6 +200,14 @@ def test_a_link_glued_to_chinese_text(app, make_app, tmp_path):
     which splits the text; the backquotes around it are still one link
     written next to Chinese text, not two stray ones to delete."""
     reported_and_fixed(app, make_app, tmp_path, [13])
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_link_glued_on_both_sides(app, make_app, tmp_path):
+    """结果`详见 <…>`__对方…: the fix writes `\\ ` on both sides; before it alone,
+    the next check took the backquote after the link for a card link's."""
+    reported_and_fixed(app, make_app, tmp_path, [23])
 
 
 @pytest.mark.sphinx('html', testroot='check-markup-joins')

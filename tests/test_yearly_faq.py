@@ -617,6 +617,21 @@ def test_a_bar_before_a_space_not_asciis_is_an_error_with_the_fix(make_app, root
     assert notes(app, srcdir) == []
 
 
+def test_a_struck_line_left_unclosed_is_no_unlinked_names(make_app, rootdir, tmp_path):
+    """``:strike:`「死者苏生」…调整中。`` without its closing backquote: docutils
+    says so; its names are the struck text's, to be linked by the role once
+    the backquote is there, not names to link (the fix made the role hold
+    links, and that error's fix was the line as first written)."""
+    srcdir = edited_root(rootdir, tmp_path, 'unclosed', {
+        'faq/2021.rst': [('影响，调整中。`\n', '影响，调整中。\n')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w for w in warnings(app) if 'handbook' in w] == []
+    assert [w for w in warnings(app) if ':23:' in w] == [
+        'faq/2021.rst:23: WARNING: Inline interpreted text or phrase reference start-string '
+        'without end-string. [docutils]']
+
+
 def test_a_bar_without_a_space_gets_the_note_with_the_fix(make_app, rootdir, tmp_path):
     """``|`` glued to the text is no line block either; no space follows the
     bar, so it is no error of ours: the day's note says the fix (docutils

@@ -79,6 +79,9 @@ _BACKQUOTED = re.compile(
     f'{_STARTS}``(?=\\S).*?(?<=\\S)``{_ENDS}'
     f'|{_STARTS}(?::[A-Za-z][\\w.+-]*:)?`(?=\\S)[^`]*?(?<=\\S)`(?::[A-Za-z][\\w.+-]*:|_{{1,2}})?{_ENDS}',
     re.S)
+#: a role whose text runs to the line's end with no closing backquote (docutils
+#: warns of it): its text is the role's, not prose to link, once the backquote is there
+_UNCLOSED_ROLE = re.compile(f'{_STARTS}:[A-Za-z][\\w.+-]*:`(?=\\S)[^`\n]*$', re.M)
 #: why a 「…」 is left as it is
 UNKNOWN = 'not in the registry'
 CRAMPED = 'its table column has no room for the link; widen the column, then run it again'
@@ -227,6 +230,7 @@ def masked_lines(lines: list[str], prose: list[bool]) -> list[str]:
         while end < len(lines) and prose[end]:
             end += 1
         masked = _BACKQUOTED.sub(lambda m: '\0' * len(m.group()), ''.join(lines[start:end]))
+        masked = _UNCLOSED_ROLE.sub(lambda m: '\0' * len(m.group()), masked)
         at = 0
         for i in range(start, end):  # by offset: a 30,000-line block is one paragraph
             out[i] = masked[at:at + len(lines[i])]

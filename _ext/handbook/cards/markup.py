@@ -287,6 +287,23 @@ def _escaped(before: str, role: str, target: str, after: str = '') -> str:
     return f'{lead}{role}`{target}`{tail}'
 
 
+def _glued(m: re.Match) -> str:
+    """The fix of a link or reference *m* (of its line, ``m.string``) that
+    docutils did not see because text touches it: ``\\ `` on each side where
+    it does, ``…结果\\ `详见 <…>`__\\ 对方…``."""
+    line, written = m.string, m.group()
+    before, after = line[m.start() - 1:m.start()], line[m.end():m.end() + 1]
+    glued_before = bool(before) and not before.isspace() and not _BEFORE_MARKUP.match(before)
+    glued_after = bool(after) and not after.isspace() and not _AFTER_MARKUP.match(after)
+    if not glued_before and not glued_after:  # not said why: the usual side
+        return f'`\\ ` before it (…\\ {written})'
+    sides = ('before and after it' if glued_before and glued_after
+             else 'before it' if glued_before else 'after it')
+    lead = f'…{before}\\ ' if glued_before else ''
+    tail = f'\\ {after}…' if glued_after else ''
+    return f'`\\ ` {sides} ({lead}{written}{tail})'
+
+
 def _spaced(role: str, target: str, before: str, after: str) -> str:
     """The message for *role* with a space inside its backquotes
     (``\\ :ref:` 标签```), between the characters *before* and *after*: the
@@ -491,6 +508,11 @@ class CardMarkup(SphinxTransform):
         if tick_after and target.strip():
             self.error(tick, _run_on(role.group(), target, rest,
                                      before[role.start() - 1:role.start()]), 'markup')
+        elif not tick_after:
+            # unclosed to the line's end: its names are the role's text once
+            # the backquote is there (a :strike: links them), not names to link
+            self.tangled.update(id(a) for a in ancestors(tick)
+                                if isinstance(a, nodes.TextElement))
 
     def declared(self, name: str) -> bool:
         """Whether the role *name* (``red``, ``std:ref``) exists where the page
@@ -708,13 +730,13 @@ class CardMarkup(SphinxTransform):
         """Text left between backquotes: `卡名`_」, `文本`, `17/3/24 <…>`__."""
         written, name = m['pair'], m['pname'].strip()
         if name.endswith('>') and '<' in name:
-            reports.error(f'link {written!r} not recognised next to Chinese text: write `\\ ` '
-                          f'before it (…\\ {written})', location=location, subtype='markup')
+            reports.error(f'link {written!r} not recognised next to Chinese text: write '
+                          f'{_glued(m)}', location=location, subtype='markup')
         elif (m['close'] or self.known(name)) and LINKABLE.fullmatch(name):
             self.broken_card(written, name, location)
         elif m['under']:
             reports.error(f'reference {written!r} not recognised next to Chinese text: write '
-                          f'`\\ ` before it (…\\ {written}), or 「`{name}`_」 for a card',
+                          f'{_glued(m)}, or 「`{name}`_」 for a card',
                           location=location, subtype='markup')
         else:
             reports.error(f'{written!r} is shown with its backquotes: for a card write '
