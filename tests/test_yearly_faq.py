@@ -632,6 +632,35 @@ def test_a_struck_line_left_unclosed_is_no_unlinked_names(make_app, rootdir, tmp
         'without end-string. [docutils]']
 
 
+def test_a_line_left_unindented_is_told_to_be_indented(make_app, rootdir, tmp_path):
+    """A ruling's line that goes on on the next, the next not indented: a
+    paragraph after the line block (docutils: "Line block ends without a
+    blank line").  The note says to indent it, which makes the ruling whole
+    again (its fix was "| ", which made a second ruling of the sentence's end,
+    naming no card: an editor's round trip)."""
+    split = ('受到战斗伤害和造成效果伤害是同时适用的，如果自己',
+             '受到战斗伤害和造成效果伤害是同时适用的，\n{}如果自己')
+    srcdir = edited_root(rootdir, tmp_path, 'unindented', {
+        'faq/2021.rst': [(split[0], split[1].format(''))]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [n for n in notes(app, srcdir) if 'ruling-day' in n] == [
+        "faq/2021.rst:23: note: this paragraph of the day '1/5' names a card but is no ruling: "
+        'it follows the line block above with no blank line; indent it under the text of line '
+        '22 to go on with that ruling, or start it with "| " to make it a ruling of 2021-01-05 '
+        'of its own [handbook.ruling-day]']
+    fixed = edited_root(rootdir, tmp_path, 'indented', {
+        'faq/2021.rst': [(split[0], split[1].format('  '))]})
+    app = make_app('html', srcdir=fixed)
+    app.build()
+    # (a second app in one process warns that it sets Sphinx's own nodes up again)
+    assert [w for w in warnings(app) if not w.startswith('WARNING: while setting up')] == []
+    assert [n for n in notes(app, fixed) if 'ruling-day' in n] == []
+    ruling = next(r for r in exported(app) if r[1] == 'ruling-2021-01-05-倍倍伤害')
+    assert ruling[-1].endswith('如果自己基本分变成0，对方基本分也会变成0的状况，结果平局。')
+    assert ruling[-2] == ['倍倍伤害']
+
+
 def test_a_bar_without_a_space_gets_the_note_with_the_fix(make_app, rootdir, tmp_path):
     """``|`` glued to the text is no line block either; no space follows the
     bar, so it is no error of ours: the day's note says the fix (docutils

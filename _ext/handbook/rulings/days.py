@@ -584,6 +584,14 @@ def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: C
     if next(references_in(block), None) is not None or not any(
             is_card_link(node) for node in block.findall(nodes.Element)):
         return
+    above = _line_block_above(block)
+    if above is not None:  # a line of the block above, left unindented
+        reports.note(f'this paragraph of the day {title_of(section)!r} names a card but is no '
+                     f'ruling: it follows the line block above with no blank line; indent it '
+                     f'under the text of line {above} to go on with that ruling, or start it '
+                     f'with "| " to make it a ruling of {day.iso or day.written} of its own',
+                     location=block, subtype='ruling-day', config=config)
+        return
     if isinstance(block, nodes.paragraph):
         what, fix = 'paragraph', 'start it with "| " (and indent its other lines)'
     else:
@@ -595,6 +603,29 @@ def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: C
                  f'{"its items rulings" if what == "list" else "it a ruling"} of '
                  f'{day.iso or day.written}',
                  location=block, subtype='ruling-day', config=config)
+
+
+def _line_block_above(block: nodes.Node) -> int | None:
+    """The source line of the last line of the line block that *block*, a
+    paragraph, follows with no blank line between (docutils: "Line block
+    ends without a blank line"): a line block's line the editor did not
+    indent.  None where it does not."""
+    if not isinstance(block, nodes.paragraph) or block.line is None:
+        return None
+    parent = block.parent
+    if parent is None:
+        return None
+    siblings = [node for node in parent.children[:parent.index(block)]
+                if not isinstance(node, nodes.system_message)]
+    before = siblings[-1] if siblings else None
+    if not isinstance(before, nodes.line_block):
+        return None
+    lines = list(before.findall(nodes.line))
+    last = lines[-1] if lines else None
+    if last is None or last.line is None:
+        return None
+    end = last.line + last.astext().count('\n')
+    return last.line if end + 1 == block.line else None
 
 
 def day_of(node: nodes.Node, sections: dict[int, Day]) -> Day | None:
