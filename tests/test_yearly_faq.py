@@ -661,6 +661,20 @@ def test_a_line_left_unindented_is_told_to_be_indented(make_app, rootdir, tmp_pa
     assert ruling[-2] == ['倍倍伤害']
 
 
+def test_a_day_written_twice_says_so(make_app, rootdir, tmp_path):
+    """A second section of a day the page has already (an editor's round
+    trip: no report, and the first day's anchor changed from #1-5 to
+    #21-01-1-5, breaking links to it): a note at its title, once."""
+    srcdir = edited_root(rootdir, tmp_path, 'twice', {
+        'faq/2021.rst': [('2/9\n-------\n', '1/5\n-------\n\n| 邮件：\n| 「`手札抹杀`_」的效果'
+                          '处理时，双方卡组数量都小于要抽的数量的场合，决斗平局。\n\n2/9\n-------\n')]})
+    app = warning_free_build(make_app, srcdir)
+    assert [n for n in notes(app, srcdir) if 'ruling-day' in n] == [
+        "faq/2021.rst:31: note: day section '1/5' is the day 2021-01-05 a second time on this "
+        'page (first at line 18): write its lines under the first (the day then has one '
+        'section, and one anchor) [handbook.ruling-day]']
+
+
 def test_a_bar_without_a_space_gets_the_note_with_the_fix(make_app, rootdir, tmp_path):
     """``|`` glued to the text is no line block either; no space follows the
     bar, so it is no error of ours: the day's note says the fix (docutils

@@ -304,6 +304,7 @@ def days(document: nodes.document, today: datetime.date,
     first = page_title(document)
     titled = _YEAR.match(dated_title(first)) if first is not None else None
     page_year = int(titled[1]) if titled else None
+    seen: dict[str, nodes.section] = {}  # a date -> its first day section
     for section in document.findall(nodes.section):
         parent = section.parent
         read = dated_title(section)
@@ -377,7 +378,25 @@ def days(document: nodes.document, today: datetime.date,
                           location=at, subtype='ruling')
             yield section, Day(written, None)
             continue
+        if date.isoformat() in seen:
+            _day_again(section, seen[date.isoformat()], date, at, config)
+        else:
+            seen[date.isoformat()] = section
         yield section, Day(written, date.isoformat())
+
+
+def _day_again(section: nodes.section, first: nodes.section, date: datetime.date,
+               at: str | nodes.Element, config: Config | None) -> None:
+    """A note for a day section of a date the page has a section for already:
+    its lines are rulings of that day, but the day's anchor is no longer the
+    first's alone (both are named by their month, then numbered)."""
+    title = first[0] if first.children else first
+    line = title.line - 1 if title.line else None
+    where = f'line {line}' if line else repr(title_of(first))
+    reports.note(f'day section {title_of(section)!r} is the day {date.isoformat()} a second '
+                 f'time on this page (first at {where}): write its lines under the first (the '
+                 'day then has one section, and one anchor)',
+                 location=at, subtype='ruling-day', config=config)
 
 
 def _other_year(section: nodes.section, is_day: bool, year: int, page_year: int,
@@ -609,8 +628,10 @@ def _line_block_above(block: nodes.Node) -> int | None:
     """The source line of the last line of the line block that *block*, a
     paragraph, follows with no blank line between (docutils: "Line block
     ends without a blank line"): a line block's line the editor did not
-    indent.  None where it does not."""
-    if not isinstance(block, nodes.paragraph) or block.line is None:
+    indent.  None where it does not, or where that line is no ruling's (a
+    source's header)."""
+    if not isinstance(block, nodes.paragraph) or block.line is None \
+            or block.astext().startswith('|'):  # a bar without its space: "| " is the fix
         return None
     parent = block.parent
     if parent is None:
@@ -622,7 +643,8 @@ def _line_block_above(block: nodes.Node) -> int | None:
         return None
     lines = list(before.findall(nodes.line))
     last = lines[-1] if lines else None
-    if last is None or last.line is None:
+    if last is None or last.line is None or label_of(last) is not None \
+            or header_shaped(last.astext()):  # a source's header is no ruling to go on
         return None
     end = last.line + last.astext().count('\n')
     return last.line if end + 1 == block.line else None
