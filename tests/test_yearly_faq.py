@@ -675,6 +675,23 @@ def test_a_day_written_twice_says_so(make_app, rootdir, tmp_path):
         'section, and one anchor) [handbook.ruling-day]']
 
 
+def test_a_date_link_without_its_closing_bracket_is_told_it(make_app, rootdir, tmp_path):
+    """```21/1/6 <https://…FAQ`__`` (no ``>``): an anonymous link with no
+    target, whose fix is the missing ``>`` (it said to write ``<URL>`` after
+    the text, which published the URL as the link's text, or to make the
+    date a card link: an editor's round trip)."""
+    url = 'https://yugioh-wiki.net/index.php?cmd=read&page=FAQ'
+    srcdir = edited_root(rootdir, tmp_path, 'no-bracket', {
+        'faq/2021.rst': [(f'<{url}>`__', f'<{url}`__')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w for w in warnings(app) if 'anonymous-link' in w] == [
+        f"faq/2021.rst:26: ERROR: anonymous link '`21/1/6 <{url}`__' has no target (the page "
+        'has 1 anonymous links `…`__ and 0 anonymous targets .. __: URL, which pair up in '
+        f'order): write `21/1/6 <{url}>`__: the > that ends its URL is missing '
+        '[handbook.anonymous-link]']
+
+
 def test_a_bar_without_a_space_gets_the_note_with_the_fix(make_app, rootdir, tmp_path):
     """``|`` glued to the text is no line block either; no space follows the
     bar, so it is no error of ours: the day's note says the fix (docutils

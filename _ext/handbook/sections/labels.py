@@ -42,6 +42,7 @@ these are not counted.  An anonymous link written by mistake for a card,
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -81,9 +82,8 @@ class AnonymousLinks(SphinxTransform):
                   'anonymous targets .. __: URL, which pair up in order')
         if len(links) > len(targets):
             for link in links:
-                text = link.astext()
                 self.error(link, f'anonymous link {link.rawsource!r} has no target ({counts}): '
-                                 f'write `{text} <URL>`__ with its URL, or 「`{text}`_」 for a card')
+                                 f'{_anonymous_fix(link.astext())}')
         else:
             for target in targets:
                 self.error(target, f'anonymous target {target.rawsource.strip()!r} has no link '
@@ -98,6 +98,20 @@ class AnonymousLinks(SphinxTransform):
         source, line = locate(node)
         reports.error(message, location=f'{source or self.document.get("source")}:{line or 0}',
                       subtype='anonymous-link')
+
+
+#: a link's text that is its text and a URL whose closing > is missing
+_UNENDED_URL = re.compile(r'.*\S\s+<[^<>\s]+', re.S)
+#: a link's text that is a date (17/3/24, 2017-03-24, （17/3/24）): no card
+_DATE_TEXT = re.compile(r'[\d/.\-年月日（）() ]+')
+
+
+def _anonymous_fix(text: str) -> str:
+    """How to write an anonymous link ``\`text\`__`` with no target."""
+    if _UNENDED_URL.fullmatch(text):
+        return f'write `{text}>`__: the > that ends its URL is missing'
+    fix = f'write `{text} <URL>`__ with its URL'
+    return fix if _DATE_TEXT.fullmatch(text) else f'{fix}, or 「`{text}`_」 for a card'
 
 
 class RecordLabels(SphinxTransform):
