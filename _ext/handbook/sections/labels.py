@@ -107,7 +107,7 @@ _DATE_TEXT = re.compile(r'[\d/.\-年月日（）() ]+')
 
 
 def _anonymous_fix(text: str) -> str:
-    """How to write an anonymous link ``\`text\`__`` with no target."""
+    """How to write an anonymous link (``text``, no target) to give it one."""
     if _UNENDED_URL.fullmatch(text):
         return f'write `{text}>`__: the > that ends its URL is missing'
     fix = f'write `{text} <URL>`__ with its URL'
