@@ -141,6 +141,25 @@ def test_unused_rows_are_notes_not_failures(capsys, monkeypatch):
     ]
 
 
+def test_a_row_a_page_quotes_plainly_is_not_unused(capsys, monkeypatch, tmp_path):
+    """A page that quotes a card plainly, 「卡名」, is told to link it: the row
+    is not also called unused, "else remove it" (an editor's round trip: the
+    two reports contradicted each other)."""
+    root = tmp_path / 'registry'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-check-registry', root)
+    (root / 'conf.py').write_text("extensions = ['handbook.cards']\n"
+                                  "handbook_cards = 'unused-only.tsv'\n", encoding='utf-8')
+    with (root / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write('| 「没有页面用的卡」 is quoted plainly.\n')
+    monkeypatch.chdir(tmp_path)
+    assert check.main(['--srcdir', 'registry', '--confdir', 'registry']) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        'registry/index.rst:5: warning: 「没有页面用的卡」 is a card name in the registry but not '
+        'linked: write 「`没有页面用的卡`_」 (make fix does it) [handbook.unlinked]',
+        'make check: 1 warning (handbook.unlinked 1)']
+
+
 def test_suppressed_unused_rows_are_no_notes(capsys, monkeypatch):
     status, out = run(capsys, monkeypatch, 'check-registry', '-D', 'handbook_cards=unused-only.tsv',
                       '-D', 'suppress_warnings=handbook.unused-card')

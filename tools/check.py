@@ -254,17 +254,21 @@ def unused_cards(env, reported: list[Problem] = ()) -> list[Problem]:
     """Registry rows that no page links to: notes ``handbook.unused-card``
     (``suppress_warnings`` can silence them, as any note); but not a row that
     a did-you-mean of *reported* names (a page misspells its card: the
-    row is the one to keep)."""
+    row is the one to keep), nor one a page quotes plainly, 「卡名」 (the
+    unlinked warning says to link it: the row is needed)."""
     from handbook.cards.links import registry as card_registry
     from handbook.cards.links import used_keys
+    from handbook.cards.markup import QUOTES
     from handbook.cards.registry import fold
     from handbook.core.reports import suppressed
+    from handbook.store import store
 
     if 'card' not in env.domains or suppressed(env.config, 'unused-card'):
         return []  # a handbook without card links
     registry = card_registry(env)
 
-    used = used_keys(env)
+    used = used_keys(env).union(*(page.extra.get(QUOTES, frozenset())
+                                  for page in store(env).pages.values()))
     meant = {fold(name) for problem in reported if problem.kind == 'handbook.card'
              for name in _DID_YOU_MEAN.findall(problem.message)}
     path = relative(str(registry.path))
