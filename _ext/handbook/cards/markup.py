@@ -62,6 +62,9 @@ includes or conf.py's ``rst_prolog`` declares the role.  Not reported:
   or reported, even where the registry has such a row; names that are not in
   the registry (「卡名」), and names ``make autolink`` could not put between
   backquotes (:data:`LINKABLE`: spaces at an edge, a backquote);
+  a name not in the registry that reads as one does (「试胆竟速」: the
+  did-you-mean of an unknown card link) gets a note ``handbook.card-slip``
+  with that card's link;
 * 「卡名」 inside ``:strike:`` text: the strike role links it itself
   (:mod:`handbook.rulings.strike`).
 
@@ -354,6 +357,8 @@ class CardMarkup(SphinxTransform):
         #: the text blocks that hold a role with a link in its text: their plain
         #: names are not told to be linked (the role's fix makes them its text)
         self.tangled: set[int] = set()
+        #: the did-you-mean of each plain 「…」 the registry does not know, this page's
+        self.meant: dict[str, str | None] = {}
         self.check_card_references()
         self.check_default_role()
         emphasised = self.check_emphasis()
@@ -622,8 +627,10 @@ class CardMarkup(SphinxTransform):
                 continue
             plain.add(fold(content))
             name = content.strip()  # 「 卡名」: the spaces go
-            if not LINKABLE.fullmatch(name) or self.registry is None \
-                    or self.registry.lookup(name) is None:
+            if not LINKABLE.fullmatch(name) or self.registry is None:
+                continue
+            if self.registry.lookup(name) is None:
+                self.check_slip(content, name, f'{source}:{line_at(start)}', told)
                 continue
             line = line_at(start)
             if (line, content) in told:
@@ -656,6 +663,22 @@ class CardMarkup(SphinxTransform):
                                 f'write {fix}', location=f'{source}:{line}',
                                 subtype='unlinked')
             reported_until = end
+
+    def check_slip(self, content: str, name: str, location: str, told: set) -> None:
+        """A note for a plain 「name」 that is no registry name but reads as one
+        does (the did-you-mean of an unknown card link, :meth:`Registry.did_you_mean`):
+        a misspelt card's ruling is on no card page.  Once per line and name."""
+        if (location, content) in told:
+            return
+        told.add((location, content))
+        if name not in self.meant:
+            self.meant[name] = self.registry.did_you_mean(name, language=self.config.language)
+        close = self.meant[name]
+        if close:
+            reports.note(f'「{content}」 is no card name in the registry, but reads as 「{close}」 '
+                         f'does: if it is that card, write 「`{close}`_」 (then its ruling is '
+                         'on the card\'s page)', location=location, subtype='card-slip',
+                         config=self.config)
 
     def check_backquotes(self, piece: str, source: str, first: int, reported: set) -> None:
         """Report the markup left, with its backquotes, in the lines of *piece*."""
