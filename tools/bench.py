@@ -1290,7 +1290,8 @@ class Bench:
                   f'downloaded worst {f["kib_worst"]:.0f} KiB (median {f["kib_median"]:.0f}); '
                   f'blocking worst {f["blocking_worst"]:.0f} ms (median {f["blocking_median"]:.0f}); '
                   f'warm keystroke median {f["keystroke_median"]:.0f} ms (worst {f["keystroke_worst"]:.0f}); '
-                  f'content pages fetched {f["content_pages"]}; {self.corpus.dated:,} rulings'),
+                  f'content pages fetched {f["content_pages"]}; '
+                  f'{f.get("index_rulings", self.corpus.dated):,} rulings searched'),
             extra={'met': found['met']})
         self.results['search-index'] = Result(
             'search-index', 'the search index, gzipped per 10,000 rulings (all its files)',
