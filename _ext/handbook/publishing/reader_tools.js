@@ -214,6 +214,59 @@
     }
   }
 
+  // -- furo's drawers, by keyboard (a phone's width) ---------------------------------------
+
+  // A drawer opens with its checkbox (handbook.css makes it a Tab stop where the
+  // drawer is off the screen).  Opened from the keyboard, the focus goes to its
+  // first link (the contents' links come after the whole article in the Tab
+  // order); Escape closes it and gives the focus back to its checkbox; the focus
+  // leaving it, or a section of the contents chosen, closes it (it covered the
+  // page the focus went on in, out of sight).
+  const focusable = 'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), ' +
+    'select, textarea, [tabindex]:not([tabindex="-1"])';
+  for (const [id, selector] of [['__navigation', '.sidebar-drawer'], ['__toc', '.toc-drawer']]) {
+    const box = document.getElementById(id);
+    const drawer = document.querySelector(selector);
+    if (!box || !drawer) {
+      continue;
+    }
+    const close = () => {
+      box.checked = false;
+    };
+    box.addEventListener('change', () => {
+      if (box.checked && box.matches(':focus-visible')) {
+        const first = [...drawer.querySelectorAll(focusable)].find((e) => e.offsetParent !== null);
+        if (first) {
+          first.focus();
+        }
+      }
+    });
+    drawer.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && box.checked && !event.defaultPrevented) {  // a list's first
+        close();
+        box.focus();
+      }
+    });
+    drawer.addEventListener('focusout', (event) => {
+      const next = event.relatedTarget;
+      if (box.checked && next && next !== box && !drawer.contains(next)) {
+        close();
+      }
+    });
+    if (id === '__toc') {
+      drawer.addEventListener('click', (event) => {
+        if (box.checked && event.target.closest && event.target.closest('a[href^="#"]')) {
+          close();
+        }
+      });
+    }
+  }
+  // furo's skip link comes after the drawers' checkboxes: first, as a skip link is
+  const skip = document.querySelector('a.skip-to-content');
+  if (skip && skip.parentElement === document.body) {
+    document.body.prepend(skip);
+  }
+
   // -- events, on the document ---------------------------------------------------------
 
   // where the pointer last moved: content moved under a pointer at rest (the
