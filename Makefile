@@ -41,7 +41,7 @@ BASEURL     ?=
 # the sidebar's links to the same page in the other editions and languages: only
 # where they are built too (make html-all sets 1; a plain make html builds one of
 # them, and its links to the others would be dead).  An environment variable
-# (handbook_switchers, _ext/handbook/publishing/editions.py), not -D: a conf.py of
+# (handbook_switchers, _ext/handbook/core/switchers.py), not -D: a conf.py of
 # the handbook's own may not load that extension
 SWITCHERS   ?= 0
 # make preview's port; make bench's options (tools/bench.py --help)
