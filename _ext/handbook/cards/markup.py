@@ -458,8 +458,7 @@ class CardMarkup(SphinxTransform):
                 self.error(node, f'{name}`…` holds a link, which reStructuredText cannot nest '
                                  f'in a role\'s text (readers see the markup): {fix}', 'markup')
                 tangled.add(id(node.parent))
-                self.tangled.update(id(a) for a in ancestors(node)
-                                    if isinstance(a, nodes.TextElement))
+                self.tangle(node)
             elif node.rawsource == '`':
                 self.check_unended_role(node)
         for node in self.document.findall(nodes.title_reference):
@@ -516,8 +515,12 @@ class CardMarkup(SphinxTransform):
         elif not tick_after:
             # unclosed to the line's end: its names are the role's text once
             # the backquote is there (a :strike: links them), not names to link
-            self.tangled.update(id(a) for a in ancestors(tick)
-                                if isinstance(a, nodes.TextElement))
+            self.tangle(tick)
+
+    def tangle(self, node: nodes.Node) -> None:
+        """The text blocks around *node*, a role that holds a link or runs
+        unclosed: their plain names are not told to be linked."""
+        self.tangled.update(id(a) for a in ancestors(node) if isinstance(a, nodes.TextElement))
 
     def declared(self, name: str) -> bool:
         """Whether the role *name* (``red``, ``std:ref``) exists where the page

@@ -378,11 +378,12 @@ def days(document: nodes.document, today: datetime.date,
                           location=at, subtype='ruling')
             yield section, Day(written, None)
             continue
-        if date.isoformat() in seen:
-            _day_again(section, seen[date.isoformat()], date, at, config)
+        iso = date.isoformat()
+        if iso in seen:
+            _day_again(section, seen[iso], date, at, config)
         else:
-            seen[date.isoformat()] = section
-        yield section, Day(written, date.isoformat())
+            seen[iso] = section
+        yield section, Day(written, iso)
 
 
 def _day_again(section: nodes.section, first: nodes.section, date: datetime.date,
@@ -643,7 +644,7 @@ def _line_block_above(block: nodes.Node) -> int | None:
         return None
     lines = list(before.findall(nodes.line))
     last = lines[-1] if lines else None
-    if last is None or last.line is None or label_of(last) is not None \
+    if last is None or last.line is None \
             or header_shaped(last.astext()):  # a source's header is no ruling to go on
         return None
     end = last.line + last.astext().count('\n')
