@@ -531,6 +531,31 @@ def test_a_source_header_without_its_colon_is_a_header_with_a_note(
     assert exported(app) == EXPORTED
 
 
+def test_a_source_label_that_starts_its_ruling_is_its_header(make_app, rootdir, tmp_path):
+    """``| 邮件：「旋风」……`` (the label and the ruling on one line, as some
+    handbooks write a source of one ruling) is the header and the ruling at
+    once: the root's very rulings, sources and texts, with no label in the
+    text; the lines after it take its source, as under a header."""
+    srcdir = edited_root(rootdir, tmp_path, 'inline', {'faq/2021.rst': [
+        ('\n| 邮件：\n| 「`倍倍伤害`_」', '\n| 【邮件】「`倍倍伤害`_」'),
+        ('\n| wiki:\n| 「`手札抹杀`_」', '\n| wiki: 「`手札抹杀`_」'),
+        ('\n| 数据库：\n| 反转召唤', '\n| 数据库：反转召唤')]})
+    app = quiet_build(make_app, srcdir)
+    assert exported(app) == EXPORTED
+    html = (app.outdir / 'faq' / '2021.html').read_text(encoding='utf-8')
+    assert '<div class="line">数据库：<span class="ruling-line"' in html
+
+
+def test_a_label_that_names_no_source_stays_in_the_ruling(make_app, rootdir, tmp_path):
+    srcdir = edited_root(rootdir, tmp_path, 'label', {'faq/2021.rst': [
+        ('\n| 数据库：\n| 反转召唤', '\n| 数据库：\n| 注意：反转召唤')]})
+    app = warning_free_build(make_app, srcdir)
+    texts = {r[7]: r[5] for r in exported(app)}
+    assert [(text[:9], sources) for text, sources in texts.items()
+            if text.startswith(('注意', '反转召唤'))] == [
+        ('注意：反转召唤和二', [{'kind': 'faq', 'faq': '19691', 'label': None}])]
+
+
 @pytest.mark.parametrize(('old', 'new', 'line', 'note'), [
     ('\n21/01\n=====\n', '\n22/01\n=====\n', 15,
      "section '22/01' dates its days 2022, but the page title says 2021: if they are of 2021, "

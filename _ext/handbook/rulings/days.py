@@ -63,6 +63,9 @@ where the line starts its line block.  Further down, a label that names no
 source (``| 例：``) introduces the lines after it: no source, and no ruling;
 so does, anywhere, a label that is never a source (例, 问, 答, 注, 补充, …).
 A line ``| 来源：推特`` (来源, 出处: the source after the colon) is a header too.
+A line that starts with a source's label and its colon and goes on
+(``| 邮件：「旋风」……。``) is a header and a ruling at once: the label is the
+source of the line and of the lines after it, and no word of the ruling's text.
 A subsection of a day titled with a source (``数据库``) is the source of its
 lines.
 
@@ -170,6 +173,8 @@ _SOURCE_IS = re.compile(r'^\s*(?:来源|來源|出处|出處|source)\s*[：:]\s*
                         re.IGNORECASE)
 #: a source's word alone on a line, without its colon: 数据库, [wiki], 邮件;
 _BARE_HEADER = re.compile(r'^\s*[\[［(（【]?\s*([^\s\[\]［］()（）【】:：;；.。]{1,16})\s*[\]］)）】]?\s*[;；.。]?\s*$')
+#: a line's start that is a source's label and its colon, with the ruling after it
+_INLINE_HEADER = re.compile(r'^\s*(?:([^\s：:「」『』【】]{1,8})\s*[：:]|【([^】]{1,8})】)\s*')
 #: a source header line: a short label and a colon, alone on its line
 _HEADER = re.compile(r'^\s*(?:([^：:]{1,16}?)\s*[：:]|【([^】]{1,16})】)\s*$')
 
@@ -487,6 +492,22 @@ def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | N
     return _source_named(label, config) or (('other', label) if first else None)
 
 
+def inline_header(line: nodes.line, config: Config) -> tuple[tuple[str, str], int] | None:
+    """The source that the start of *line* names, when the line goes on
+    with its ruling after the label and its colon (``| 邮件：「旋风」……``,
+    ``| 【wiki】…``), and the number of characters of its first text that
+    are the label (no word of the ruling); else None.  Only a label that
+    names a source of ``source_headers`` counts: ``| 注意：…`` is a ruling's text."""
+    first = line.children[0] if line.children else None
+    if not isinstance(first, nodes.Text):
+        return None
+    m = _INLINE_HEADER.match(first.astext())
+    if m is None or (m.end() == len(first.astext()) and len(line.children) == 1):
+        return None
+    named = _source_named((m[1] or m[2]).strip(), config)
+    return (named, m.end()) if named is not None else None
+
+
 def _bare_header(line: nodes.line, config: Config) -> tuple[str, str] | None:
     """The source of a line that is a source's word alone, without its colon
     (``| 数据库``, ``| [wiki]``, ``| 邮件;``): a header all the same, with a
@@ -556,6 +577,9 @@ class DayLine:
     source: tuple[str, str] | None
     outdated: bool
     superseded_by: str | None  # the label of the section that supersedes it, if linked
+    #: characters of the line's first text that are its source's label, no
+    #: word of the ruling (``邮件：`` of ``| 邮件：「旋风」……``: :func:`inline_header`)
+    label: int = 0
 
 
 def day_lines(section: nodes.section, day: Day, config: Config) -> Iterator[DayLine]:
@@ -591,7 +615,11 @@ def _lines_of(container: nodes.Element, section: nodes.section, day: Day, config
                 source = named
                 line[SOURCE_HEADER] = True
             elif line.astext().strip() and label_of(line) is None:  # 例： is no ruling
-                yield DayLine(line, day, source, outdated, superseded_by)
+                inline = inline_header(line, config)
+                if inline is not None:  # | 邮件：「旋风」……: the header and its first ruling
+                    source = inline[0]
+                yield DayLine(line, day, source, outdated, superseded_by,
+                              inline[1] if inline is not None else 0)
 
 
 def _loose_ruling(block: nodes.Node, section: nodes.section, day: Day, config: Config) -> None:

@@ -298,6 +298,11 @@ class RulingLines(SphinxTransform):
             if day_line is not None:
                 children = list(block.children)
                 block.clear()
+                if day_line.label:  # | 邮件：「旋风」……: the label stays outside the ruling
+                    first = children.pop(0).astext()
+                    block += nodes.Text(first[:day_line.label])
+                    if first[day_line.label:]:
+                        children.insert(0, nodes.Text(first[day_line.label:]))
                 line, refs = self.wrap(block, children)
                 line['ruling_day'] = (day_line.day.written, day_line.day.iso)
                 if day_line.source is not None:
