@@ -500,6 +500,10 @@ def suggestions(tmp_path_factory) -> Registry:
     ('旋 风', None, None),                      # equal once folded: never suggested
     ('旋凬', 'zh_TW', '旋風'),                   # one card, named in the page's language
     ('旋凬', None, '旋风'),
+    ('幻變騷靈·網絡傀儡師', None, '幻变骚灵·网络傀儡师'),  # Traditional: six characters differ
+    ('王宮的鐵壁', None, '王宫的铁壁'),
+    ('王宮的鐵臂', None, '王宫的铁壁'),           # Traditional, and a character read alike
+    ('白洞', 'zh_TW', None),
     ('', None, None),
     ('旋' * 5000, None, None),
 ])
