@@ -722,6 +722,23 @@ def test_handbook_rulings_on_the_index_are_those_of_the_export(handbook, registr
     assert {i: r for i, r in on_index.items() if r} == expected
 
 
+def test_handbook_index_dates_each_card_by_the_date_after_its_name(handbook, registry):
+    """face-down-banish: ``「电子龙·无限」15/2/13 「鬼计惰天使」14/7/31 …
+    「十二兽的相克」17/2/2 …`` is one ruling, dated 17/2/2; each card's entry
+    shows the date written after its name (all showed 17/2/2)."""
+    page = whole_list(handbook, 'card-index')
+    ids = card_index.entry_ids(registry.cards())
+
+    def dates(name: str) -> list[str]:
+        entry = re.search(rf'<dt class="card-index-\w+" id="{ids[registry.lookup(name).key]}">'
+                          r'.*?</dt><dd>(.*?)</dd>', page, re.S)[1]
+        return re.findall(r'<span class="ruling">([^<]*)</span>', entry)
+
+    assert [dates(name) for name in ('鬼计惰天使', '十二兽的相克', '十二兽的方合',
+                                     '十二兽的会局')] == [
+        ['14/7/31'], ['17/2/2'], ['16/10/7'], ['17/3/24', '16/11/10']]
+
+
 def test_handbook_markers_lead_to_the_page_of_their_card(handbook, registry):
     """The § after a card link leads to the card's page, cards/<entry id>.html
     (the entry id without card-; test_card_pages.py has the pages)."""

@@ -128,6 +128,22 @@ def test_every_line_of_a_day_is_a_ruling_dated_by_its_day(app):
 
 @pytest.mark.sphinx('html', testroot='yearly-faq')
 @pytest.mark.test_params(shared_result='yearly_faq-yearly-faq')
+def test_each_card_of_a_sentence_is_dated_by_the_date_after_its_name(app):
+    """``「淘气仙星·福克希维琪」…17/12/22 但…「噩梦之拷问室」…17/7/28``: one
+    ruling, dated 17/12/22 (its newest), whose second card is dated 17/7/28
+    on its card page; the page's preview said 17/12/22 for both."""
+    app.build()
+    described = {}
+    for name in ('淘气仙星福克希维琪', '噩梦之拷问室', '淘气仙星的灯光舞台'):
+        page = (app.outdir / 'cards' / f'{name}.html').read_text(encoding='utf-8')
+        described[name] = re.search(r'<meta name="description" content="[^"]*最新（([^）]*)）',
+                                    page)[1]
+    assert described == {'淘气仙星福克希维琪': '17/12/22', '噩梦之拷问室': '17/7/28',
+                         '淘气仙星的灯光舞台': '17/12/22'}
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq')
+@pytest.mark.test_params(shared_result='yearly_faq-yearly-faq')
 def test_a_yearly_faq_page_in_html(app):
     app.build()
     page = html(app, 'faq/2021')

@@ -262,8 +262,9 @@ class HandbookStore(Domain):
     # 10: the shared node classes moved to handbook.nodes; 11: each concern's state
     # in a typed home (State), purged and merged; 12: rulings dated by their day
     # sections (Ruling.superseded_by, Reference.section), the export's lines keyed by
-    # the sections they point to
-    data_version = 12
+    # the sections they point to; 13: each card of a ruling dated by the date after
+    # its name (Ruling.card_dates)
+    data_version = 13
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord (made a Pages when first used)
         'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: as read (some rulings)

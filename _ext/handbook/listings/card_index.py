@@ -31,7 +31,7 @@ like every card link), ``系列`` after a series' name (classes
 it, in reading order (pages as in the table of contents, sections in page
 order): ``页面 › 小节`` linking to the section (the page alone for its
 top section), followed by the date of each of the section's rulings that name
-the card (:attr:`handbook.rulings.lines.Ruling.dated_by`, as written), each
+the card (:meth:`handbook.rulings.lines.Ruling.dated_for`, as written), each
 linking to the ruling's permalink.  In
 HTML and EPUB an entry's sections are a list; for other builders (LaTeX: the
 PDF) one paragraph, separated by ；.  The links are made by
@@ -121,7 +121,7 @@ from handbook.render.placeholders import (
     warn_unless_last,
 )
 from handbook.rulings import lines as ruling_lines
-from handbook.rulings.lines import Ruling
+from handbook.rulings.lines import Reference, Ruling
 from handbook.sections.ids import slug
 from handbook.store import (
     CARDS,
@@ -545,6 +545,11 @@ def _entries(env: BuildEnvironment, keys: frozenset[str] | None) -> list[Entry]:
     return out
 
 
+def _written(reference: Reference | None) -> str:
+    """A reference's date as written ('' for none)."""
+    return reference.text if reference is not None else ''
+
+
 def counts(found: list[Entry]) -> str:
     """The summary of *found*: its cards and series, counted."""
     series = sum(1 for e in found if e.card.kind == 'series')
@@ -740,11 +745,12 @@ class FillCompactCardIndex(FillCardIndex):
         for i, place in enumerate(entry.places):
             if i:
                 places += nodes.Text('；')
-            places.extend(self.place(place))
+            places.extend(self.place(place, entry.card.key))
         return nodes.definition_list_item('', term, nodes.definition('', places))
 
-    def place(self, place: Place) -> list[nodes.Node]:
-        """The section, linked, and the date of each of its rulings, linked."""
+    def place(self, place: Place, key: str) -> list[nodes.Node]:
+        """The section, linked, and the date of each of its rulings for the
+        card *key* (:meth:`Ruling.dated_for`), linked."""
         text = place.page_title if not place.section_title else \
             f'{place.page_title} › {place.section_title}'
         out: list[nodes.Node] = [self.link(place.docname, place.section_id, nodes.Text(text))]
@@ -755,7 +761,7 @@ class FillCompactCardIndex(FillCardIndex):
             for i, ruling in enumerate(place.rulings):
                 if i:
                     dates += nodes.Text(' ')
-                label = ruling.dated_by.text if ruling.dated_by else ''
+                label = _written(ruling.dated_for(key))
                 dates += self.link(ruling.docname, ruling.anchor, nodes.Text(label),
                                    classes=['ruling'])
             out.append(dates)
@@ -799,11 +805,12 @@ class HtmlEntries:
                         f'{escape(name)}</a>')
         if card.kind == 'series':
             term.append(f' <span class="card-index-kind">{escape(_("系列"))}</span>')
-        places = ''.join(f'<li>{self.place(place)}</li>' for place in entry.places)
+        places = ''.join(f'<li>{self.place(place, entry.card.key)}</li>'
+                         for place in entry.places)
         return (f'{"".join(term)}</dt><dd><ul class="card-index-places simple">'
                 f'{places}</ul></dd>\n')
 
-    def place(self, place: Place) -> str:
+    def place(self, place: Place, key: str) -> str:
         text = place.page_title if not place.section_title else \
             f'{place.page_title} › {place.section_title}'
         out = [self.link(place.docname, place.section_id, f'<span>{escape(text)}</span>')]
@@ -811,7 +818,7 @@ class HtmlEntries:
             out.append(f'<span class="card-index-rulings"> <span class="card-index-label">'
                        f'{escape(_("裁定："))}</span>')
             for i, ruling in enumerate(place.rulings):
-                label = ruling.dated_by.text if ruling.dated_by else ''
+                label = _written(ruling.dated_for(key))
                 out.append((' ' if i else '') + self.link(
                     ruling.docname, ruling.anchor, f'<span class="ruling">{escape(label)}</span>'))
             out.append('</span>')

@@ -9,8 +9,9 @@ have the card index).  It shows, from the handbook store:
   card database link and its other names: its aliases in the registry and
   the spellings pages write it with;
 * every ruling whose ``cards`` name it, across the whole handbook, newest
-  first (by its newest date; same date, or no valid date, in reading
-  order).  Each ruling is an ``<li class="card-ruling" data-cards="…">``:
+  first (by its date for the card, :meth:`Ruling.dated_for`: its newest,
+  or the date after the card's name where a sentence dates its cards
+  apart; same date, or no valid date, in reading order).  Each ruling is an ``<li class="card-ruling" data-cards="…">``:
   its status flags (``ruling-status``: 裁定变更 for a changed ruling), its
   text rendered from the nodes the store keeps (card links, date links,
   ``:ref:`` resolved for the card page, a § after each card link leading to
@@ -249,11 +250,17 @@ def counts(parts: list[list[tuple[bool, list[Ruling]]]]) -> tuple[int, int]:
     return listed_groups.count(False), listed_groups.count(True)
 
 
-def newest_first(rulings: list[Ruling], order: dict[str, int]) -> list[Ruling]:
-    """Newest date first (a ruling's date: :attr:`Ruling.date`); the same date,
-    and undated rulings last, in reading order."""
+def newest_first(rulings: list[Ruling], order: dict[str, int], key: str) -> list[Ruling]:
+    """Newest date first (a ruling's date for the card *key*:
+    :meth:`Ruling.dated_for`); the same date, and undated rulings last, in
+    reading order."""
     rulings = sorted(rulings, key=lambda r: (order.get(r.docname, len(order)), r.docname, r.index))
-    return sorted(rulings, key=lambda r: r.date or '', reverse=True)  # stable
+    return sorted(rulings, key=lambda r: _date_for(r, key), reverse=True)  # stable
+
+
+def _date_for(ruling: Ruling, key: str) -> str:
+    dated_by = ruling.dated_for(key)
+    return (dated_by.date or '') if dated_by is not None else ''
 
 
 def card_pages(env: BuildEnvironment, keys: Collection[str] | None = None) -> list[CardPage]:
@@ -296,7 +303,8 @@ def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
         count = len({identity(r) for r in standing}) + len({identity(r) for r in fallen})
         out.append(CardPage(
             page, entry, tuple(name for name in written if name not in shown),
-            tuple(newest_first(standing, order)), tuple(newest_first(fallen, order)),
+            tuple(newest_first(standing, order, card.key)),
+            tuple(newest_first(fallen, order, card.key)),
             part_names(page, count, limit)))
     return out
 
@@ -668,7 +676,8 @@ class Contexts:
         if not count:
             return str(_('没有裁定提到「{name}」。').format(name=name))
         newest = page.rulings[0]
-        dates = newest.dated_by.text if newest.dated_by else ''
+        dated_by = newest.dated_for(page.entry.card.key)
+        dates = dated_by.text if dated_by else ''
         return cut(str(_('「{name}」的 {count} 条裁定。最新（{date}）：{text}').format(
             name=name, count=count, date=dates, text=newest.text)),
             self.env.config.handbook_description_width)

@@ -17,6 +17,12 @@ into rulings at its dates (:mod:`handbook.rulings.sentences`):
 * text after the block's last date, if any, belongs to the last ruling (it
   continues it: ``…不会无效。14/3/21 把这个…就仍然被无效。``).
 
+A ruling whose sentence gives its cards dates of their own (``「A」16/11/10
+「B」16/10/7 的效果…``, ``…A。17/12/22 但「B」…。17/7/28``) dates each card
+by the first date after its name (the last one, for a name after every
+date): the card index and the card pages show that date for the card
+(:meth:`Ruling.dated_for`), the ruling's own date being its newest.
+
 A block that holds only its dates (``| 17/3/24`` under the line it dates, a
 paragraph or a table cell that is a date) is no ruling: a ruling with no
 text would show as an empty result in the search, the feed and the card
@@ -188,6 +194,9 @@ class Ruling:
     sources: tuple[tuple[str, str], ...] = ()  # (kind, FAQ id, label or ''): header, links
     block: int = 0  # its line (line-block line or paragraph) on the page, counted from 0
     superseded_by: str | None = None  # the label of the section an outdated day points to
+    #: (card key, index of its reference) of each card dated otherwise than the
+    #: ruling (:func:`card_dates`); most rulings have none
+    card_dates: tuple[tuple[str, int], ...] = ()
 
     @property
     def dates(self) -> tuple[str, ...]:
@@ -214,6 +223,15 @@ class Ruling:
         if first.section:
             return first
         return max((r for r in self.references if r.date), key=lambda r: r.date, default=first)
+
+    def dated_for(self, key: str) -> Reference | None:
+        """The reference that dates the ruling for the card *key*: the date
+        written after the card's name where the sentence dates its cards
+        apart, else :attr:`dated_by`."""
+        for card, at in self.card_dates:
+            if card == key:
+                return self.references[at]
+        return self.dated_by
 
     @property
     def date(self) -> str | None:
@@ -411,17 +429,41 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
         for ref in references_in(line))
     if day is not None:
         references = (Reference(day[0], day[1], None, None, section=True), *references)
+    cards = tuple(ruling_cards(env, line))
     struck = any(map(is_struck, line.findall(nodes.Element)))
     text = plain_text(line)
     markers = env.config.handbook_changed_markers
     changed = struck or any(marker in text for marker in markers)
     superseded = line.get('ruling_superseded')
-    return Ruling(env.docname, index, line['ids'][0], section_id, section_title, references,
-                  tuple(ruling_cards(env, line)), text, changed, struck,
-                  status=statuses.read_status(line, markers, superseded=superseded is not None),
-                  sources=statuses.read_sources(references, env.config,
-                                                line.get('ruling_header')),
-                  superseded_by=superseded or None)
+    ruling = Ruling(env.docname, index, line['ids'][0], section_id, section_title, references,
+                    cards, text, changed, struck,
+                    status=statuses.read_status(line, markers, superseded=superseded is not None),
+                    sources=statuses.read_sources(references, env.config,
+                                                  line.get('ruling_header')),
+                    superseded_by=superseded or None)
+    if day is None and len(cards) > 1 and len({r.date for r in references if r.date}) > 1:
+        dates = card_dates(line, ruling.dated_by)
+        if dates:
+            return dataclasses.replace(ruling, card_dates=dates)
+    return ruling
+
+
+def card_dates(line: ruling_line, own: Reference | None) -> tuple[tuple[str, int], ...]:
+    """``(card key, index of its reference)`` of each card of *line* that the
+    first date after its name (the last date, after every date) dates
+    otherwise than *own*, the ruling's date: one walk of the line."""
+    firsts: dict[str, int] = {}  # card key -> references written before its name
+    written: list[str | None] = []  # each reference's ISO date, in page order
+    for node in line.findall(nodes.Inline):
+        if 'ruling_text' in node.attributes:
+            written.append(node.get('ruling_date'))
+            continue
+        card = card_of(node)
+        if card is not None:
+            firsts.setdefault(card[0], len(written))
+    last = len(written) - 1
+    return tuple((key, min(at, last)) for key, at in firsts.items()
+                 if written[min(at, last)] and written[min(at, last)] != (own and own.date))
 
 
 #: where a date was (no text holds it: control characters are not text)
