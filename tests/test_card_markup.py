@@ -161,6 +161,11 @@ JOINS = {
           'text: write `\\ ` before and after it (…果\\ `详见 <https://yugioh-wiki.net/>`__\\ '
           '对…) [handbook.markup]'],
          '| 结果\\ `详见 <https://yugioh-wiki.net/>`__\\ 对方基本分7000，「`旋风`_」不能发动。'),
+    # a literal next to Chinese text: `\ ` on both sides (told to delete its
+    # backquotes, the editor made its date a ruling's)
+    24: (["ERROR: literal '``21/3/4``' not recognised next to Chinese text: write `\\ ` "
+          'before and after it (…见\\ ``21/3/4``\\ 的…) [handbook.markup]'],
+         '| 另见\\ ``21/3/4``\\ 的说明。'),
 }
 
 
@@ -208,6 +213,40 @@ def test_a_link_glued_on_both_sides(app, make_app, tmp_path):
     """结果`详见 <…>`__对方…: the fix writes `\\ ` on both sides; before it alone,
     the next check took the backquote after the link for a card link's."""
     reported_and_fixed(app, make_app, tmp_path, [23])
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_literal_glued_to_chinese_text(app, make_app, tmp_path):
+    """另见``21/3/4``的说明: a literal docutils did not see, whose fix is
+    `\\ ` on both sides; "delete the stray backquotes" made its date a
+    ruling's (an editor's round trip)."""
+    reported_and_fixed(app, make_app, tmp_path, [24])
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_misspelt_name_in_struck_text_is_told_plain(app, make_app, tmp_path):
+    """:strike:`「旋凤」…`: the note's fix is the name plain, as struck text
+    writes names (the link it gave nested in the role: an error, an
+    editor's round trip); so written, no report."""
+    app.build()
+    assert [line for line in app.status.getvalue().splitlines() if ' note: ' in line] == [
+        f'{app.srcdir / "index.rst"}:25: note: 「旋凤」 is no card name in the registry, but '
+        'reads as 「旋风」 does: if it is that card, write 「旋风」 (struck text links the names '
+        "it writes plainly) (then its ruling is on the card's page) [handbook.card-slip]"]
+    assert not [w for w in warnings(app) if by_line(w) == 25]
+    root = tmp_path / 'fixed'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-check-markup-joins', root)
+    page = root / 'index.rst'
+    page.write_text(page.read_text(encoding='utf-8').replace('「旋凤」', '「旋风」'),
+                    encoding='utf-8')
+    fixed = make_app('html', srcdir=root)
+    fixed.build()
+    assert ' note: ' not in fixed.status.getvalue()
+    # (a second app in one process warns that it sets Sphinx's own nodes up again)
+    assert not [w for w in warnings(fixed)
+                if not w.startswith('WARNING: while setting up') and by_line(w) == 25]
 
 
 @pytest.mark.sphinx('html', testroot='check-markup-joins')

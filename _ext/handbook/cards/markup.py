@@ -96,7 +96,7 @@ from handbook.cards.links import changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
 from handbook.core.source_lines import BlockLines, foreign_bar, locate
-from handbook.nodes import ancestors, card_of, card_reference
+from handbook.nodes import ancestors, card_of, card_reference, is_struck
 from handbook.store import PAGE_READ, Contribution, carry, store
 
 if TYPE_CHECKING:
@@ -119,6 +119,7 @@ _ROLE_AND_LINK = re.compile(r'(:[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)?:)`.*`_+$'
 #: part is bounded by a character its run excludes, so a search is linear
 _LEFTOVER = re.compile(r'''
     (?P<role>:[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)?:`[^`\n]*`?)  # 详见:ref:` 标签`
+  | (?P<literal>``[^`\n]+``)                                    # 见``21/3/4``的
   | (?P<open>「[ \t\u3000]*`(?P<oname>[^`「」\n]*)`_*」?)          # 「` 卡名`_」
   | (?P<bare>「(?P<bname>[^`「」\n]+)`_+」?)                      # 「卡名`_」
   | (?P<pair>`(?P<pname>[^`_\n][^`\n]*)`(?P<under>_*)(?P<close>」?))  # `卡名`_」, `文本`
@@ -633,7 +634,8 @@ class CardMarkup(SphinxTransform):
             if not LINKABLE.fullmatch(name) or self.registry is None:
                 continue
             if self.registry.lookup(name) is None:
-                self.check_slip(content, name, f'{source}:{line_at(start)}', told)
+                self.check_slip(content, name, f'{source}:{line_at(start)}', told,
+                                emphases[i])
                 continue
             line = line_at(start)
             if (line, content) in told:
@@ -667,10 +669,14 @@ class CardMarkup(SphinxTransform):
                                 subtype='unlinked')
             reported_until = end
 
-    def check_slip(self, content: str, name: str, location: str, told: set) -> None:
+    def check_slip(self, content: str, name: str, location: str, told: set,
+                   emphasis: nodes.Element | None) -> None:
         """A note for a plain 「name」 that is no registry name but reads as one
         does (the did-you-mean of an unknown card link, :meth:`Registry.did_you_mean`):
-        a misspelt card's ruling is on no card page.  Once per line and name."""
+        a misspelt card's ruling is on no card page.  Once per line and name.
+        In struck text (*emphasis*: the markup it is in) the fix is the name
+        plain, as struck text writes names (the build links them); in other
+        emphasis or a role's text, the link outside it."""
         if (location, content) in told:
             return
         told.add((location, content))
@@ -678,8 +684,16 @@ class CardMarkup(SphinxTransform):
             self.meant[name] = self.registry.did_you_mean(name, language=self.config.language)
         close = self.meant[name]
         if close:
+            if emphasis is None:
+                fix = f'「`{close}`_」'
+            elif is_struck(emphasis) or any(map(is_struck, ancestors(emphasis))):
+                fix = f'「{close}」 (struck text links the names it writes plainly)'
+            else:
+                what = 'emphasis' if isinstance(emphasis, (nodes.strong, nodes.emphasis)) \
+                    else 'role'
+                fix = f'「`{close}`_」 outside the {what} (a link cannot sit inside it)'
             reports.note(f'「{content}」 is no card name in the registry, but reads as 「{close}」 '
-                         f'does: if it is that card, write 「`{close}`_」 (then its ruling is '
+                         f'does: if it is that card, write {fix} (then its ruling is '
                          'on the card\'s page)', location=location, subtype='card-slip',
                          config=self.config)
 
@@ -693,6 +707,10 @@ class CardMarkup(SphinxTransform):
             for m in _LEFTOVER.finditer(line):
                 if m['role']:
                     self.role_left(line, m, location)
+                elif m['literal']:  # not deleted: its text would be read (a date dates)
+                    reports.error(f'literal {m["literal"]!r} not recognised next to Chinese '
+                                  f'text: write {_glued(m)}', location=location,
+                                  subtype='markup')
                 elif m['open'] or m['bare']:
                     name = (m['oname'] if m['open'] else m['bname']).strip()
                     if m['bare'] and not self.known(name):
