@@ -112,6 +112,8 @@ def test_registry_edit_rereads_pages_quoting_the_name(app, make_app):
 JOINED_URL = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=22372'
               '&request_locale=ja')
 MISMATCH = 'WARNING: Mismatch: both interpreted text role prefix and reference suffix. [docutils]'
+UNENDED = ('WARNING: Inline interpreted text or phrase reference start-string without '
+           'end-string. [docutils]')
 SPLIT = ("holds a link, which reStructuredText cannot nest in a role's text (readers see the "
          'markup):')
 JOINS = {
@@ -166,6 +168,23 @@ JOINS = {
     24: (["ERROR: literal '``21/3/4``' not recognised next to Chinese text: write `\\ ` "
           'before and after it (…见\\ ``21/3/4``\\ 的…) [handbook.markup]'],
          '| 另见\\ ``21/3/4``\\ 的说明。'),
+    # a card link that misses a piece of its markup, with a later backquote on
+    # the line or none: its name, not the text up to that backquote, in the fix
+    26: (['ERROR: card link 「`旋风_」 misses the backquote before _, so that it is shown as '
+          'text: write 「`旋风`_」 [handbook.card-markup]'],
+         '| 「`旋风`_」的场合，效果不适用。\\ :ruling:`17/3/24`'),
+    27: (['ERROR: card link 「`旋风`_ misses its closing 」, so that it is shown as text: '
+          'write 「`旋风`_」 [handbook.card-markup]'],
+         '| 「`旋风`_」的场合，效果不适用。\\ :ruling:`17/3/24`'),
+    28: (['ERROR: card link 「`旋风_」 misses the backquote before _ (readers see the other '
+          'one): write 「`旋风`_」 [handbook.card-markup]', UNENDED],
+         '| 「`旋风`_」的场合，效果不适用。'),
+    29: (['ERROR: card link 「`旋风`_ misses its closing 」, so that it is shown as text: '
+          'write 「`旋风`_」 [handbook.card-markup]', UNENDED],
+         '| 「`旋风`_」的场合，效果不适用。'),
+    30: (['ERROR: card link 「`旋风」 misses the backquote and _ before 」, so that it is shown '
+          'as text: write 「`旋风`_」 [handbook.card-markup]'],
+         '| 「`旋风`_」的场合，效果不适用。\\ :ruling:`17/3/24`'),
 }
 
 
@@ -222,6 +241,16 @@ def test_a_literal_glued_to_chinese_text(app, make_app, tmp_path):
     `\\ ` on both sides; "delete the stray backquotes" made its date a
     ruling's (an editor's round trip)."""
     reported_and_fixed(app, make_app, tmp_path, [24])
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_card_link_that_misses_a_piece_of_its_markup(app, make_app, tmp_path):
+    """「`旋风_」, 「`旋风`_的, 「`旋风」: the fix is the card's link; it quoted the
+    text up to the line's next backquote, with _ after it (an editor's round
+    trip: that fix gave a second error), or, the line holding none, said the
+    link had no opening 「 or gave no fix at all."""
+    reported_and_fixed(app, make_app, tmp_path, [26, 27, 28, 29, 30])
 
 
 @pytest.mark.sphinx('html', testroot='check-markup-joins')

@@ -125,6 +125,9 @@ _LEFTOVER = re.compile(r'''
   | (?P<pair>`(?P<pname>[^`_\n][^`\n]*)`(?P<under>_*)(?P<close>」?))  # `卡名`_」, `文本`
   | (?P<stray>`+_*)                                            # `_ with nothing opened
 ''', re.VERBOSE)
+#: a card link's start, after 「, that misses a piece of its markup: 卡名_」,
+#: 卡名`_ (no 」 after it), 卡名」 (:meth:`CardMarkup.card_cut_short`)
+_CUT_SHORT = re.compile(r'(?P<name>[^`_」\s][^`」\n]*?)(?:(?P<under>_+」)|(?P<tick>`_+)(?!」)|」)')
 #: a role written before its text, ``:red:`…```: what split_role splits
 _ROLE_TEXT = re.compile(r'(?P<role>:[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)?:`)(?P<text>.+)`',
                         re.DOTALL)
@@ -410,6 +413,12 @@ class CardMarkup(SphinxTransform):
         closed = isinstance(after, nodes.Text) and after.startswith('」')
         if opened and closed:
             return
+        if closed and isinstance(before, nodes.problematic) and before.rawsource == '`' \
+                and isinstance(self.sibling(before, -1), nodes.Text) \
+                and self.sibling(before, -1).endswith('「'):  # 「`卡名_」: read as 卡名_
+            self.error(link, f'card link 「`{name}_」 misses the backquote before _ (readers '
+                             f'see the other one): write 「`{name}`_」', 'card-markup')
+            return
         if opened:
             problem = f'card link 「`{name}`_ has no closing 」'
         elif closed:
@@ -483,6 +492,9 @@ class CardMarkup(SphinxTransform):
                     and is_placeholder(text):
                 message = (f'「`{text}`」 shows the placeholder in italics: write 「{text}」 '
                            '(a placeholder is plain text, never a link)')
+            elif isinstance(before, nodes.Text) and before.endswith('「') \
+                    and self.card_cut_short(text) is not None:
+                message, subtype = self.card_cut_short(text), 'card-markup'
             elif isinstance(before, nodes.Text) and before.endswith('「'):
                 message = (f'「`{text}`」 is not a card link: write 「`{text}`_」 '
                            '(an underscore after the closing backquote)')
@@ -495,6 +507,20 @@ class CardMarkup(SphinxTransform):
                            f'write 「`{text}`_」 for a card, ``{text}`` for literal text')
             self.error(node, message, subtype)
 
+    def card_cut_short(self, text: str) -> str | None:
+        """The message for a card link after 「 whose markup misses a piece,
+        so that docutils read on from its opening backquote (*text*, up to a
+        later backquote or the line's end): 「`卡名_」 (the closing backquote),
+        「`卡名`_ and text (the 」), 「`卡名」 (the backquote and _); None where
+        *text* does not start with a registry name cut so."""
+        m = _CUT_SHORT.match(text)
+        if m is None or not self.known(m['name']):
+            return None
+        missing = ('the backquote before _' if m['under'] else
+                   'its closing 」' if m['tick'] else 'the backquote and _ before 」')
+        return (f'card link 「`{m.group()} misses {missing}, so that it is shown as text: '
+                f'write 「`{m["name"]}`_」')
+
     def check_unended_role(self, tick: nodes.problematic) -> None:
         """*tick*, a backquote docutils found no end for: after a role
         (``\\ :ruling:`17/3/24`发动。`` at a line's end), the role's closing
@@ -504,6 +530,12 @@ class CardMarkup(SphinxTransform):
         before = self.sibling(tick, -1)
         role = _ROLE_BEFORE.search(before) if isinstance(before, nodes.Text) else None
         if not role:
+            after = self.sibling(tick, +1)
+            if isinstance(before, nodes.Text) and before.endswith('「') \
+                    and isinstance(after, nodes.Text):  # 「`卡名`_的…: the 」 is missing
+                message = self.card_cut_short(after.split('\n')[0])
+                if message is not None:
+                    self.error(tick, message, 'card-markup')
             return
         following, node = '', self.sibling(tick, +1)
         while node is not None and '\n' not in following:  # the rest of the line
