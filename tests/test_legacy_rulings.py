@@ -179,6 +179,9 @@ def test_ruling_faults_at_their_line(make_app, rootdir, tmp_path, allowed):
         "rulings.rst:31: note: ruling date '１７/３/２４' is written with full-width characters: "
         'write 17/3/24 (the same date, as the dates are searched and sorted) '
         '[handbook.ruling-fullwidth]',
+        *(f'rulings.rst:{line}: note: {written!r} is a date in a form that dates no ruling: if '
+          'it dates one, write 17/3/24 [handbook.ruling-plain]'
+          for line, written in ((38, '2017/3/24'), (39, '17-3-24'), (39, '2017-03-24'))),
     ]
     page = html(app, 'rulings')
     # a URL on another host, or http://, stays a link: the reader can follow it

@@ -56,7 +56,12 @@ ASCII form to write.
 
 note ``handbook.ruling-plain`` -- plain text written as a date that is not
 a calendar date, or is after today (``13/14/15``): it stays text, as it may
-be no date at all; the note says to correct it if it dates a ruling.  And an
+be no date at all; the note says to correct it if it dates a ruling.  So
+does a date written in another form (``2017/3/24``, ``2017-03-24``,
+``17-3-24``) in a line or paragraph that names a card and holds no date:
+the note gives the form to write, ``17/3/24`` (a date with its four-digit
+year elsewhere, ``本页更新于2021/3/4``, is how a date that dates no ruling is
+written).  And an
 anonymous link whose text holds a calendar date among other words
 (```17/3/24 FAQ <…>`__``): no ruling reference; the note gives the link
 with the date alone.  (A date link in brackets, ```（17/3/24） <…>`__``, is
@@ -87,7 +92,7 @@ from handbook.core import reports, settings
 from handbook.core import url_policy
 from handbook.core.hostile_input import quoted
 from handbook.core.source_lines import BlockLines, locate_text
-from handbook.nodes import in_title
+from handbook.nodes import in_title, is_card_link
 from handbook.rulings import days
 
 if TYPE_CHECKING:
@@ -106,6 +111,11 @@ _BRACKETS = {'': '', '(': ')', '[': ']', '【': '】'}
 #: also in full width (１７/３/２４, 17／3／24: read as the role reads them, with a note)
 _PLAIN_DATE = re.compile(r'(?<![0-9０-９A-Za-zＡ-Ｚａ-ｚ/／.．])[0-9０-９]{1,2}[/／][0-9０-９]{1,2}'
                          r'[/／][0-9０-９]{1,2}(?![0-9０-９/／])')
+#: a date written in a form no ruling reference takes (2017/3/24, 2017-03-24,
+#: 2017.3.24, 17-3-24): it stays text, with a note that gives the date to write
+_OTHER_FORM = re.compile(r'(?<![0-9A-Za-z/.\-])(?:(?P<year>(?:19|20)\d{2})(?P<sign>[/.\-])'
+                         r'(?P<month>\d{1,2})(?P=sign)(?P<day>\d{1,2})|(?P<yy>\d{2})-'
+                         r'(?P<mm>\d{1,2})-(?P<dd>\d{1,2}))(?![0-9/\-]|\.\d)')
 #: the inline elements a plain date may sit in, up to its paragraph or line
 _PROSE = (nodes.emphasis, nodes.strong, nodes.inline)
 #: the official FAQ's address, where the handbook names none (``faq:<id>``)
@@ -269,6 +279,19 @@ def ruling_node(rawtext: str, date: str, url: str | None, faq: str | None) -> no
     return node
 
 
+def _undated_ruling(block: nodes.Element) -> bool:
+    """Whether *block* names a card but holds no date that dates a ruling:
+    no ruling reference, no date link, no plain date."""
+    card = False
+    for node in block.findall(nodes.Element):
+        if 'ruling_text' in node.attributes or node.get('ruling_malformed') or (
+                isinstance(node, nodes.reference) and link_date(node.astext()) is not None):
+            return False
+        card = card or is_card_link(node) or (  # 「`卡名`_」, resolved after this transform
+            isinstance(node, nodes.reference) and 'refname' in node)
+    return card and not _PLAIN_DATE.search(block.astext())
+
+
 class RulingReferences(SphinxTransform):
     """Recognise legacy date links (and neutralise unsafe ones); validate
     every ruling reference."""
@@ -281,6 +304,8 @@ class RulingReferences(SphinxTransform):
         links, worded = [], []
         for node in list(self.document.findall()):
             if isinstance(node, nodes.Text):
+                if _OTHER_FORM.search(node) and in_prose(node):
+                    self.other_form(node, today)
                 if _PLAIN_DATE.search(node) and in_prose(node):
                     self.plain(node, today)
             elif isinstance(node, nodes.reference):
@@ -327,6 +352,31 @@ class RulingReferences(SphinxTransform):
         if at < len(text):
             parts.append(nodes.Text(text[at:]))
         text.parent.replace(text, parts)
+
+    def other_form(self, text: nodes.Text, today: datetime.date) -> None:
+        """A note for each date of *text* written in a form no ruling
+        reference takes (``2017/3/24``, ``17-3-24``), in a line or paragraph
+        that names a card and holds no date: its ruling is lost, unsaid,
+        where the editor meant the date to date it; the note gives the form
+        to write (none where it is no calendar date, or is after today: then
+        it may be no date at all)."""
+        block = text.parent
+        while block is not None and not isinstance(block, (nodes.line, nodes.paragraph)):
+            block = block.parent
+        if block is None or not _undated_ruling(block):
+            return  # 本页更新于2021/3/4: the README's way to write a date that dates nothing
+        for m in _OTHER_FORM.finditer(text):
+            year = int(m['year']) if m['year'] else 2000 + int(m['yy'])
+            try:
+                date = datetime.date(year, int(m['month'] or m['mm']), int(m['day'] or m['dd']))
+            except ValueError:
+                continue
+            if date > today or year < 1999:
+                continue
+            fix = f'{year % 100:02d}/{date.month}/{date.day}'
+            reports.note(f'{m.group()!r} is a date in a form that dates no ruling: if it dates '
+                         f'one, write {fix}', location=locate_text(text, m.start()),
+                         subtype='ruling-plain', config=self.config)
 
     def worded(self, node: nodes.reference, date: str, today: datetime.date) -> None:
         """A note for a link whose text holds a date among other words
