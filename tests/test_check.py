@@ -232,9 +232,10 @@ def test_sphinx_lint(capsys, monkeypatch, jobs):
         # style with a mechanical fix: notes, saying the fix (sphinx-lint's own
         # words for a tab are "OMG TABS!!!1")
         f'note: sphinx-lint.horizontal-tab ×1 ({P}lint/index.rst:7): a tab: write spaces instead '
-        '(docutils reads a tab as the spaces up to the next multiple of 8 columns)',
+        '(docutils reads a tab as the spaces up to the next multiple of 8 columns; make fix '
+        'does it)',
         f'note: sphinx-lint.trailing-whitespace ×1 ({P}lint/index.rst:4): spaces at the end of '
-        'the line: delete them',
+        'the line: delete them (make fix does it)',
         'make check: 1 warning (sphinx-lint.role-with-double-backticks 1); 2 notes',
     ]
 

@@ -145,17 +145,41 @@ def test_dates_in_brackets_get_https_a_link_over_two_lines_no_promise(handbook, 
         f'https://{FAQ.format(3)} (the same page over https) [handbook.ruling-https]']
 
 
-def test_line_endings_and_last_line_stay(handbook):
-    """CRLF line endings and a page without a final newline are kept as they are."""
+def test_line_endings_stay_and_the_last_line_gets_its_own(handbook):
+    """CRLF line endings are kept as they are; a page without a final line
+    break gets one, a CRLF (make check's note says to add one)."""
     for path in handbook.iterdir():
         path.write_bytes(path.read_bytes().replace(b'\n', b'\r\n'))
     rulings = handbook / 'rulings.rst'
     rulings.write_bytes(rulings.read_bytes().removesuffix(b'\r\n'))
+    last = rulings.read_bytes().count(b'\r\n') + 1
     status, out, _ = run(handbook)
-    assert (status, out) == (0, CHANGES)
-    # no final line break added: with one, the file compares as the others
-    rulings.write_bytes(rulings.read_bytes() + b'\r\n')
+    assert (status, out) == (0, [*CHANGES[:5], f'rulings.rst:{last}: final line break added',
+                                 *CHANGES[5:]])
     assert_fixed(handbook, '\r\n')
+
+
+def test_tabs_and_spaces_at_a_lines_end_are_written_as_docutils_reads_them(handbook):
+    """sphinx-lint's notes, each with its fix: make fix applies it, and the
+    page reads as before (docutils expands tabs to 8 columns and strips each
+    line's end itself)."""
+    rulings = handbook / 'rulings.rst'
+    text = rulings.read_text(encoding='utf-8').split('\n')
+    text[0] += '  '
+    text[2] = '\t '  # a line of spaces alone: no tab left to write
+    text[3] = text[3].replace('「', '\t「', 1) + ' \t'
+    rulings.write_text('\n'.join(text), encoding='utf-8')
+    status, out, _ = run(handbook, 'rulings.rst')
+    assert (status, [line for line in out if 'tab' in line or 'spaces' in line]) == (0, [
+        "rulings.rst:1: spaces at the line's end deleted",
+        "rulings.rst:3: spaces at the line's end deleted",
+        "rulings.rst:4: tabs written as spaces and spaces at the line's end deleted"])
+    fixed = rulings.read_text(encoding='utf-8').split('\n')
+    assert fixed[:3] == ['Rulings', '=======', '']
+    # the tab at the 8th character: 8 spaces (docutils counts characters, as str.expandtabs)
+    assert fixed[3].startswith('| 对方场上存在' + ' ' * 8 + '「`技能抽取`_」')
+    assert fixed[3] == fixed[3].rstrip()
+    assert run(handbook, 'rulings.rst')[1] == []  # a second run changes nothing
 
 
 def test_files_limits_the_fix_to_those_pages(handbook):

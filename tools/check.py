@@ -101,17 +101,21 @@ LINT_CHECKERS = {
 #: say none: "OMG TABS!!!1"); its other checkers' reports are warnings
 LINT_STYLE = {
     'horizontal-tab': 'a tab: write spaces instead (docutils reads a tab as the spaces up to '
-                      'the next multiple of 8 columns)',
-    'trailing-whitespace': 'spaces at the end of the line: delete them',
-    'missing-final-newline': 'the file does not end with a line break: add one',
+                      'the next multiple of 8 columns; make fix does it)',
+    'trailing-whitespace': 'spaces at the end of the line: delete them (make fix does it)',
+    'missing-final-newline': 'the file does not end with a line break: add one (make fix does '
+                             'it)',
 }
 
 #: what a kind of note is and how to fix it: the text of its grouped line
 NOTE_KINDS = {
     'sphinx-lint.horizontal-tab': 'tabs: write spaces instead (docutils reads a tab as the '
-                                  'spaces up to the next multiple of 8 columns)',
-    'sphinx-lint.trailing-whitespace': 'spaces at the ends of lines: delete them',
-    'sphinx-lint.missing-final-newline': 'files that do not end with a line break: add one',
+                                  'spaces up to the next multiple of 8 columns; make fix does '
+                                  'it)',
+    'sphinx-lint.trailing-whitespace': 'spaces at the ends of lines: delete them (make fix '
+                                       'does it)',
+    'sphinx-lint.missing-final-newline': 'files that do not end with a line break: add one '
+                                         '(make fix does it)',
     'handbook.ruling-https': 'http:// ruling URLs on hosts that serve https; make fix '
                              'rewrites them',
     'handbook.registry-alias': 'registry rows that spell an earlier row\'s card another way: '

@@ -25,15 +25,20 @@ The fixes, each done only where the result is certain:
   read on the page, in the files it includes (``.. include::``) and in
   conf.py's ``rst_prolog``.  Struck text is left alone (the build links its
   names);
+* **tabs and spaces at a line's end** (sphinx-lint's notes), on every line:
+  a tab becomes the spaces up to the next multiple of 8 columns, spaces at a
+  line's end go, and a page that does not end with a line break gets one
+  (the page's own): docutils reads the page so already, nothing a reader
+  sees changes (:func:`fix_spaces`);
 * **repeated registry rows**: a row of the registry that repeats an earlier
   row exactly is removed (``cards.registry.redundant_rows``).  Rows that
   spell one card two ways are aliases: they stay.
 
-Only the pages' prose is touched: not section titles, comments, literal
-blocks, directive options or the content of code directives (autolink's
-``prose_lines``), and a fix never crosses a line.  Everything else stays
-byte for byte: line endings, a missing final newline, the other rows of the
-registry.  A second run changes nothing.
+Only the pages' prose is touched (but for tabs and spaces at a line's end):
+not section titles, comments, literal blocks, directive options or the
+content of code directives (autolink's ``prose_lines``), and a fix never
+crosses a line.  Everything else stays byte for byte: line endings, the
+other rows of the registry.  A second run changes nothing.
 
 It prints each change on its own line, ``path:line: <what changed>`` (the
 line as it was before the run: a removed registry row at its old line), and
@@ -297,7 +302,32 @@ def fix_page(text: str, registry: Registry, hosts: tuple[str, ...], prolog: str 
         if https or emphasis or in_roles:
             done.setdefault(number, []).extend(https + emphasis + in_roles)
         lines[number - 1] = body + line[len(line.rstrip('\r\n')):]
+    for number, line in enumerate(lines, start=1):  # every line: docutils reads them so
+        body = line.rstrip('\r\n')
+        spaced = fix_spaces(body)
+        if spaced != body:
+            done.setdefault(number, []).append(
+                ('tabs written as spaces' if '\t' in body.rstrip() else '') +
+                (' and ' if '\t' in body.rstrip() and body != body.rstrip() else '') +
+                ('spaces at the line\'s end deleted' if body != body.rstrip() else ''))
+            lines[number - 1] = spaced + line[len(body):]
+    if lines and not lines[-1].endswith(('\n', '\r')):
+        lines[-1] += line_ending(lines)
+        done.setdefault(len(lines), []).append('final line break added')
     return ''.join(lines), [(n, what) for n in sorted(done) for what in done[n]], unresolved
+
+
+def fix_spaces(line: str) -> str:
+    """*line* as docutils reads it (``docutils.statemachine.string2lines``):
+    each tab the spaces up to the next multiple of 8 columns, no spaces at its
+    end (sphinx-lint's notes: nothing a reader sees changes)."""
+    return line.expandtabs(8).rstrip()
+
+
+def line_ending(lines: list[str]) -> str:
+    """The line ending the page's lines end with (its first): ``\\n`` for a page of one line."""
+    first = lines[0]
+    return first[len(first.rstrip('\r\n')):] or '\n'
 
 
 def fix_registry(text: str, redundant: list[int]) -> tuple[str, list[tuple[int, str]]]:
