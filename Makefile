@@ -20,6 +20,8 @@ SPEED       ?= on
 NEXT_VENV   ?= .venv-next
 # the pages make fix and make autolink rewrite (default: every page of SOURCEDIR)
 FILES       ?=
+# make check NOTES=each: every note on its own line (default: grouped by kind)
+NOTES       ?=
 # the language of a build: make html LANGUAGE=zh_TW builds into $(BUILDDIR)/html/zh_TW;
 # empty: conf.py's language (zh_CN), into $(BUILDDIR)/html
 LANGUAGE    ?=
@@ -97,6 +99,7 @@ help:
 	@echo "             (installs TeX Live xetex and Noto CJK fonts if missing; root)"
 	@echo "make browser-deps  install Chromium for the browser tests (root; CI does)"
 	@echo "make check   every problem, one line each at file:line; writes nothing, offline"
+	@echo "             (NOTES=each: every note on its own line)"
 	@echo "make fix     apply every mechanical fix make check describes (FILES, default: every"
 	@echo "             page, and the registry); changes nothing else, prints each change"
 	@echo "make autolink  only link the plain 「卡名」 of FILES (default: every page)"
@@ -233,7 +236,7 @@ endef
 # and sphinx-lint; see tools/check.py.
 check: $(STAMP)
 	$(BIN)/python tools/check.py --srcdir $(SOURCEDIR) --confdir $(CONFDIR) -j $(JOBS) \
-		$(if $(CARDS),-D handbook_cards=$(abspath $(CARDS)))
+		$(if $(NOTES),--notes $(NOTES)) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS)))
 
 # tools/fix.py: card names linked, https for ruling URLs, emphasis split around
 # card links, repeated registry rows removed; autolink is its first fix alone.

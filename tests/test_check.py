@@ -184,6 +184,15 @@ def test_notes_are_grouped_one_line_per_kind_and_never_fail(capsys, monkeypatch,
     assert run(capsys, monkeypatch, 'check-notes', '-j', jobs) == (0, NOTES)
 
 
+@pytest.mark.parametrize(('variables', 'notes'), [((), False), (('NOTES=each',), True)])
+def test_make_check_passes_notes_each(variables, notes):
+    """``make check NOTES=each``, as the README says (it said ``python
+    tools/check.py --notes each``, which the system's Python cannot run)."""
+    dry = subprocess.run(['make', '-s', '-n', '-C', str(ROOT), 'check', *variables],
+                         capture_output=True, text=True, check=True).stdout
+    assert ('--notes each' in dry) is notes and 'tools/check.py' in dry
+
+
 def test_every_note_on_its_own_line(capsys, monkeypatch):
     status, out = run(capsys, monkeypatch, 'check-notes', '--notes', 'each')
     assert status == 0

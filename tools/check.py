@@ -20,7 +20,7 @@ INFO-level messages).
 
 It prints one line per error and warning, sorted by file and line::
 
-    source/negation.rst:12: warning: unknown card name 「旋风的主人」: … [handbook.card]
+    source/negation.rst:12: error: unknown card name 「旋风的主人」: … [handbook.card]
 
 (paths relative to the current folder, the repository; a problem about a
 whole file, such as a page in no toctree, is at its line 1), then the notes
@@ -33,11 +33,12 @@ kind with a single note it is that note's own message, for a kind not listed
 there ``e.g.`` and the first note's message), then one summary line with the
 counts of errors and warnings by kind and the number of notes::
 
-    make check: 1 error (handbook.registry 1), 2 warnings (handbook.card 2); 143 notes
+    make check: 2 errors (handbook.card 1, handbook.registry 1), 1 warning (handbook.unlinked 1); 143 notes
 
-``--notes each`` prints every note on its own line instead, sorted among the
-errors and warnings.  ``make fix`` (``tools/fix.py``) applies the mechanical
-fixes that notes and some warnings describe.
+``--notes each`` (``make check NOTES=each``) prints every note on its own
+line instead, sorted among the errors and warnings.  ``make fix``
+(``tools/fix.py``) applies the mechanical fixes that notes and some
+warnings describe.
 
 With the environment variable ``GITHUB_ACTIONS`` set, each error and warning
 is also printed as a workflow annotation (``::error file=…,line=…::…``,
