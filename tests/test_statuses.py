@@ -99,6 +99,22 @@ def test_statuses_replacements_and_sources(app):
 
 @pytest.mark.sphinx('html', testroot='statuses')
 @pytest.mark.test_params(shared_result='statuses-statuses')
+def test_the_first_twin_keeps_the_id_without_its_hash(app):
+    """Two rulings of 死者苏生 dated 19/4/17: each gets a hash; the first
+    also keeps ``ruling-2019-04-17-死者苏生``, the id a ruling had before a
+    twin was written (an editor's round trip: links made to it led to the
+    page's top), on the page alone (a card page's copy has no second id)."""
+    app.build()
+    page = html(app, 'index')
+    assert page.count('id="ruling-2019-04-17-死者苏生"') == 1
+    assert ('id="ruling-2019-04-17-死者苏生-3d9d79"><span id="ruling-2019-04-17-死者苏生"></span>'
+            in page)
+    assert not [path.name for path in (app.outdir / 'cards').glob('*.html')
+                if 'id="ruling-2019-04-17-死者苏生"' in path.read_text(encoding='utf-8')]
+
+
+@pytest.mark.sphinx('html', testroot='statuses')
+@pytest.mark.test_params(shared_result='statuses-statuses')
 def test_badges_links_and_readers_tools_in_html(app):
     app.build()
     page = html(app)

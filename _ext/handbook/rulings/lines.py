@@ -60,7 +60,9 @@ short hash of its card keys and text appended
 only rulings identical in every respect fall back to a number (``-2``) in
 page order.  Editing a ruling's own text keeps its id unless the ruling has
 such a twin, whose hash the text is part of; a new twin of a ruling (same
-date, FAQ id and first card) changes that ruling's id.  The id is also
+date, FAQ id and first card) changes that ruling's id, and the first twin in
+page order keeps the id without its hash as a second one (its ``ids[1]``), so
+that a link made before leads to it (to the new twin, where that is first).  The id is also
 recorded on each of the ruling's reference nodes, as the attribute
 ``ruling_anchor``.
 
@@ -371,7 +373,11 @@ class RulingLines(SphinxTransform):
         taken = set(document.ids)
         used: set[str] = set()
         for (line, refs), base in zip(found, bases):
+            alias = None
             if count[base] > 1 or base in taken:
+                if base not in taken and base not in used:
+                    alias = base  # links made before it had a twin lead to the first twin
+                    used.add(base)
                 keys = sorted(key for key, _name in ruling_cards(self.env, line))
                 text = re.sub(r'\s+', '', line.astext())
                 digest = hashlib.sha1('\0'.join([*keys, text]).encode()).hexdigest()[:6]
@@ -383,6 +389,9 @@ class RulingLines(SphinxTransform):
             used.add(anchor)
             line['ids'].append(anchor)
             document.ids[anchor] = line
+            if alias is not None:
+                line['ids'].append(alias)
+                document.ids[alias] = line
             for ref in refs:
                 ref['ruling_anchor'] = anchor
 
