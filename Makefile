@@ -110,7 +110,7 @@ help:
 	@echo "make bench   build a synthetic handbook at scale; compare with plain Sphinx (BENCH_ARGS)"
 	@echo "make venv    create or update $(VENV) from requirements.txt"
 	@echo "make clean   remove $(BUILDDIR)"
-	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES"
+	@echo "Variables: PYTHON VENV SOURCEDIR CONFDIR BUILDDIR JOBS SPHINXOPTS CARDS PYTEST_ARGS FILES NOTES"
 	@echo "           LANGUAGE LANGUAGES TRANSLATIONS LOCALEDIR BASEURL SWITCHERS PORT PREVIEW_JOBS BENCH_ARGS TAGS EDITIONS"
 	@echo "           BASE CI_WORKFLOWS FUZZ_EXAMPLES SPEED NEXT_VENV"
 
