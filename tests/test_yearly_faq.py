@@ -547,6 +547,18 @@ def test_a_source_header_without_its_colon_is_a_header_with_a_note(
     assert exported(app) == EXPORTED
 
 
+@pytest.mark.parametrize('written', ['\\ :sup:`17/7/28`', '\\ *17/7/28*', ' **（17/7/28）**'])
+def test_a_date_in_superscript_or_emphasis_dates_its_ruling(make_app, rootdir, tmp_path,
+                                                            written):
+    """A plain date in ``:sup:`` (as some handbooks write their dates) or in
+    emphasis is the ruling's reference as the role's is: the root's very
+    rulings (the superscript one was no date: its ruling was lost, unsaid)."""
+    srcdir = edited_root(rootdir, tmp_path, 'sup', {
+        'chapter.rst': [('连锁发动2次。\\ :ruling:`17/7/28`', f'连锁发动2次。{written}')]})
+    app = quiet_build(make_app, srcdir)
+    assert exported(app) == EXPORTED
+
+
 def test_a_source_label_that_starts_its_ruling_is_its_header(make_app, rootdir, tmp_path):
     """``| 邮件：「旋风」……`` (the label and the ruling on one line, as some
     handbooks write a source of one ruling) is the header and the ruling at

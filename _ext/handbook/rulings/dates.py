@@ -116,8 +116,9 @@ _PLAIN_DATE = re.compile(r'(?<![0-9０-９A-Za-zＡ-Ｚａ-ｚ/／.．])[0-9０-
 _OTHER_FORM = re.compile(r'(?<![0-9A-Za-z/.\-])(?:(?P<year>(?:19|20)\d{2})(?P<sign>[/.\-])'
                          r'(?P<month>\d{1,2})(?P=sign)(?P<day>\d{1,2})|(?P<yy>\d{2})-'
                          r'(?P<mm>\d{1,2})-(?P<dd>\d{1,2}))(?![0-9/\-]|\.\d)')
-#: the inline elements a plain date may sit in, up to its paragraph or line
-_PROSE = (nodes.emphasis, nodes.strong, nodes.inline)
+#: the inline elements a plain date may sit in, up to its paragraph or line: a
+#: date in emphasis or in superscript (``:sup:`17/3/24```, as some handbooks write it)
+_PROSE = (nodes.emphasis, nodes.strong, nodes.inline, nodes.superscript)
 #: the official FAQ's address, where the handbook names none (``faq:<id>``)
 DEFAULT_FAQ_URL = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action'
                    '?ope=5&fid={id}&request_locale=ja')
