@@ -185,6 +185,10 @@ JOINS = {
     30: (['ERROR: card link 「`旋风」 misses the backquote and _ before 」, so that it is shown '
           'as text: write 「`旋风`_」 [handbook.card-markup]'],
          '| 「`旋风`_」的场合，效果不适用。\\ :ruling:`17/3/24`'),
+    # a role left unclosed: the fix is its closing backquote (docutils' warning says none)
+    31: (['ERROR: role :ruling: is not closed (readers see its markup): write its closing '
+          'backquote after its text, :ruling:`17/3/24` [handbook.markup]', UNENDED],
+         '| 「`旋风`_」不能发动。\\ :ruling:`17/3/24`'),
 }
 
 
@@ -251,6 +255,14 @@ def test_a_card_link_that_misses_a_piece_of_its_markup(app, make_app, tmp_path):
     trip: that fix gave a second error), or, the line holding none, said the
     link had no opening 「 or gave no fix at all."""
     reported_and_fixed(app, make_app, tmp_path, [26, 27, 28, 29, 30])
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_role_left_unclosed(app, make_app, tmp_path):
+    """``\\ :ruling:`17/3/24`` and the line's end: docutils' warning alone,
+    with no fix (an editor's round trip); now the closing backquote."""
+    reported_and_fixed(app, make_app, tmp_path, [31])
 
 
 @pytest.mark.sphinx('html', testroot='check-markup-joins')

@@ -525,8 +525,9 @@ class CardMarkup(SphinxTransform):
         """*tick*, a backquote docutils found no end for: after a role
         (``\\ :ruling:`17/3/24`发动。`` at a line's end), the role's closing
         backquote has Chinese text after it, or a space before it, where
-        docutils sees no end.  Without a later backquote on the line, the role
-        is left unclosed: docutils' warning says it."""
+        docutils sees no end.  Without a later backquote in the block, the
+        role is left unclosed: the fix is its closing backquote after its
+        text (docutils' warning says no fix)."""
         before = self.sibling(tick, -1)
         role = _ROLE_BEFORE.search(before) if isinstance(before, nodes.Text) else None
         if not role:
@@ -549,6 +550,16 @@ class CardMarkup(SphinxTransform):
             # unclosed to the line's end: its names are the role's text once
             # the backquote is there (a :strike: links them), not names to link
             self.tangle(tick)
+            later = following
+            while node is not None:  # the rest of the block: a backquote there may end it
+                later += node.astext()
+                node = self.sibling(node, +1)
+            text = target.rstrip()
+            if text and '`' not in later:
+                shown = text if len(text) <= 24 else f'{text[:8]}…{text[-8:]}'
+                self.error(tick, f'role {role.group()} is not closed (readers see its markup): '
+                                 f'write its closing backquote after its text, '
+                                 f'{role.group()}`{shown}`', 'markup')
 
     def tangle(self, node: nodes.Node) -> None:
         """The text blocks around *node*, a role that holds a link or runs
