@@ -142,6 +142,24 @@ def test_each_card_of_a_sentence_is_dated_by_the_date_after_its_name(app):
                          '淘气仙星的灯光舞台': '17/12/22'}
 
 
+def test_dates_written_together_date_every_card_alike(make_app, rootdir, tmp_path):
+    """The same sentence with both dates after its first sentence
+    (``…伤害。17/12/22 17/7/28 但…「噩梦之拷问室」…。``): no date follows the
+    second card's name, the two dates are one group, and every card is
+    dated 17/12/22, the ruling's newest (a review: the cards were dated
+    17/7/28, the group's first, then its oldest)."""
+    srcdir = edited_root(rootdir, tmp_path, 'together', {'chapter.rst': [
+        ('伤害。\\ :ruling:`17/12/22` 但', '伤害。\\ :ruling:`17/12/22` \\ :ruling:`17/7/28` 但'),
+        ('连锁发动2次。\\ :ruling:`17/7/28`', '连锁发动2次。')]})
+    app = warning_free_build(make_app, srcdir)
+    described = {}
+    for name in ('淘气仙星福克希维琪', '噩梦之拷问室'):
+        page = (app.outdir / 'cards' / f'{name}.html').read_text(encoding='utf-8')
+        described[name] = re.search(r'<meta name="description" content="[^"]*最新（([^）]*)）',
+                                    page)[1]
+    assert described == {'淘气仙星福克希维琪': '17/12/22', '噩梦之拷问室': '17/12/22'}
+
+
 @pytest.mark.sphinx('html', testroot='yearly-faq')
 @pytest.mark.test_params(shared_result='yearly_faq-yearly-faq')
 def test_a_yearly_faq_page_in_html(app):

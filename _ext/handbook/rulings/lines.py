@@ -458,21 +458,38 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
 
 
 def card_dates(line: ruling_line, own: Reference | None) -> tuple[tuple[str, int], ...]:
-    """``(card key, index of its reference)`` of each card of *line* that the
-    first date after its name (the last date, after every date) dates
-    otherwise than *own*, the ruling's date: one walk of the line."""
-    firsts: dict[str, int] = {}  # card key -> references written before its name
+    """``(card key, index of its reference)`` of each card of *line* dated
+    otherwise than *own*, the ruling's date, where the line dates its cards
+    apart: the dates between two card names are a group (``17/3/24、18/1/10``
+    after a sentence is one), and a card is dated by the newest date of the
+    first group after its name (the last group, after every date).  None
+    where every card falls to one group.  One walk of the line."""
+    firsts: dict[str, int] = {}  # card key -> its group
+    groups: list[list[int]] = []  # each group's references, by index
     written: list[str | None] = []  # each reference's ISO date, in page order
+    after_card = True  # a card's name since the last date: the next date opens a group
     for node in line.findall(nodes.Inline):
         if 'ruling_text' in node.attributes:
+            if after_card:
+                groups.append([])
+                after_card = False
+            groups[-1].append(len(written))
             written.append(node.get('ruling_date'))
             continue
         card = card_of(node)
         if card is not None:
-            firsts.setdefault(card[0], len(written))
-    last = len(written) - 1
-    return tuple((key, min(at, last)) for key, at in firsts.items()
-                 if written[min(at, last)] and written[min(at, last)] != (own and own.date))
+            firsts.setdefault(card[0], len(groups))
+            after_card = True
+    if not groups or len({min(at, len(groups) - 1) for at in firsts.values()}) < 2:
+        return ()
+    out = []
+    for key, at in firsts.items():
+        dated = [i for i in groups[min(at, len(groups) - 1)] if written[i]]
+        if dated:
+            newest = max(dated, key=lambda i: written[i])
+            if written[newest] != (own and own.date):
+                out.append((key, newest))
+    return tuple(out)
 
 
 #: where a date was (no text holds it: control characters are not text)
