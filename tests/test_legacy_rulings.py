@@ -182,6 +182,8 @@ def test_ruling_faults_at_their_line(make_app, rootdir, tmp_path, allowed):
         *(f'rulings.rst:{line}: note: {written!r} is a date in a form that dates no ruling: if '
           'it dates one, write 17/3/24 [handbook.ruling-plain]'
           for line, written in ((38, '2017/3/24'), (39, '17-3-24'), (39, '2017-03-24'))),
+        "rulings.rst:43: note: '99-3-24' is a date in a form that dates no ruling: if it dates "
+        'one, write 99/3/24 [handbook.ruling-plain]',
     ]
     page = html(app, 'rulings')
     # a URL on another host, or http://, stays a link: the reader can follow it

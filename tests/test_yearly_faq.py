@@ -577,6 +577,16 @@ def test_a_date_in_superscript_or_emphasis_dates_its_ruling(make_app, rootdir, t
     assert exported(app) == EXPORTED
 
 
+def test_a_date_in_another_form_on_a_day_line_is_no_lost_ruling(make_app, rootdir, tmp_path):
+    """A day's line is dated by its day: a date in it in another form
+    (``2017/3/24``) is text, with no note that its ruling is lost (a
+    review: the note told to add a second date, which changed its id)."""
+    srcdir = edited_root(rootdir, tmp_path, 'other-form', {
+        'faq/2021.rst': [('「`倍倍伤害`_」发动后', '「`倍倍伤害`_」（2017/3/24）发动后')]})
+    app = warning_free_build(make_app, srcdir)
+    assert notes(app, srcdir) == []
+
+
 def test_a_source_label_that_starts_its_ruling_is_its_header(make_app, rootdir, tmp_path):
     """``| 邮件：「旋风」……`` (the label and the ruling on one line, as some
     handbooks write a source of one ruling) is the header and the ruling at

@@ -364,10 +364,13 @@ class RulingReferences(SphinxTransform):
         block = text.parent
         while block is not None and not isinstance(block, (nodes.line, nodes.paragraph)):
             block = block.parent
-        if block is None or not _undated_ruling(block):
-            return  # 本页更新于2021/3/4: the README's way to write a date that dates nothing
+        if block is None or not _undated_ruling(block) or (
+                days.is_faq_page(self.config, self.env.docname) and days.under_a_day(block)):
+            return  # 本页更新于2021/3/4: the README's way to write a date that dates nothing;
+            # a yearly FAQ page's line: dated by its day
         for m in _OTHER_FORM.finditer(text):
-            year = int(m['year']) if m['year'] else 2000 + int(m['yy'])
+            year = int(m['year']) if m['year'] else (  # 90-99: 19YY, as parse_date reads them
+                int(m['yy']) + (1900 if int(m['yy']) >= 90 else 2000))
             try:
                 date = datetime.date(year, int(m['month'] or m['mm']), int(m['day'] or m['dd']))
             except ValueError:

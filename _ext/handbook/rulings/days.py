@@ -121,7 +121,7 @@ from sphinx.util.nodes import clean_astext
 
 from handbook.core import reports, settings
 from handbook.core.source_lines import foreign_bar
-from handbook.nodes import is_card_link, references_in
+from handbook.nodes import ancestors, is_card_link, references_in
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -230,6 +230,14 @@ def dated_title(section: nodes.section) -> str:
     """A section's title as its date is read: full-width digits and signs
     as their ASCII forms (NFKC: ``１/５`` and ``1／5`` are ``1/5``)."""
     return unicodedata.normalize('NFKC', title_of(section))
+
+
+def under_a_day(node: nodes.Node) -> bool:
+    """Whether *node* sits in a section titled as a day (``1/5``, ``21/1/5``):
+    where a yearly FAQ page dates its lines (told before the days are read,
+    without their notes)."""
+    return any(isinstance(a, nodes.section) and _STARTS_WITH_DAY.match(dated_title(a))
+               for a in ancestors(node))
 
 
 def page_title(document: nodes.document) -> nodes.section | None:
