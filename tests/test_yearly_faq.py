@@ -588,9 +588,8 @@ def test_a_date_in_another_form_on_a_day_line_is_no_lost_ruling(make_app, rootdi
 
 
 def test_a_source_label_that_starts_its_ruling_is_its_header(make_app, rootdir, tmp_path):
-    """``| 邮件：「旋风」……`` (the label and the ruling on one line, as some
-    handbooks write a source of one ruling) is the header and the ruling at
-    once: the root's very rulings, sources and texts, with no label in the
+    """``| 邮件：「旋风」……`` (the label and the ruling on one line) is the
+    header and the ruling at once: the root's very rulings, sources and texts, with no label in the
     text; the lines after it take its source, as under a header."""
     srcdir = edited_root(rootdir, tmp_path, 'inline', {'faq/2021.rst': [
         ('\n| 邮件：\n| 「`倍倍伤害`_」', '\n| 【邮件】「`倍倍伤害`_」'),
@@ -602,14 +601,26 @@ def test_a_source_label_that_starts_its_ruling_is_its_header(make_app, rootdir, 
     assert '<div class="line">数据库：<span class="ruling-line"' in html
 
 
-def test_a_label_that_names_no_source_stays_in_the_ruling(make_app, rootdir, tmp_path):
+@pytest.mark.parametrize('header', ['邮件：\\ :ruling:`21/1/6`', '邮件： `21/1/6 <https://yugioh-wiki.net/>`__'])
+def test_a_source_label_with_dates_alone_is_a_header(make_app, rootdir, tmp_path, header):
+    """``| 邮件：21/1/6``: the label and a date, no ruling after it, is the
+    header (a review: a ruling of no text, with the date and the source)."""
+    srcdir = edited_root(rootdir, tmp_path, 'dated-header', {'faq/2021.rst': [
+        ('\n| 邮件：\n| 「`倍倍伤害`_」', f'\n| {header}\n| 「`倍倍伤害`_」')]})
+    app = quiet_build(make_app, srcdir)
+    assert exported(app) == EXPORTED
+
+
+@pytest.mark.parametrize('label', ['注意：', 'feedback: '])
+def test_a_label_that_names_no_source_stays_in_the_ruling(make_app, rootdir, tmp_path, label):
+    """``注意：`` names no source; ``feedback:`` holds db, which is no word of it."""
     srcdir = edited_root(rootdir, tmp_path, 'label', {'faq/2021.rst': [
-        ('\n| 数据库：\n| 反转召唤', '\n| 数据库：\n| 注意：反转召唤')]})
+        ('\n| 数据库：\n| 反转召唤', f'\n| 数据库：\n| {label}反转召唤')]})
     app = warning_free_build(make_app, srcdir)
     texts = {r[7]: r[5] for r in exported(app)}
-    assert [(text[:9], sources) for text, sources in texts.items()
-            if text.startswith(('注意', '反转召唤'))] == [
-        ('注意：反转召唤和二', [{'kind': 'faq', 'faq': '19691', 'label': None}])]
+    assert [(text[:len(label) + 4], sources) for text, sources in texts.items()
+            if text.startswith((label.strip(), '反转召唤'))] == [
+        (f'{label}反转召唤', [{'kind': 'faq', 'faq': '19691', 'label': None}])]
 
 
 @pytest.mark.parametrize(('old', 'new', 'line', 'note'), [

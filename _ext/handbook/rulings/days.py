@@ -121,7 +121,7 @@ from sphinx.util.nodes import clean_astext
 
 from handbook.core import reports, settings
 from handbook.core.source_lines import foreign_bar
-from handbook.nodes import ancestors, is_card_link, references_in
+from handbook.nodes import WORD, ancestors, is_card_link, is_reference, references_in
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -500,20 +500,31 @@ def header(line: nodes.line, config: Config, first: bool) -> tuple[str, str] | N
     return _source_named(label, config) or (('other', label) if first else None)
 
 
-def inline_header(line: nodes.line, config: Config) -> tuple[tuple[str, str], int] | None:
+def inline_header(line: nodes.line, config: Config
+                  ) -> tuple[tuple[str, str], int | None] | None:
     """The source that the start of *line* names, when the line goes on
-    with its ruling after the label and its colon (``| 邮件：「旋风」……``,
-    ``| 【wiki】…``), and the number of characters of its first text that
-    are the label (no word of the ruling); else None.  Only a label that
-    names a source of ``source_headers`` counts: ``| 注意：…`` is a ruling's text."""
+    after the label and its colon (``| 邮件：「旋风」……``, ``| 【wiki】…``), and
+    the number of characters of its first text that are the label (no word
+    of the ruling), or None where only dates follow it (``| 邮件：21/3/1``: a
+    header); else None.  Only a label that names a source of
+    ``source_headers`` counts: ``| 注意：…`` is a ruling's text."""
     first = line.children[0] if line.children else None
     if not isinstance(first, nodes.Text):
         return None
     m = _INLINE_HEADER.match(first.astext())
     if m is None or (m.end() == len(first.astext()) and len(line.children) == 1):
         return None
-    named = _source_named((m[1] or m[2]).strip(), config)
-    return (named, m.end()) if named is not None else None
+    label = (m[1] or m[2]).strip().casefold()
+    for word, kind in with_defaults(config, 'handbook_source_headers').items():
+        word = word.casefold()
+        # an ASCII word whole (feedback: is no db), a Chinese one anywhere (卡片数据库)
+        if re.search(rf'(?<![a-z]){re.escape(word)}(?![a-z])', label) if word.isascii() \
+                else word in label:
+            rest = first.astext()[m.end():] + ''.join(
+                child.astext() for child in line.children[1:] if not is_reference(child))
+            # 邮件：21/3/1, the label and dates alone: a header, no ruling of no text
+            return (kind, ''), m.end() if WORD.search(rest) else None
+    return None
 
 
 def _bare_header(line: nodes.line, config: Config) -> tuple[str, str] | None:
@@ -626,6 +637,9 @@ def _lines_of(container: nodes.Element, section: nodes.section, day: Day, config
                 inline = inline_header(line, config)
                 if inline is not None:  # | 邮件：「旋风」……: the header and its first ruling
                     source = inline[0]
+                    if inline[1] is None:  # | 邮件：21/3/1: the header alone
+                        line[SOURCE_HEADER] = True
+                        continue
                 yield DayLine(line, day, source, outdated, superseded_by,
                               inline[1] if inline is not None else 0)
 

@@ -302,7 +302,7 @@ class RulingLines(SphinxTransform):
         blocks: dict[int, nodes.Element] = {id(d.line): d.line for d in whole.values()}
         for ref in references_in(self.document):
             block = self.block_of(ref)
-            if block is not None:
+            if block is not None and not block.get(days.SOURCE_HEADER):  # | 邮件：21/3/1
                 blocks.setdefault(id(block), block)
         if len(blocks) > len(whole) and whole:  # both kinds: in page order
             ordered = [node for node in self.document.findall(nodes.TextElement)
