@@ -182,6 +182,33 @@ def test_tabs_and_spaces_at_a_lines_end_are_written_as_docutils_reads_them(handb
     assert run(handbook, 'rulings.rst')[1] == []  # a second run changes nothing
 
 
+def test_a_line_separator_is_no_line_end_to_strip(handbook):
+    """U+2028 ends a line for docutils as for splitlines: the text before it
+    keeps it (a review: it was deleted as a space at the line's end, which
+    joined two lines)."""
+    rulings = handbook / 'rulings.rst'
+    text = rulings.read_text(encoding='utf-8')
+    rulings.write_text(text.replace('……', '……\u2028', 1), encoding='utf-8')
+    status, out, _ = run(handbook, 'rulings.rst')
+    assert status == 0 and not [line for line in out if 'spaces' in line or 'tab' in line]
+    assert '……\u2028' in rulings.read_text(encoding='utf-8')
+
+
+def test_the_link_files_spaces_go_as_a_pages_do(handbook):
+    """make check lints the legacy link file in the source folder as a page,
+    and says make fix deletes its spaces at a line's end: it does, the
+    repeated row's line as it was."""
+    links = handbook / 'links.rst'
+    lines = links.read_text(encoding='utf-8').split('\n')
+    lines[0] += '  '
+    links.write_text('\n'.join(lines), encoding='utf-8')
+    status, out, _ = run(handbook)
+    assert status == 0
+    assert [line for line in out if line.startswith('links.rst')] == [
+        "links.rst:1: spaces at the line's end deleted", CHANGES[-1]]
+    assert links.read_text(encoding='utf-8').split('\n')[0] == lines[0].rstrip()
+
+
 def test_files_limits_the_fix_to_those_pages(handbook):
     """make fix FILES=rulings.rst: that page only, not the registry."""
     status, out, err = run(handbook, 'rulings.rst')

@@ -302,19 +302,28 @@ def fix_page(text: str, registry: Registry, hosts: tuple[str, ...], prolog: str 
         if https or emphasis or in_roles:
             done.setdefault(number, []).extend(https + emphasis + in_roles)
         lines[number - 1] = body + line[len(line.rstrip('\r\n')):]
-    for number, line in enumerate(lines, start=1):  # every line: docutils reads them so
-        body = line.rstrip('\r\n')
-        spaced = fix_spaces(body)
+    for number, what in fix_whitespace(lines):
+        done.setdefault(number, []).append(what)
+    return ''.join(lines), [(n, what) for n in sorted(done) for what in done[n]], unresolved
+
+
+def fix_whitespace(lines: list[str]) -> list[tuple[int, str]]:
+    """Every line of *lines* (each with its line break, as ``splitlines``
+    gives them) as docutils reads it (:func:`fix_spaces`), and a line break
+    after the last (the page's own); the changes ``(line, what)``."""
+    done = []
+    for number, line in enumerate(lines, start=1):
+        body = line.splitlines()[0] if line.strip('\r\n') else ''  # its break as splitlines
+        spaced = fix_spaces(body)  # sees it: \n, \r\n, or U+2028 and its kind
         if spaced != body:
-            done.setdefault(number, []).append(
-                ('tabs written as spaces' if '\t' in body.rstrip() else '') +
-                (' and ' if '\t' in body.rstrip() and body != body.rstrip() else '') +
-                ('spaces at the line\'s end deleted' if body != body.rstrip() else ''))
+            tabs, spaces = '\t' in body.rstrip(), body != body.rstrip()
+            done.append((number, ' and '.join(
+                ['tabs written as spaces'] * tabs + ["spaces at the line's end deleted"] * spaces)))
             lines[number - 1] = spaced + line[len(body):]
     if lines and not lines[-1].endswith(('\n', '\r')):
         lines[-1] += line_ending(lines)
-        done.setdefault(len(lines), []).append('final line break added')
-    return ''.join(lines), [(n, what) for n in sorted(done) for what in done[n]], unresolved
+        done.append((len(lines), 'final line break added'))
+    return done
 
 
 def fix_spaces(line: str) -> str:
@@ -399,8 +408,15 @@ def main(argv: list[str] | None = None) -> int:
             print(error, file=sys.stderr)
             failed += 1
         else:
+            spaced = []
+            if settings.registry.suffix == '.rst':  # linted as a page (a TSV's tabs are its columns)
+                lines = text.splitlines(keepends=True)
+                spaced = fix_whitespace(lines)  # no line comes or goes: the rows' numbers stay
+                text, before = ''.join(lines), text
+            else:
+                before = text
             new, what = fix_registry(text, redundant_rows(settings.registry))
-            done(settings.registry, text, new, what)
+            done(settings.registry, before, new, sorted([*what, *spaced]))
     print(f'make fix: {changed} file{"s" if changed != 1 else ""} changed'
           + (f', {failed} not changed (errors above)' if failed else ''), file=sys.stderr)
     return 1 if failed else 0
