@@ -189,6 +189,25 @@ JOINS = {
     31: (['ERROR: role :ruling: is not closed (readers see its markup): write its closing '
           'backquote after its text, :ruling:`17/3/24` [handbook.markup]', UNENDED],
          '| 「`旋风`_」不能发动。\\ :ruling:`17/3/24`'),
+    # a review's shapes: spaces inside a literal's backquotes; a card link cut
+    # short with a space in it, or before another card link on the line; a
+    # literal in a role's text
+    32: (["ERROR: literal '`` 21/3/4 ``' has spaces inside its backquotes, so that it is no "
+          'literal: write ``21/3/4`` [handbook.markup]'],
+         '| 另见 ``21/3/4`` 的说明。'),
+    33: (['ERROR: card link 「`旋风 _」 misses the backquote before _, so that it is shown as '
+          'text: write 「`旋风`_」 [handbook.card-markup]'],
+         '| 「`旋风`_」的场合，效果不适用。\\ :ruling:`17/3/24`'),
+    34: (['ERROR: card link 「`旋风_」 misses the backquote before _, so that it is shown as '
+          'text: write 「`旋风`_」 [handbook.card-markup]'],
+         '| 「`旋风`_」和「`王宫的铁壁`_」不能发动。'),
+    35: (['ERROR: card link 「`旋风`_ misses its closing 」, so that it is shown as text: '
+          'write 「`旋风`_」 [handbook.card-markup]'],
+         '| 「`旋风`_」的场合，「`王宫的铁壁`_」不能发动。'),
+    36: (["ERROR: literal '``21/3/4``' cannot sit inside a role's text or emphasis (readers "
+          'see its backquotes): end the role or emphasis before it and start it again after '
+          'it [handbook.markup]'],
+         '| :strike:`另见`\\ ``21/3/4``\\ :strike:`的说明。`'),
 }
 
 
@@ -243,8 +262,9 @@ def test_a_link_glued_on_both_sides(app, make_app, tmp_path):
 def test_a_literal_glued_to_chinese_text(app, make_app, tmp_path):
     """另见``21/3/4``的说明: a literal docutils did not see, whose fix is
     `\\ ` on both sides; "delete the stray backquotes" made its date a
-    ruling's (an editor's round trip)."""
-    reported_and_fixed(app, make_app, tmp_path, [24])
+    ruling's (an editor's round trip).  Spaces inside its backquotes, or a
+    role around it, have fixes of their own (a review)."""
+    reported_and_fixed(app, make_app, tmp_path, [24, 32, 36])
 
 
 @pytest.mark.sphinx('html', testroot='check-markup-joins')
@@ -254,7 +274,7 @@ def test_a_card_link_that_misses_a_piece_of_its_markup(app, make_app, tmp_path):
     text up to the line's next backquote, with _ after it (an editor's round
     trip: that fix gave a second error), or, the line holding none, said the
     link had no opening 「 or gave no fix at all."""
-    reported_and_fixed(app, make_app, tmp_path, [26, 27, 28, 29, 30])
+    reported_and_fixed(app, make_app, tmp_path, [26, 27, 28, 29, 30, 33, 34, 35])
 
 
 @pytest.mark.sphinx('html', testroot='check-markup-joins')

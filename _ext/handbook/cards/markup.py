@@ -294,14 +294,22 @@ def _escaped(before: str, role: str, target: str, after: str = '') -> str:
     return f'{lead}{role}`{target}`{tail}'
 
 
+def _glued_sides(m: re.Match) -> tuple[bool, bool]:
+    """Whether text touches the markup *m* (of its line, ``m.string``) before
+    it and after it where docutils needs a space, a sign or ``\\ ``."""
+    line = m.string
+    before, after = line[m.start() - 1:m.start()], line[m.end():m.end() + 1]
+    return (bool(before) and not before.isspace() and not _BEFORE_MARKUP.match(before),
+            bool(after) and not after.isspace() and not _AFTER_MARKUP.match(after))
+
+
 def _glued(m: re.Match) -> str:
     """The fix of a link or reference *m* (of its line, ``m.string``) that
     docutils did not see because text touches it: ``\\ `` on each side where
     it does, ``…结果\\ `详见 <…>`__\\ 对方…``."""
     line, written = m.string, m.group()
     before, after = line[m.start() - 1:m.start()], line[m.end():m.end() + 1]
-    glued_before = bool(before) and not before.isspace() and not _BEFORE_MARKUP.match(before)
-    glued_after = bool(after) and not after.isspace() and not _AFTER_MARKUP.match(after)
+    glued_before, glued_after = _glued_sides(m)
     if not glued_before and not glued_after:  # not said why: the usual side
         return f'`\\ ` before it (…\\ {written})'
     sides = ('before and after it' if glued_before and glued_after
@@ -387,10 +395,14 @@ class CardMarkup(SphinxTransform):
             if '`' in name:
                 before = self.sibling(xref, -1)
                 role = _ROLE_BEFORE.search(before) if isinstance(before, nodes.Text) else None
+                cut_short = self.card_cut_short(name) \
+                    if isinstance(before, nodes.Text) and before.endswith('「') else None
                 if role:  # 详见:ref:`标签`中的…「`卡名`_」: the role's text ran on to the link
                     target, _tick, rest = name.partition('`')
                     self.error(xref, _run_on(role.group(), target, rest,
                                              before[role.start() - 1:role.start()]), 'markup')
+                elif cut_short is not None:  # 「`旋风_」和「`王宫的铁壁`_」: ran on to the next
+                    self.error(xref, cut_short, 'card-markup')
                 else:
                     self.error(xref, f'broken card markup {xref.rawsource!r}: a space before a '
                                      'closing backquote joined two card names; write each as '
@@ -514,12 +526,12 @@ class CardMarkup(SphinxTransform):
         「`卡名`_ and text (the 」), 「`卡名」 (the backquote and _); None where
         *text* does not start with a registry name cut so."""
         m = _CUT_SHORT.match(text)
-        if m is None or not self.known(m['name']):
+        if m is None or not self.known(m['name'].strip()):
             return None
         missing = ('the backquote before _' if m['under'] else
                    'its closing 」' if m['tick'] else 'the backquote and _ before 」')
         return (f'card link 「`{m.group()} misses {missing}, so that it is shown as text: '
-                f'write 「`{m["name"]}`_」')
+                f'write 「`{m["name"].strip()}`_」')
 
     def check_unended_role(self, tick: nodes.problematic) -> None:
         """*tick*, a backquote docutils found no end for: after a role
@@ -654,11 +666,11 @@ class CardMarkup(SphinxTransform):
                 run += piece
             else:
                 if run:
-                    self.check_backquotes(run, source, line_at(run_at), reported)
+                    self.check_backquotes(run, source, line_at(run_at), reported, run_emphasis)
                 run, run_at, run_emphasis = (piece, offset, emphasis) if checked else ('', 0, None)
             offset += len(piece)
         if run:
-            self.check_backquotes(run, source, line_at(run_at), reported)
+            self.check_backquotes(run, source, line_at(run_at), reported, run_emphasis)
         if title or '「' not in text:
             return
         in_table = any(isinstance(node, nodes.entry) for node in ancestors(block))
@@ -740,8 +752,10 @@ class CardMarkup(SphinxTransform):
                          'on the card\'s page)', location=location, subtype='card-slip',
                          config=self.config)
 
-    def check_backquotes(self, piece: str, source: str, first: int, reported: set) -> None:
-        """Report the markup left, with its backquotes, in the lines of *piece*."""
+    def check_backquotes(self, piece: str, source: str, first: int, reported: set,
+                         emphasis: nodes.Element | None = None) -> None:
+        """Report the markup left, with its backquotes, in the lines of *piece*
+        (in *emphasis*, or a role's text, where it is)."""
         for number, line in enumerate(piece.split('\n')):
             if '`' not in line or first + number in reported:
                 continue
@@ -751,9 +765,7 @@ class CardMarkup(SphinxTransform):
                 if m['role']:
                     self.role_left(line, m, location)
                 elif m['literal']:  # not deleted: its text would be read (a date dates)
-                    reports.error(f'literal {m["literal"]!r} not recognised next to Chinese '
-                                  f'text: write {_glued(m)}', location=location,
-                                  subtype='markup')
+                    self.literal_left(m, location, emphasis)
                 elif m['open'] or m['bare']:
                     name = (m['oname'] if m['open'] else m['bname']).strip()
                     if m['bare'] and not self.known(name):
@@ -769,6 +781,29 @@ class CardMarkup(SphinxTransform):
                     strays.append((m.start(), m.end()))
             if strays:
                 self.strays(line, strays, location)
+
+    @staticmethod
+    def literal_left(m: re.Match, location: str, emphasis: nodes.Element | None) -> None:
+        """A literal docutils did not see (``另见``21/3/4``的``): next to
+        Chinese text, with spaces inside its backquotes, or in a role's text
+        or emphasis, where no markup nests."""
+        written = m['literal']
+        inner = written[2:-2]
+        if emphasis is not None:
+            reports.error(f'literal {written!r} cannot sit inside a role\'s text or emphasis '
+                          '(readers see its backquotes): end the role or emphasis before it and '
+                          'start it again after it', location=location, subtype='markup')
+            return
+        fixed = f'``{inner.strip()}``'
+        if not any(_glued_sides(m)):  # `` 21/3/4 ``: the spaces inside alone
+            reports.error(f'literal {written!r} has spaces inside its backquotes, so that it is '
+                          f'no literal: write {fixed}', location=location, subtype='markup')
+            return
+        spaces = (' and remove the spaces inside its backquotes' if inner != inner.strip()
+                  else '')
+        reports.error(f'literal {written!r} not recognised next to Chinese text: write '
+                      f'{_glued(m).replace(written, fixed)}{spaces}', location=location,
+                      subtype='markup')
 
     @staticmethod
     def role_left(line: str, m: re.Match, location: str) -> None:
