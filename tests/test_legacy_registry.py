@@ -473,7 +473,7 @@ def suggestions(tmp_path_factory) -> Registry:
         'card\t王宫的铁壁', 'card\t王宫的弹压', 'card\t王宫的通告', 'card\t黑洞龙',
         'card\tNo.39 希望皇 霍普·翻倍', 'card\t技能抽取', 'card\t旋风\t\t\tzh_TW=旋風',
         'card\t黑洞', 'card\t罪', 'card\t神之宣告', 'card\t水晶龙', 'card\t青眼亚白龙',
-        'card\tPSY骨架王 ω',
+        'card\tPSY骨架王 ω', 'card\t方界超兽 破坏之乾闼尔',
         'card\t幻变骚灵·网络傀儡师', '']), encoding='utf-8')
     return load(path)
 
@@ -504,6 +504,7 @@ def suggestions(tmp_path_factory) -> Registry:
     ('王宮的鐵壁', None, '王宫的铁壁'),
     ('王宮的鐵臂', None, '王宫的铁壁'),           # Traditional, and a character read alike
     ('白洞', 'zh_TW', None),
+    ('方界超兽 破坏之乾挞耳', None, '方界超兽 破坏之乾闼尔'),  # 乾 as written (tw2s: 干)
     ('', None, None),
     ('旋' * 5000, None, None),
 ])

@@ -256,27 +256,33 @@ class Registry(Mapping[str, Card]):
         query = fold(name)
         if not query or len(query) > _MAX_SUGGESTED:
             return None
-        written = query
-        if _HAN.search(query):  # in Traditional characters: read as its Simplified name
+        queries = [query]
+        if _HAN.search(query):  # in Traditional characters: read as its Simplified name too
             if self._simplified is None:
                 import opencc  # imported with the first suggestion
                 self._simplified = opencc.OpenCC('tw2s').convert
-            query = self._simplified(query)
-        card = self._cards.get(query)  # the card of that name, however many characters differ
-        if card is None:
-            if self._candidates is None:
-                self._candidates = (list(self._cards), list(self._cards.values()))
-            keys, cards = self._candidates
-            close = slips(query, keys)
-            if not close:
-                return None
-            best = min(distance for distance, _ in close)
-            at_best = {cards[i] for distance, i in close if distance == best}
-            if len(at_best) != 1:
-                return None
-            card = at_best.pop()
+            simplified = self._simplified(query)
+            if simplified != query:  # the card of that name, however many characters differ
+                card = self._cards.get(simplified)
+                if card is not None:
+                    return self._shown(card, query, language)
+                queries.append(simplified)  # as written first: tw2s also turns 乾 into 干
+        if self._candidates is None:
+            self._candidates = (list(self._cards), list(self._cards.values()))
+        keys, cards = self._candidates
+        for asked in queries:
+            close = slips(asked, keys)
+            if close:
+                best = min(distance for distance, _ in close)
+                at_best = {cards[i] for distance, i in close if distance == best}
+                return self._shown(at_best.pop(), query, language) if len(at_best) == 1 else None
+        return None
+
+    @staticmethod
+    def _shown(card: Card, query: str, language: str | None) -> str | None:
+        """*card*'s name as a did-you-mean shows it, None where it is *query* folded."""
         shown = card.name_in(language)
-        return shown if fold(shown) != written else None
+        return shown if fold(shown) != query else None
 
     def fingerprint(self) -> dict[str, tuple[tuple, tuple]]:
         """What a page's links depend on, per lookup key: ``((name, kind),
