@@ -755,7 +755,10 @@ class CardMarkup(SphinxTransform):
     def check_backquotes(self, piece: str, source: str, first: int, reported: set,
                          emphasis: nodes.Element | None = None) -> None:
         """Report the markup left, with its backquotes, in the lines of *piece*
-        (in *emphasis*, or a role's text, where it is)."""
+        (in *emphasis*, or a role's text, where it is).  A backquote escaped
+        with a backslash (``\\```: docutils keeps a NUL before it) is text as
+        written: masked, at its place."""
+        piece = piece.replace('\x00`', '\x00\x02')
         for number, line in enumerate(piece.split('\n')):
             if '`' not in line or first + number in reported:
                 continue
