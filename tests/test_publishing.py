@@ -236,6 +236,8 @@ def test_404_page_offers_search_and_the_card_index(app):
     assert '<meta name="robots" content="noindex" />' in page
     stylesheets = re.findall(r'<link rel="stylesheet" type="text/css" href="([^"]+)"', page)
     assert stylesheets and all(s.startswith('/handbook/_static/') for s in stylesheets)
+    # the root its scripts (the search box's index, the readers' tools) load from
+    assert '<html class="no-js" lang="zh-CN" data-content_root="/handbook/">' in page
 
 
 # -- page dates --------------------------------------------------------------------------

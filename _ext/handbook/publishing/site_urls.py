@@ -96,6 +96,16 @@ def derive_urls(app: Sphinx, config: Config) -> None:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
 
 
+def root_of_the_404_page(app: Sphinx, pagename: str, templatename: str,
+                         context: dict[str, Any], doctree: Any) -> None:
+    """The 404 page is served at any depth of a missing URL: its links start
+    at ``notfound_urls_prefix``, and so does the root its scripts load the
+    search index and the readers' tools from (``data-content_root``; ``./``
+    made the search box load ``/cards/_static/…`` at ``/cards/old.html``)."""
+    if pagename == app.config.notfound_pagename:
+        context['content_root'] = app.config.notfound_urls_prefix
+
+
 def published(config: Config) -> str:
     """The site's address, ``html_baseurl`` (ends in ``/``), or '' where the
     build was given none."""
@@ -207,6 +217,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                       'sphinx_reredirects'):
         app.setup_extension(extension)
     app.connect('config-inited', derive_urls)
+    app.connect('html-page-context', root_of_the_404_page)
     app.connect('env-check-consistency', check_redirects)
     app.connect('build-finished', write_sitemap)
     app.connect('build-finished', write_robots_txt)
