@@ -145,7 +145,7 @@ MID_SENTENCE = {
     ('effect-processing', 'ruling-2021-11-20-命运英雄冲刺人'): 1,
     ('effect-processing', 'ruling-2021-04-28-混沌no-39希望皇霍普雷胜光'): 1,
     ('effect-processing', 'ruling-2017-03-24-元素英雄绝对零度侠'): 1,
-    ('effect-processing', 'ruling-2020-04-01-強制脱出装置'): 5,
+    ('effect-processing', 'ruling-2020-04-01-强制脱出装置'): 5,
     ('effect-processing', 'ruling-2025-03-24-星辰法宫狮子宝瓶龙魔'): 1,
     ('effect-types', 'ruling-2017-03-24-地缚神'): 2,
     ('effect-types', 'ruling-2017-03-24-2017-09-08-真魔兽加泽特'): 2,

@@ -408,8 +408,12 @@ def test_converting_a_message(convert, registry):
     assert zh_tw.convert_message('- 一项', convert, registry) == '\\- 一項'
 
 
-def test_a_card_whose_conversion_names_another_card_keeps_its_name(convert, registry):
-    # 强制脱出装置 converts to the zh_TW alias of the row 強制脱出装置
+def test_a_card_whose_conversion_names_another_card_keeps_its_name(convert, tmp_path):
+    # 强制脱出装置 converts to the zh_TW alias of the row 強制脱出装置, another card
+    path = tmp_path / 'cards.tsv'
+    path.write_text('card\t強制脱出装置\t\t\tzh_TW=強制脫出裝置\ncard\t强制脱出装置\n',
+                    encoding='utf-8')
+    registry = card_registry.load(path)
     assert registry.lookup(convert('强制脱出装置')) is not registry.lookup('强制脱出装置')
     assert zh_tw.card_name('强制脱出装置', convert, registry) == '强制脱出装置'
 
