@@ -269,6 +269,30 @@ _FOCUSED = '''() => { const e = document.activeElement;
     : ''; }'''
 
 
+def test_a_ruling_of_this_page_picked_in_the_box_closes_the_menu(phone, site):
+    """On a phone, the box is in the navigation drawer: a result of the very
+    page, picked with the keyboard, closes the drawer and focuses the ruling
+    (a reader's round trip: the drawer stayed open over it, the focus on the
+    page's body)."""
+    phone.goto(site.url('negation.html'))
+    phone.evaluate("document.getElementById('__navigation').click()")
+    box = phone.locator('input.sidebar-search')
+    box.focus()
+    box.type('技能抽取 灰流丽')
+    phone.wait_for_selector('li.handbook-search-option')
+    hrefs = phone.eval_on_selector_all('li.handbook-search-option',
+                                       'options => options.map(o => o.dataset.href)')
+    at = next(i for i, href in enumerate(hrefs) if href.startswith('negation.html#'))
+    for _ in range(at + 1):
+        box.press('ArrowDown')
+    box.press('Enter')
+    anchor = hrefs[at].split('#', 1)[1]
+    phone.wait_for_function('document.activeElement && document.activeElement.id === '
+                            f'{anchor!r}')
+    assert not phone.evaluate("document.getElementById('__navigation').checked")
+    assert phone.evaluate('location.pathname').endswith('/negation.html')
+
+
 def test_a_page_without_contents_has_no_contents_stop_on_a_phone(phone, site):
     """A card page has no contents (furo hides its drawer and icon): the
     checkbox of that drawer is no Tab stop, whose focus would not show and

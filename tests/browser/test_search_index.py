@@ -92,6 +92,7 @@ def test_a_cold_search_fetches_no_page_and_only_the_parts_it_needs(watched, site
     assert len(parts) < total / 4
     # each section result's snippet is the index's text, with the phrase
     first = watched.locator('#search-results ul.search > li').first
+    first.scroll_into_view_if_needed()  # a snippet loads as its result comes into view
     first.locator('p.context').wait_for()
     assert query in fold(first.locator('p.context').inner_text())
 

@@ -1019,6 +1019,31 @@ const RulingSearch = (() => {
         options[i].scrollIntoView({ block: "nearest" });
       }
     };
+    /** Open an option's address.  A ruling of this very page: the list and
+     * a phone's navigation drawer close, and the ruling takes the focus (the
+     * reader's round trip: the menu stayed open over it, the focus on the
+     * page's body). */
+    const go = (href) => {
+      const target = new URL(href, window.location.href);
+      const here = new URL(window.location.href);
+      const element = target.hash && target.origin === here.origin
+        && target.pathname === here.pathname && target.search === here.search
+        ? document.getElementById(decodeURIComponent(target.hash.slice(1))) : null;
+      if (!element) {
+        window.location.href = href;
+        return;
+      }
+      close();
+      const drawer = document.getElementById("__navigation");
+      if (drawer && drawer.checked) {
+        drawer.checked = false;
+        drawer.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+      if (window.location.hash !== target.hash) window.location.hash = target.hash;
+      else element.scrollIntoView();
+      if (!element.hasAttribute("tabindex")) element.setAttribute("tabindex", "-1");
+      element.focus({ preventScroll: true });
+    };
     const option = (href, className) => {
       const li = element("li", `handbook-search-option ${className}`);
       li.id = `${id}-${options.length}`;
@@ -1026,7 +1051,7 @@ const RulingSearch = (() => {
       li.setAttribute("aria-selected", "false");
       li.dataset.href = href;
       li.addEventListener("mousedown", (event) => event.preventDefault()); // the box keeps focus
-      li.addEventListener("click", () => { window.location.href = href; });
+      li.addEventListener("click", () => go(href));
       options.push(li);
       return li;
     };
@@ -1101,7 +1126,7 @@ const RulingSearch = (() => {
       } else if (event.key === "Enter") {
         if (!list.hidden && active >= 0) {
           event.preventDefault();
-          window.location.href = options[active].dataset.href;
+          go(options[active].dataset.href);
         }
       } else if (event.key === "Escape") {
         if (!list.hidden) {
