@@ -72,6 +72,25 @@ def test_a_card_page_lists_exactly_its_rulings_newest_first(request, site, scree
     screenshot(page, f'{width}-{name}', full_page=True)
 
 
+def test_the_filter_is_as_it_was_after_back(desktop, site):
+    """A reader filters a card page, opens a ruling, goes back: the page is
+    filtered as it was (a reader's round trip: without the browser's
+    back-forward cache, all the rulings showed, the box empty), the name kept
+    in the page's address."""
+    page = desktop
+    page.goto(card_page(site, '旋风'))
+    page.get_by_label('与另一张卡').fill('神罚')
+    both = [r['url'] for r in naming(site, '旋风', '神罚')]
+    page.wait_for_function("new URLSearchParams(location.search).get('card') === '神罚'")
+    visible = page.locator('li.card-ruling:not([hidden]) a.card-ruling-permalink').first
+    visible.click()
+    page.wait_for_url(lambda url: 'cards/' not in url)
+    page.go_back()
+    page.wait_for_function("document.querySelector('.card-filter-status').textContent.length")
+    assert page.get_by_label('与另一张卡').input_value() == '神罚'
+    assert [href for href, _cards, shown in listed(page) if shown] == both
+
+
 @pytest.mark.parametrize('width', ['desktop', 'phone'])
 def test_the_two_card_filter_shows_exactly_the_rulings_naming_both(request, site, screenshot,
                                                                   width):

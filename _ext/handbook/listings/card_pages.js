@@ -16,7 +16,9 @@
  * parts whose rulings name it (data-parts, "1 3").  The status counts this
  * part's rulings, and a line names the other parts that have some, each a
  * link to it that carries the text (?card=…), as do the links of the parts'
- * bars; a part opened with ?card=… filters at once. */
+ * bars; a part opened with ?card=… filters at once.  The text typed is kept
+ * in the page's own address the same way (replaceState, once the reader
+ * pauses or leaves the box), so that Back to the page filters it again. */
 (() => {
   "use strict";
   const SEPARATORS = new RegExp(`${HANDBOOK_CARD_SEPARATORS}+`, "gu");
@@ -94,8 +96,25 @@
                                   { count, name });
       showElsewhere(wanted);
     };
-    input.addEventListener("input", apply);
-    form.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
+    // the name typed is kept in the page's address (?card=…), written once the
+    // reader pauses or leaves the box: a ruling opened, then Back, finds the
+    // page filtered as it was, with or without the browser's back-forward cache
+    let pending = 0;
+    const remember = () => {
+      clearTimeout(pending);
+      const url = new URL(location.href);
+      const text = input.value.trim();
+      if (text) url.searchParams.set("card", text);
+      else url.searchParams.delete("card");
+      if (url.href !== location.href) history.replaceState(history.state, "", url);
+    };
+    input.addEventListener("input", () => {
+      apply();
+      clearTimeout(pending);
+      pending = setTimeout(remember, 500);
+    });
+    input.addEventListener("change", remember);
+    form.addEventListener("submit", (event) => { event.preventDefault(); apply(); remember(); });
     const asked = new URLSearchParams(location.search).get("card");
     if (asked && !input.value) input.value = asked;  // from another part's link
     if (input.value) apply();  // that, or a value the browser kept (back button)
