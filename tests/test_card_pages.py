@@ -413,6 +413,13 @@ def test_an_edit_rewrites_only_the_pages_whose_rulings_changed(app, make_app):
     # a page file lost: written again
     (outdir / 'cards' / '黑洞.html').unlink()
     assert rebuild() == ['cards/黑洞']
+    # a page no build of this environment wrote (a card's page written before
+    # the environment was made afresh, a new version of the toolchain): it goes
+    (outdir / 'cards' / '旧卡.html').write_text('stale', encoding='utf-8')
+    again = make_app('html', srcdir=app.srcdir, freshenv=True)
+    again.build()
+    assert not (outdir / 'cards' / '旧卡.html').exists()
+    assert (outdir / 'cards' / '黑洞.html').exists()
 
 
 def test_a_card_pages_preview_counts_its_rulings_as_the_page_does(handbook_build):

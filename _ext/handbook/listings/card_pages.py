@@ -410,7 +410,11 @@ def pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     todo = [name for name, digest in digests.items()
             if old.get(name) != digest or not written.issuperset(parts[name])]
     now = {part for names in parts.values() for part in names}
-    gone = sorted({part for names in old_parts.values() for part in names} - now)
+    # the parts the last build wrote, and the pages on disk: a build with a
+    # fresh environment (a new version of the toolchain, another configuration)
+    # knows no last build, and an old card's page would stay, stale
+    on_disk = written - {f'{FOLDER}/{PAGE_TOKEN}'}
+    gone = sorted(({part for names in old_parts.values() for part in names} | on_disk) - now)
     kept.written = {'base': base, 'digests': digests, 'parts': parts, 'todo': todo,
                     'gone': gone, 'order': order}
     return []
