@@ -505,8 +505,8 @@ class CardMarkup(SphinxTransform):
                 message = (f'「`{text}`」 shows the placeholder in italics: write 「{text}」 '
                            '(a placeholder is plain text, never a link)')
             elif isinstance(before, nodes.Text) and before.endswith('「') \
-                    and self.card_cut_short(text) is not None:
-                message, subtype = self.card_cut_short(text), 'card-markup'
+                    and (cut_short := self.card_cut_short(text)) is not None:
+                message, subtype = cut_short, 'card-markup'
             elif isinstance(before, nodes.Text) and before.endswith('「'):
                 message = (f'「`{text}`」 is not a card link: write 「`{text}`_」 '
                            '(an underscore after the closing backquote)')

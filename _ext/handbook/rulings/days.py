@@ -518,8 +518,8 @@ def inline_header(line: nodes.line, config: Config
     for word, kind in with_defaults(config, 'handbook_source_headers').items():
         word = word.casefold()
         # an ASCII word whole (feedback: is no db), a Chinese one anywhere (卡片数据库)
-        if re.search(rf'(?<![a-z]){re.escape(word)}(?![a-z])', label) if word.isascii() \
-                else word in label:
+        if (re.search(rf'(?<![a-z]){re.escape(word)}(?![a-z])', label) if word.isascii()
+                else word in label):
             rest = first.astext()[m.end():] + ''.join(
                 child.astext() for child in line.children[1:] if not is_reference(child))
             # 邮件：21/3/1, the label and dates alone: a header, no ruling of no text

@@ -19,9 +19,12 @@ into rulings at its dates (:mod:`handbook.rulings.sentences`):
 
 A ruling whose sentence gives its cards dates of their own (``「A」16/11/10
 「B」16/10/7 的效果…``, ``…A。17/12/22 但「B」…。17/7/28``) dates each card
-by the first date after its name (the last one, for a name after every
-date): the card index and the card pages show that date for the card
-(:meth:`Ruling.dated_for`), the ruling's own date being its newest.
+by the first dates after its name (the dates with no card's name between
+them are one group, dated by its newest; the last group, for a name after
+every date): the card index and the card pages show that date for the card
+(:meth:`Ruling.dated_for`), the ruling's own date being its newest.  Where
+every card falls to one group (``「A」和「B」…。17/3/24 18/1/10``), each
+is dated as the ruling is.
 
 A block that holds only its dates (``| 17/3/24`` under the line it dates, a
 paragraph or a table cell that is a date) is no ruling: a ruling with no
@@ -462,7 +465,7 @@ def card_dates(line: ruling_line, own: Reference | None) -> tuple[tuple[str, int
     otherwise than *own*, the ruling's date, where the line dates its cards
     apart: the dates between two card names are a group (``17/3/24、18/1/10``
     after a sentence is one), and a card is dated by the newest date of the
-    first group after its name (the last group, after every date).  None
+    first group after its name (the last group, after every date).  Empty
     where every card falls to one group.  One walk of the line."""
     firsts: dict[str, int] = {}  # card key -> its group
     groups: list[list[int]] = []  # each group's references, by index

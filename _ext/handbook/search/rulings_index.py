@@ -584,10 +584,13 @@ class _PartReader:
 
 def add_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
                 doctree: Any) -> None:
-    """The search page, and only it, loads the script and the index."""
+    """The search page, and only it, loads the script and the index; its
+    heading is Sphinx's word for the page, in the build's language (no
+    message of ours: the template's ``_()`` would be one more catalog)."""
     if pagename == 'search' and searchable(app.builder):
         app.add_js_file(SCRIPT_NAME, priority=600, defer='defer')
         app.add_js_file(INDEX, priority=601, defer='defer')
+        context['handbook_search_heading'] = get_translation('sphinx')('Search')
 
 
 def configure(app: Sphinx, config: Any) -> None:
