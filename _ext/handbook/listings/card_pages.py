@@ -11,7 +11,8 @@ have the card index).  It shows, from the handbook store:
 * every ruling whose ``cards`` name it, across the whole handbook, newest
   first (by its date for the card, :meth:`Ruling.dated_for`: its newest,
   or the date after the card's name where a sentence dates its cards
-  apart; same date, or no valid date, in reading order).  Each ruling is an ``<li class="card-ruling" data-cards="…">``:
+  apart; same date, or no valid date, in reading order).  Each ruling is
+  an ``<li class="card-ruling" data-cards="…">``:
   its status flags (``ruling-status``: 裁定变更 for a changed ruling), its
   text rendered from the nodes the store keeps (card links, date links,
   ``:ref:`` resolved for the card page, a § after each card link leading to

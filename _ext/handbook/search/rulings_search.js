@@ -1026,9 +1026,15 @@ const RulingSearch = (() => {
     const go = (href) => {
       const target = new URL(href, window.location.href);
       const here = new URL(window.location.href);
-      const element = target.hash && target.origin === here.origin
-        && target.pathname === here.pathname && target.search === here.search
-        ? document.getElementById(decodeURIComponent(target.hash.slice(1))) : null;
+      let element = null;
+      if (target.hash && target.origin === here.origin && target.pathname === here.pathname
+          && target.search === here.search) {
+        try {
+          element = document.getElementById(decodeURIComponent(target.hash.slice(1)));
+        } catch (error) {
+          element = null; // an address that is no id: opened as any other
+        }
+      }
       if (!element) {
         window.location.href = href;
         return;
