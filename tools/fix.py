@@ -408,15 +408,13 @@ def main(argv: list[str] | None = None) -> int:
             print(error, file=sys.stderr)
             failed += 1
         else:
-            spaced = []
+            new, spaced = text, []
             if settings.registry.suffix == '.rst':  # linted as a page (a TSV's tabs are its columns)
                 lines = text.splitlines(keepends=True)
                 spaced = fix_whitespace(lines)  # no line comes or goes: the rows' numbers stay
-                text, before = ''.join(lines), text
-            else:
-                before = text
-            new, what = fix_registry(text, redundant_rows(settings.registry))
-            done(settings.registry, before, new, sorted([*what, *spaced]))
+                new = ''.join(lines)
+            new, what = fix_registry(new, redundant_rows(settings.registry))
+            done(settings.registry, text, new, sorted([*what, *spaced]))
     print(f'make fix: {changed} file{"s" if changed != 1 else ""} changed'
           + (f', {failed} not changed (errors above)' if failed else ''), file=sys.stderr)
     return 1 if failed else 0

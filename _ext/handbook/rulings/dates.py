@@ -369,15 +369,14 @@ class RulingReferences(SphinxTransform):
             return  # 本页更新于2021/3/4: the README's way to write a date that dates nothing;
             # a yearly FAQ page's line: dated by its day
         for m in _OTHER_FORM.finditer(text):
-            year = int(m['year']) if m['year'] else (  # 90-99: 19YY, as parse_date reads them
-                int(m['yy']) + (1900 if int(m['yy']) >= 90 else 2000))
-            try:
-                date = datetime.date(year, int(m['month'] or m['mm']), int(m['day'] or m['dd']))
-            except ValueError:
+            # the form to write, read as any date is (parse_date: 90-99 are 19YY);
+            # a four-digit year it cannot give (2095) is no date of a ruling
+            fix = (f'{m["year"][2:] if m["year"] else m["yy"]}/{int(m["month"] or m["mm"])}/'
+                   f'{int(m["day"] or m["dd"])}')
+            date, _problem = parse_date(fix)
+            if date is None or date > today or date.year < 1999 or (
+                    m['year'] and date.year != int(m['year'])):
                 continue
-            if date > today or year < 1999:
-                continue
-            fix = f'{year % 100:02d}/{date.month}/{date.day}'
             reports.note(f'{m.group()!r} is a date in a form that dates no ruling: if it dates '
                          f'one, write {fix}', location=locate_text(text, m.start()),
                          subtype='ruling-plain', config=self.config)
