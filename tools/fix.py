@@ -409,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
             failed += 1
         else:
             new, spaced = text, []
-            if settings.registry.suffix == '.rst':  # linted as a page (a TSV's tabs are its columns)
+            if settings.registry.suffix == '.rst':  # linted as a page (a TSV's tabs: columns)
                 lines = text.splitlines(keepends=True)
                 spaced = fix_whitespace(lines)  # no line comes or goes: the rows' numbers stay
                 new = ''.join(lines)
