@@ -210,6 +210,19 @@ def test_a_simple_tables_row_that_ends_before_its_column():
     assert autolink.fit('「旋风」\n', [(0, 4, '「`旋风`_」')], [14]) == ('「`旋风`_」\n', [])
 
 
+def test_a_card_link_cut_short_is_no_unknown_name(tmp_path, capsys):
+    """「`旋风_」 (a card link that misses a backquote) is left as it is, and
+    make autolink says it is broken markup, whose fix make check gives; it
+    said "not in the registry" of a registry name (a last re-read)."""
+    root = tmp_path / 'cut-short'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-check-cards', root)
+    (root / 'index.rst').write_text('| 「`旋风_」不能发动。\n', encoding='utf-8')
+    autolink.main(['--srcdir', str(root), '--confdir', str(root)])
+    assert (root / 'index.rst').read_text(encoding='utf-8') == '| 「`旋风_」不能发动。\n'
+    assert [line.split('index.rst:')[-1] for line in capsys.readouterr().out.splitlines()] == [
+        '1: 「`旋风_」 is not linked: broken card markup: make check says how to write it']
+
+
 def test_spaces_inside_the_brackets_are_said(tmp_path, capsys, make_app):
     """「 旋风」 (a registry name, spaces inside its 「」) is left as it is, and
     make autolink says why as the build does: the link without the spaces,

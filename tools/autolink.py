@@ -84,6 +84,9 @@ _BACKQUOTED = re.compile(
 _UNCLOSED_ROLE = re.compile(f'{_STARTS}:[A-Za-z][\\w.+-]*:`(?=\\S)[^`\n]*$', re.M)
 #: why a 「…」 is left as it is
 UNKNOWN = 'not in the registry'
+#: why a 「…」 holding a backquote is: a card link's markup cut short (「`卡名_」),
+#: whose fix make check gives, not a name missing from the registry
+MARKUP = 'broken card markup: make check says how to write it'
 CRAMPED = 'its table column has no room for the link; widen the column, then run it again'
 #: why a registry name with spaces inside its 「」 is left (the build says the same)
 SPACED = 'spaces inside its 「」 around a registry name: write 「`{}`_」 without them'
@@ -242,8 +245,8 @@ def masked_lines(lines: list[str], prose: list[bool]) -> list[str]:
 def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str, str]]]:
     """The text with its plain registry names linked; and the names left,
     ``(line, 「…」, why)``: not in the registry (:data:`UNKNOWN`), a registry
-    name with spaces inside its 「」 (:data:`SPACED`), or in a table column
-    with no room (:data:`CRAMPED`).
+    name with spaces inside its 「」 (:data:`SPACED`), broken card markup
+    (:data:`MARKUP`), or in a table column with no room (:data:`CRAMPED`).
 
     A 「…」 is linked where it opens and closes on one line of prose; whether
     it is effect text depends on the 『』 opened before it in its paragraph
@@ -278,6 +281,8 @@ def autolink(text: str, registry: Registry) -> tuple[str, list[tuple[int, str, s
                 elif name != content and registry.lookup(name) is not None \
                         and LINKABLE.fullmatch(name):
                     unresolved.append((i + 1, f'「{content}」', SPACED.format(name)))
+                elif '`' in content:
+                    unresolved.append((i + 1, f'「{content}」', MARKUP))
                 else:
                     unresolved.append((i + 1, f'「{content}」', UNKNOWN))
             line, cramped = fit(line, edits, tables.get(i))  # a table's columns stay
