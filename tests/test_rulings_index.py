@@ -303,6 +303,35 @@ def test_a_simplified_build_has_no_counterparts(app):
     assert {entry[1] for entry in rulings(app)} == {''}
 
 
+@pytest.mark.sphinx('html', testroot='ruling-search')
+@pytest.mark.test_params(shared_result='rulings_index-ruling-search')
+def test_a_simplified_build_says_the_other_scripts_characters_of_its_texts(app, monkeypatch):
+    app.build()
+    assert manifest(app)['script'] == 1
+    others, own = parts(app)['t']
+    table = dict(zip(others, own))
+    # 傷害步驟 in the index's script: each character whose own is in a text
+    assert ''.join(table.get(char, char) for char in '傷害步驟') == '伤害步骤'
+    assert table['發'] == '发' and table['動'] == '动'
+    texts = [text for name, entries in parts(app).items() if name[0] in 'rb'
+             for entry in entries for text in entry if isinstance(text, str)]
+    assert set(own) <= set(''.join(texts)) and not set(others) & set(own)
+    assert '龜' not in table  # 龟 is in no text
+    # the table of the whole script is made once, and kept
+    kept = app.doctreedir / other_scripts.KEPT_CHARACTERS
+    assert json.loads(kept.read_text(encoding='utf-8'))['table']['龜'] == '龟'
+    monkeypatch.setattr(other_scripts, 'CHARACTERS_PROGRAM', 'raise SystemExit("made again")')
+    assert other_scripts.character_table(app, '伤发') == {'傷': '伤', '發': '发', '髮': '发'}
+
+
+@pytest.mark.sphinx('html', testroot='intl', srcdir='intl-no-table', freshenv=True,
+                    confoverrides={'extensions': INTL_EXTENSIONS})
+def test_a_traditional_build_needs_no_table_of_characters(app):
+    app.build()
+    assert manifest(app)['script'] == 0 and 't' not in parts(app)
+    assert not (app.doctreedir / other_scripts.KEPT_CHARACTERS).exists()
+
+
 def test_counterpart_is_for_traditional_builds_only():
     assert counterpart('zh_CN') is None
     assert counterpart('en') is None
@@ -420,7 +449,8 @@ def test_the_other_scripts_spellings_are_converted_once_in_a_process_of_their_ow
 
 @pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-no-opencc')
 def test_where_opencc_cannot_run_a_note_says_so_and_the_index_is_made(app, monkeypatch):
-    monkeypatch.setattr(other_scripts, 'PROGRAM', 'raise SystemExit("No module named opencc")')
+    for program in ('PROGRAM', 'CHARACTERS_PROGRAM'):
+        monkeypatch.setattr(other_scripts, program, 'raise SystemExit("No module named opencc")')
     app.build()
     assert_no_warnings(app)
     notes = [line for line in app.status.getvalue().splitlines() if 'search-scripts' in line]
@@ -428,7 +458,11 @@ def test_where_opencc_cannot_run_a_note_says_so_and_the_index_is_made(app, monke
         "note: the search finds the cards by the spellings the registry and the pages give, "
         "not in the other script too: OpenCC did not run (No module named opencc); install "
         "the project's requirements (pip install -r requirements.txt) "
-        "[handbook.search-scripts]"]
+        "[handbook.search-scripts]",
+        "note: the search finds no text written in Traditional characters but the cards' "
+        "spellings: OpenCC did not run (No module named opencc); install the project's "
+        "requirements (pip install -r requirements.txt) [handbook.search-scripts]"]
+    assert manifest(app)['script'] == 0 and 't' not in parts(app)
     look = lookup(app)
     assert look.spelling('旋風') == look.spelling('旋风')  # the registry's alias
     assert look.spelling(fold('DDD反骨王 列奧尼達')) is None

@@ -283,6 +283,22 @@ def test_every_spelling_of_a_card_finds_it_and_its_page_first(desktop, site, spe
     }''')
 
 
+@pytest.mark.parametrize('traditional, simplified', [('傷害步驟', '伤害步骤'),
+                                                     ('脫出裝置', '脱出装置')])
+def test_text_in_traditional_characters_finds_what_it_says(watched, site, traditional,
+                                                           simplified):
+    """A phrase or part of a name, which no spelling table holds, in the
+    other script: searched again in the index's, with the part that says how
+    (other_scripts.py), loaded only once the query as typed found nothing."""
+    expected = search(watched, site, simplified)
+    assert expected
+    assert '_static/search/t.js' not in fetched(watched)
+    assert search(watched, site, traditional) == expected
+    assert '_static/search/t.js' in fetched(watched)
+    marks = watched.locator('#ruling-results li.ruling-result mark').all_inner_texts()
+    assert simplified in [fold(mark) for mark in marks]
+
+
 @pytest.mark.parametrize('written', ['17/3/24', '2017/3/24', '17/03/24', '2017-03-24',
                                      '2017.3.24', '2017年3月24日'])
 def test_every_way_of_writing_a_date_finds_it(desktop, site, written):

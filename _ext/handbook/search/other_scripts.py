@@ -16,6 +16,18 @@ conversion runs in a process of its own, started only for spellings no
 build converted before: what it found is kept in the doctree folder
 (:data:`KEPT`), and an edit converts nothing.  Where OpenCC cannot run,
 a note says so and the search finds each card by the spellings it has.
+
+**Any text, in a Simplified build.**  A reader who writes Traditional
+characters types ``傷害步驟`` or part of a name (``脫出裝置``), which no
+spelling table holds.  So a Simplified build's index has a part of its
+own, ``t`` (:func:`character_table`): each Traditional character whose
+Simplified one (OpenCC's ``t2s``, character by character) is in the
+index's texts.  A query term that finds nothing is searched again
+converted by it (``rulings_search.js``): a query that finds something
+loads nothing more.  The table of the whole script is made once, by the
+same process, and kept (:data:`KEPT_CHARACTERS`).  A Traditional build
+needs none: its index holds each text's Simplified counterpart
+(:func:`handbook.search.rulings_index.counterpart`).
 """
 
 from __future__ import annotations
@@ -25,7 +37,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from handbook.core import reports
 from handbook.core.files import write_if_changed
@@ -42,6 +54,13 @@ INTO_TRADITIONAL = ('s2t', 's2tw', 's2twp', 's2hk')
 INTO_SIMPLIFIED = ('tw2s', 't2s')
 #: what earlier builds converted, in the doctree folder
 KEPT = 'handbook-other-scripts.json'
+#: the table of the Traditional characters and their Simplified ones, in the doctree folder
+KEPT_CHARACTERS = 'handbook-other-script-characters.json'
+#: the conversion of the table, character by character
+CHARACTERS_CONFIG = 't2s'
+#: the blocks of characters it converts: CJK Unified Ideographs, Extension A,
+#: Compatibility Ideographs (the Traditional forms OpenCC knows are in them)
+CHARACTER_BLOCKS = ((0x3400, 0x4DC0), (0x4E00, 0xA000), (0xF900, 0xFB00))
 #: the converting process's program: names in (JSON, stdin), each name's
 #: conversions out (JSON, stdout)
 PROGRAM = '''import json, sys
@@ -50,6 +69,20 @@ asked = json.load(sys.stdin)
 converters = [opencc.OpenCC(config).convert for config in asked["configs"]]
 json.dump([sorted({convert(name) for convert in converters} - {name})
            for name in asked["names"]], sys.stdout, ensure_ascii=False)
+'''
+
+
+#: the program that converts the blocks' characters (JSON in: the config and the
+#: blocks; out: ``{character: its conversion}`` where it differs and is one character)
+CHARACTERS_PROGRAM = '''import json, sys
+import opencc
+asked = json.load(sys.stdin)
+chars = [chr(c) for start, end in asked["blocks"] for c in range(start, end)]
+out = opencc.OpenCC(asked["config"]).convert("\\n".join(chars)).split("\\n")
+if len(out) != len(chars):
+    raise SystemExit("the characters were not converted one by one")
+json.dump({a: b for a, b in zip(chars, out) if a != b and len(b) == 1}, sys.stdout,
+          ensure_ascii=False)
 '''
 
 
@@ -97,21 +130,56 @@ def variants(app: Sphinx, names: Iterable[str]) -> dict[str, list[str]]:
     return {name: kept[name] for name in names}
 
 
+def character_table(app: Sphinx, used: Iterable[str]) -> dict[str, str]:
+    """``{Traditional character: Simplified character}`` for each Simplified
+    one of *used* (the index's texts' characters), in a build of Simplified
+    Chinese; ``{}`` in any other build, or where OpenCC cannot run."""
+    if configs(app.config.language) != INTO_TRADITIONAL:
+        return {}
+    path = Path(app.doctreedir) / KEPT_CHARACTERS
+    try:
+        data = json.loads(path.read_text(encoding='utf-8'))
+    except (OSError, ValueError):
+        data = None
+    if not (isinstance(data, dict) and data.get('config') == CHARACTERS_CONFIG
+            and isinstance(data.get('table'), dict)):
+        asked = {'config': CHARACTERS_CONFIG, 'blocks': CHARACTER_BLOCKS}
+        table = _run(app, CHARACTERS_PROGRAM, asked, dict,
+                     'no text written in Traditional characters but the cards\' spellings')
+        if table is None:
+            return {}
+        data = {'config': CHARACTERS_CONFIG, 'table': table}
+        with contextlib.suppress(OSError):  # not kept: the next build converts them again
+            write_if_changed(path, json.dumps(data, ensure_ascii=False, sort_keys=True))
+    used = set(used)
+    return {other: own for other, own in sorted(data['table'].items())
+            if isinstance(own, str) and own in used}
+
+
 def _convert(app: Sphinx, wanted: tuple[str, ...], names: list[str]) -> list[list[str]] | None:
     """*names* converted by OpenCC in a process of its own, or None (a note says why)."""
-    asked = json.dumps({'configs': list(wanted), 'names': names}, ensure_ascii=False)
+    out = _run(app, PROGRAM, {'configs': list(wanted), 'names': names}, list,
+               'the cards by the spellings the registry and the pages give, not in the other '
+               'script too')
+    return out if out is not None and len(out) == len(names) else None
+
+
+def _run(app: Sphinx, program: str, asked: dict, kind: type, finds: str) -> Any:
+    """What *program* answers to *asked* (JSON both ways), run by OpenCC's
+    process of its own, if it is a *kind*; else None, and a note says why
+    (the search then *finds* what it says)."""
     try:
-        done = subprocess.run([sys.executable, '-c', PROGRAM], input=asked.encode(),
+        done = subprocess.run([sys.executable, '-c', program],
+                              input=json.dumps(asked, ensure_ascii=False).encode(),
                               capture_output=True, timeout=300, check=False)
         if done.returncode == 0:
             out = json.loads(done.stdout.decode())
-            if isinstance(out, list) and len(out) == len(names):
+            if isinstance(out, kind):
                 return out
         why = done.stderr.decode(errors='replace').strip().splitlines()[-1:] or ['no answer']
     except (OSError, ValueError, subprocess.SubprocessError) as err:
         why = [str(err)]
-    reports.note(f'the search finds the cards by the spellings the registry and the pages '
-                 f'give, not in the other script too: OpenCC did not run ({why[0]}); install '
+    reports.note(f'the search finds {finds}: OpenCC did not run ({why[0]}); install '
                  f'the project\'s requirements (pip install -r requirements.txt)',
                  location=None, subtype='search-scripts', config=app.config)
     return None

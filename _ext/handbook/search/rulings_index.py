@@ -54,7 +54,10 @@ its registry name, a spelling variant, an alias in another language or
 script (``旋風`` for ``旋风``: the registry's ``zh_TW=`` aliases), a name as
 pages write it, or any of these in the other script (``誘餌人偶·蓪`` with
 no alias in the registry: :mod:`handbook.search.other_scripts`) -- finds
-every spelling of that card.  A date is found
+every spelling of that card.  Any other text in Traditional characters
+(``傷害步驟``, ``脫出裝置``) finds what it says in a Simplified build: a term
+that finds nothing as typed is searched again with the characters of the
+part ``t`` in the index's script.  A date is found
 however it is written: ``17/3/24``, ``2017/3/24``, ``17/03/24``,
 ``2017-03-24``, ``2017.3.24``, ``2017年3月24日``; ``2017-03`` or ``17/3``
 finds the month (and ``2017`` the year), besides the texts that hold it; a
@@ -84,7 +87,7 @@ not hold, or one a part lacks: a ruling added since)::
     RulingSearch.setIndex({"format": 3, "version": "…", "epoch": "…", "labels": {…},
       "shards": 64, "chars": 16, "chunk": 4, "rulings": 473, "texts": 120,
       "pages": [[uri, title, searchable], …],
-      "sections": [[page, id, title, top], …], "alone": ["效果", …]})
+      "sections": [[page, id, title, top], …], "alone": ["效果", …], "script": 1})
 
 The rest is in ``_static/search/`` (:mod:`handbook.search.shards`): the
 shards (``k<i>.js``: bigrams, dates, card spellings; ``u<i>.js``:
@@ -93,8 +96,10 @@ characters; ``g<code points>.js``: each a bigram of the manifest's
 rulings' chunks (``r<i>.js``: each ruling ``[text, counterpart, cards,
 places]``, a place ``[section, anchor, dates as written, ISO dates,
 flags]``; flags 1 changed, 2 overturned, 4 superseded, 8 open), the section texts' chunks
-(``b<i>.js``: each ``[section, text]``, a paragraph, a title, a line, …) and the sections of each
-document (``s.js``).  A query loads the manifest, then the shards of its
+(``b<i>.js``: each ``[section, text]``, a paragraph, a title, a line, …), the sections of each
+document (``s.js``) and, in a Simplified build, the Traditional characters of
+its texts' characters (``t.js``: ``[others, own]``, two strings; the
+manifest's ``script`` is 1).  A query loads the manifest, then the shards of its
 terms, then the chunks of the results it shows: a few dozen kilobytes.
 
 **The documents' ids.**  The section texts come first (``0`` to ``texts`` −
@@ -438,6 +443,10 @@ class Index:
         for name, entries in shards.chunks(text_entries, 'b'):
             data[name] = shards.dumps(entries)
         data['s'] = shards.dumps(doc_sections)
+        # the other script's characters, for a term that finds nothing as typed
+        table = other_scripts.character_table(app, set().union(*map(set, haystacks)))
+        if table:
+            data['t'] = shards.dumps([''.join(table), ''.join(table.values())])
         # how the ids are laid out and the shards' keys: the same while the
         # texts are as many, the sections the same, the number of shards the
         # same and so are the bigrams that are parts of their own (a ruling
@@ -450,7 +459,7 @@ class Index:
         manifest = {'format': FORMAT, 'version': version, 'epoch': epoch, 'labels': labels(),
                     'shards': count, 'chars': chars, 'chunk': shards.CHUNK, 'rulings': len(self.rulings),
                     'texts': len(self.texts), 'pages': self.pages, 'sections': self.sections,
-                    'alone': alone}
+                    'alone': alone, 'script': 1 if table else 0}
         keep = patch.Kept(epoch=f'{ids}:{epoch}', haystacks=haystacks, months=months,
                           spellings=spellings, counts=counts, sizes=sizes, version=version,
                           shards=sorted(name for name in data if name[0] in 'kug'),

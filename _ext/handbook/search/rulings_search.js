@@ -399,11 +399,43 @@ const RulingSearch = (() => {
     });
   };
 
-  /** A search: the terms, the documents of each, the rulings in order. */
+  let table = null; // the other script's characters and the index's (the part "t")
+
+  /** The query in the index's script, where a Simplified index has the other
+   * script's characters (other_scripts.py): each character in the part "t"
+   * as its Simplified one; null where none is, or the part cannot load. */
+  const inIndexScript = async (query) => {
+    if (whole || !manifest.script) return null;
+    if (table === null || table.generation !== generation) {
+      const asked = generation;
+      const [others, own] = (await load("t")).map((text) => [...text]);
+      table = { generation: asked, map: new Map(others.map((char, i) => [char, own[i]])) };
+    }
+    const converted = [...query].map((char) => table.map.get(char) || char).join("");
+    return converted === query ? null : converted;
+  };
+
+  /** A search: the terms, the documents of each, the rulings in order.  A
+   * term that finds nothing as typed is searched in the index's script
+   * (傷害步驟 finds 伤害步骤): a query that finds something loads nothing more. */
   const searching = async (query, order) => {
     const asked = generation;
-    const terms = await analyse(query);
-    const matched = await matchTerms(terms);
+    let terms = await analyse(query);
+    let matched = await matchTerms(terms);
+    if (matched.some((docs) => !docs.size)) {
+      const converted = await inIndexScript(query).catch(() => null); // offline: as typed
+      if (converted !== null) {
+        const again = await analyse(converted);
+        const found = await matchTerms(again);
+        if (again.length === terms.length) {
+          terms = terms.map((term, i) => (matched[i].size ? term : again[i]));
+          matched = matched.map((docs, i) => (docs.size ? docs : found[i]));
+        } else if (found.every((docs) => docs.size)) { // its words made other terms
+          terms = again;
+          matched = found;
+        }
+      }
+    }
     const rulings = await ordered(rulingsOf(matched), terms, order);
     return { asked, query, order, terms, matched, rulings };
   };
