@@ -423,12 +423,16 @@ def test_days_laid_out_as_editors_lay_them_out(make_app, rootdir, tmp_path):
     (数据库) and its lines, a header that names its source after a colon
     (来源：wiki), a block that starts with 例： (its lines keep the
     source above), admonitions saying the day is not outdated (尚未过时, and
-    in Traditional characters 沒有過時): no report, the same rulings as the
-    root's."""
+    in Traditional characters 沒有過時) or saying 过时 as a piece of other
+    words (错过时点, to miss the timing, with or without its :ref:): no
+    report, the same rulings as the root's."""
     srcdir = edited_root(rootdir, tmp_path, 'layout', {
         'faq/2021.rst': [('21/01\n=====', '21/01（共4条）\n=============='),
                          ('| 邮件：\n| 「`倍倍', '.. note:: 这些调整尚未过时。\n\n'
-                          '.. note:: 這些調整沒有過時。\n\n| 邮件：\n| 「`倍倍'),
+                          '.. note:: 這些調整沒有過時。\n\n'
+                          '.. note:: 同时处理不会导致诱发类效果错过时点。\n\n'
+                          '.. attention:: 同时处理不会导致诱发类效果\\ :ref:`错过时点 <同时处理>`\\ 。\n\n'
+                          '| 邮件：\n| 「`倍倍'),
                          ('\n| :strike:`「死者苏生」', '\n\n| 例：\n| :strike:`「死者苏生」'),
                          ('| wiki:\n| 「`手札抹杀`_」', '  | 来源：wiki\n  | 「`手札抹杀`_」'),
                          ('| 数据库：\n| 反转召唤', '数据库\n~~~~~~\n\n| 反转召唤')]})

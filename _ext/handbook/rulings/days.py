@@ -70,7 +70,8 @@ A subsection of a day titled with a source (``数据库``) is the source of its
 lines.
 
 **Outdated days.**  An admonition of a day section that says one of the
-handbook's ``superseded_markers`` (过时; not said not to hold: 尚未过时)
+handbook's ``superseded_markers`` (过时; not said not to hold: 尚未过时; nor
+a piece of other words: 错过时点, to miss the timing)
 marks every ruling of the day as superseded: the status ``superseded``
 (:mod:`handbook.rulings.statuses`), with a link to the section the
 admonition links with ``:ref:``.  Where it
@@ -563,6 +564,23 @@ def with_defaults(config: Config, name: str) -> dict[str, str] | list[str]:
     return [*own, *(word for word in default if word not in own)]
 
 
+#: words a marker's first or last character is part of where the text says
+#: another word: 错过时点 (to miss the timing) holds 过时 but says nothing outdated
+_OTHER_WORDS = frozenset({'错过', '錯過', '时点', '時點', '时机', '時機', '时间', '時間',
+                          '时候', '時候', '时刻', '時刻', '时段', '時段'})
+
+
+def says(text: str, marker: str) -> bool:
+    """Whether *text* says the word *marker*: not said not to hold (尚未过时,
+    没有过时), nor a piece of two other words (错过时点: :data:`_OTHER_WORDS`)."""
+    for found in re.finditer(f'(?<![未不没沒非])(?<!没有)(?<!沒有){re.escape(marker)}', text):
+        start, end = found.span()
+        if text[start - 1:start] + marker[0] not in _OTHER_WORDS \
+                and marker[-1] + text[end:end + 1] not in _OTHER_WORDS:
+            return True
+    return False
+
+
 def superseding(section: nodes.section, config: Config) -> tuple[bool, str | None]:
     """Whether an admonition of the day *section* says its rulings are
     outdated (one of ``superseded_markers``), and the label of the section
@@ -573,8 +591,7 @@ def superseding(section: nodes.section, config: Config) -> tuple[bool, str | Non
         if not isinstance(child, nodes.Admonition):
             continue
         text = child.astext()
-        if not any(re.search(f'(?<![未不没沒非])(?<!没有)(?<!沒有){re.escape(marker)}', text)
-                   for marker in markers):
+        if not any(says(text, marker) for marker in markers):
             continue  # none, or each said not to hold (尚未过时, 并未过时, 没有过时)
         for xref in child.findall(addnodes.pending_xref):
             if xref.get('refdomain') == 'std' and xref.get('reftype') == 'ref':
