@@ -469,6 +469,17 @@ def test_ranges_of_days_and_the_years_2010_to_2012(make_app, rootdir, tmp_path):
     assert [r[2] for r in exported(app) if r[7] == '「罪」怪兽被除外。'] == ['2017-03-24']
 
 
+def test_a_page_of_the_last_century(make_app, rootdir, tmp_path):
+    """On a page titled 1999, the month ``99/04`` is April 1999, as the date
+    ``99/4/17`` is: its days are rulings of 1999, with no report (it was read
+    as 2099: an error for a day after today, and a note to write 99/04)."""
+    srcdir = edited_root(rootdir, tmp_path, 'nineties', {
+        'faq/2019.rst': [('2019年\n======', '1999年\n======'), ('19/04\n=====', '99/04\n=====')]})
+    app = quiet_build(make_app, srcdir)
+    assert [(r[2], r[3]) for r in exported(app) if r[0] == 'faq/2019'] == [
+        ('1999-04-17', ['99/4/17']), ('1999-04-17', ['99/4/17']), ('1999-05-03', ['99/5/3'])]
+
+
 def test_dates_written_as_plain_text_are_the_same_rulings(make_app, rootdir, tmp_path):
     """A date written as plain text in a sentence, as the seed pages show
     them (``「地缚神」怪兽17/3/24 和「罪」怪兽17/3/24 立即被…``), is the same

@@ -147,8 +147,7 @@ def parse_date(text: str) -> tuple[datetime.date | None, str | None]:
     if not m:
         return None, (f'malformed ruling date {quoted(text)}; write the date of the '
                       'official answer as YY/M/D, e.g. 17/3/24')
-    yy, month, day = (int(g) for g in m.groups())
-    year = 1900 + yy if yy >= 90 else 2000 + yy
+    year, month, day = days.full_year(m[1]), int(m[2]), int(m[3])
     try:
         return datetime.date(year, month, day), None
     except ValueError:

@@ -246,6 +246,16 @@ def page_title(document: nodes.document) -> nodes.section | None:
     return next(iter(document.findall(nodes.section)), None)
 
 
+def full_year(written: str) -> int:
+    """The year a date writes with two digits or four: ``90`` to ``99`` are
+    1990 to 1999, the first years of the game; ``00`` to ``89`` 2000 to 2089
+    (as :func:`handbook.rulings.dates.parse_date` reads a date's year)."""
+    year = int(written)
+    if len(written) > 2:
+        return year
+    return 1900 + year if year >= 90 else 2000 + year
+
+
 def month_match(title: str) -> re.Match | None:
     """*title* read as a month section's (groups: its year, its month)."""
     m = _MONTH.match(title)
@@ -260,7 +270,7 @@ def year_of(month: nodes.section, document: nodes.document) -> int | None:
     right under it): its own, else the page title's."""
     m = month_match(dated_title(month))
     if m and m[1]:
-        return int(m[1]) + (2000 if len(m[1]) == 2 else 0)
+        return full_year(m[1])
     first = page_title(document)
     found = _YEAR.match(dated_title(first)) if first is not None else None
     return int(found[1]) if found else None
@@ -349,8 +359,7 @@ def days(document: nodes.document, today: datetime.date,
                 _not_a_day(section, parent, read, at, config)  # a day mistyped: 1-5, Jan 5
             if m is None or not says_so:
                 continue
-        year = (int(m['year']) + (2000 if len(m['year']) == 2 else 0) if m['year']
-                else year_of(parent, document))
+        year = full_year(m['year']) if m['year'] else year_of(parent, document)
         if year is not None and year != page_year and page_year is not None:
             _other_year(section if m['year'] else parent, bool(m['year']), year, page_year,
                         reported, config)
