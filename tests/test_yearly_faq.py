@@ -373,20 +373,20 @@ def test_a_line_that_cites_its_source_without_a_date_says_it_is_no_ruling(
 def test_the_faults_of_a_day_at_its_line(make_app, rootdir, tmp_path):
     srcdir = edited_root(rootdir, tmp_path, 'faults', {'faq/2021.rst': [
         ('1/5\n-------', '2/30\n-------'), ('2/9\n-------', '9/9\n-------'),
-        ('21/01\n=====', '99/01\n=====')]})
+        ('21/01\n=====', '89/01\n=====')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert warnings(app) == [
-        "faq/2021.rst:18: ERROR: day section '2/30' of '99/01' is not a calendar date "
-        '(2099-02-30): check the month and the day; its rulings are shown without a date '
+        "faq/2021.rst:18: ERROR: day section '2/30' of '89/01' is not a calendar date "
+        '(2089-02-30): check the month and the day; its rulings are shown without a date '
         '[handbook.ruling]',
-        "faq/2021.rst:31: ERROR: day section '9/9' of '99/01' (2099-09-09) is after today "
+        "faq/2021.rst:31: ERROR: day section '9/9' of '89/01' (2089-09-09) is after today "
         f"({__import__('datetime').date.today().isoformat()}); check the year of the month "
         'section or of the page title [handbook.ruling]',
     ]
     dated = {r.anchor: r.date for r in rulings(app.env)['faq/2021']}
     # its rulings stay rulings, without a date (an inline date is still theirs)
-    assert dated['ruling-99-2-30-倍倍伤害'] is None
+    assert dated['ruling-89-2-30-倍倍伤害'] is None
 
 
 def test_days_and_headers_as_editors_type_them(make_app, rootdir, tmp_path):
@@ -532,6 +532,17 @@ def test_days_whose_lines_are_no_rulings_say_so_and_how(make_app, rootdir, tmp_p
     # only the lines with a date of their own are rulings there
     assert [r[1] for r in exported(app) if r[0].startswith('faq/')] == [
         'ruling-2021-01-06-手札抹杀', 'ruling-2021-01-06-faq19691-神之宣告']
+
+
+def test_a_year_anywhere_in_the_page_title_dates_its_days(make_app, rootdir, tmp_path):
+    """The note's other fix: the year in the page title, after other words
+    (``OCG FAQ 2021年``, the month still ``1月``): no note, the root's very
+    rulings (the title had to start with its year, and the note came back)."""
+    srcdir = edited_root(rootdir, tmp_path, 'titled', {
+        'faq/2021.rst': [('====\n2021\n====\n', '==============\nOCG FAQ 2021年\n==============\n'),
+                         ('21/01\n=====\n', '1月\n===\n')]})
+    app = quiet_build(make_app, srcdir)
+    assert exported(app) == EXPORTED
 
 
 def test_the_fixes_the_day_notes_give_work(make_app, rootdir, tmp_path):

@@ -33,8 +33,8 @@ blocks under source headers, most lines without a date of their own::
 ``2021年1月5日``) whose parent section is a *month section*, titled
 ``YY/MM`` (``YYYY/MM``, ``MM``, ``M月``, ``M月份``, or one of them with its
 year or 月 and more after it: ``21/01（共4条）``, ``2021年1月裁定``); the year is
-the day's own, else the month's, else the page title's (``2021``, ``2021年``).  A
-section titled with a date and its year alone is a day wherever it is.  A
+the day's own, else the month's, else the page title's (``2021``, ``2021年``,
+``OCG FAQ 2021``: a year anywhere in it).  A section titled with a date and its year alone is a day wherever it is.  A
 page titled with a year alone may also have its days right under its title,
 with no month sections (a year of a few rulings); a section titled as a
 day too, which holds no day, is that day (``12/5`` under ``2012``).  A page that has day
@@ -162,8 +162,9 @@ _DAY = re.compile(_DAY_PATTERN + '$')
 _STARTS_WITH_DAY = re.compile(_DAY_PATTERN)
 #: a day as editors also type it, which is not read as one (1-5, 01-05, 1.5.)
 _DAY_TYPED = re.compile(r'^\s*(\d{1,2})\s*[-.．_]\s*(\d{1,2})\s*[.日号]?\s*$')
-#: a page title that names a year: 2021, 2021年, 2021 年; and one that is a year alone
-_YEAR = re.compile(r'^(\d{4})\s*年?')
+#: a page title that names a year, anywhere in it: 2021, 2021年, OCG FAQ 2021; and
+#: one that is a year alone
+_YEAR = re.compile(r'(?<!\d)((?:19|20)\d{2})(?!\d)')
 _ONLY_YEAR = re.compile(r'^\d{4}\s*年?$')
 #: the labels that introduce lines and name no source, even at the start of a
 #: line block: an example, a question and its answer, a remark
@@ -272,7 +273,7 @@ def year_of(month: nodes.section, document: nodes.document) -> int | None:
     if m and m[1]:
         return full_year(m[1])
     first = page_title(document)
-    found = _YEAR.match(dated_title(first)) if first is not None else None
+    found = _YEAR.search(dated_title(first)) if first is not None else None
     return int(found[1]) if found else None
 
 
@@ -326,7 +327,7 @@ def days(document: nodes.document, today: datetime.date,
     yearless: set[int] = set()  # the month sections reported for giving no year
     reported: set[int] = set()  # the sections reported for a year not the page's
     first = page_title(document)
-    titled = _YEAR.match(dated_title(first)) if first is not None else None
+    titled = _YEAR.search(dated_title(first)) if first is not None else None
     page_year = int(titled[1]) if titled else None
     seen: dict[str, nodes.section] = {}  # a date -> its first day section
     for section in document.findall(nodes.section):
