@@ -48,7 +48,7 @@ def test_bad_rulings_are_reported_at_their_line(app):
     assert warnings(app) == [
         "index.rst:11: ERROR: ruling date '17/2/30' is not a calendar date; check the month and the day [handbook.ruling]",
         "index.rst:12: ERROR: malformed ruling date '17/3'; write the date of the official answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]",
-        "index.rst:13: ERROR: malformed ruling date '2017-3-24'; write the date of the official answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]",
+        "index.rst:13: ERROR: malformed ruling date '2017-3-24': a ruling reference writes its date as YY/M/D: write :ruling:`17/3/24` [handbook.ruling]",
         "index.rst:14: ERROR: ruling date '17/13/1' is not a calendar date; check the month and the day [handbook.ruling]",
         "index.rst:16: WARNING: ruling URL host 'example.org' is not an allowed source (www.db.yugioh-card.com, "
         "yugioh-wiki.net); link one of those, or add the host to "
@@ -71,3 +71,47 @@ def test_bad_rulings_are_reported_at_their_line(app):
     future = [node for node in app.env.get_doctree('index').findall(nodes.Element)
               if node.get('ruling_text') == '89/1/1']
     assert len(future) == 1 and 'ruling_date' not in future[0].attributes
+
+
+#: roles that hold a date in another form or several dates, each with the fix its error gives
+WRITTEN_OTHERWISE = {
+    ':ruling:`17/3/24、17/12/22`': (
+        "ruling reference ':ruling:`17/3/24、17/12/22`' holds 2 dates, which one reference "
+        'cannot: write a reference for each, ',
+        ':ruling:`17/3/24`、\\ :ruling:`17/12/22`'),
+    ':ruling:`17/3/24 17/12/22 <faq:19691>`': (
+        "ruling reference ':ruling:`17/3/24 17/12/22 <faq:19691>`' holds 2 dates, which one "
+        'reference cannot: write a reference for each, ',
+        ':ruling:`17/3/24 <faq:19691>` :ruling:`17/12/22`'),
+    ':ruling:`2017/03/24`': (
+        "malformed ruling date '2017/03/24': a ruling reference writes its date as YY/M/D: "
+        'write ', ':ruling:`17/3/24`'),
+}
+
+
+def test_a_role_of_a_date_in_another_form_or_of_two_dates_is_told_the_roles_to_write(
+        make_app, rootdir, tmp_path):
+    """The error gives the roles to write, with what separated the dates (a
+    reference was told to write one date, e.g. 17/3/24: the other was lost);
+    written as told, they date the line with both dates and say nothing."""
+    srcdir = tmp_path / 'several'
+    srcdir.mkdir()
+    (srcdir / 'conf.py').write_text((rootdir / 'test-rulings' / 'conf.py').read_text())
+    roles = list(WRITTEN_OTHERWISE)
+    page = 'Rulings\n=======\n\n' + ''.join(
+        f'| 例{i}。\\ {role}\n' for i, role in enumerate(roles))
+    (srcdir / 'index.rst').write_text(page, encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == [f'index.rst:{4 + i}: ERROR: {message}{fix} [handbook.ruling]'
+                             for i, (message, fix) in enumerate(WRITTEN_OTHERWISE.values())]
+    for role, (_message, fix) in WRITTEN_OTHERWISE.items():
+        page = page.replace(role, fix)
+    (srcdir / 'index.rst').write_text(page, encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    # (a second app in one process warns that it sets Sphinx's own nodes up again)
+    assert [w for w in warnings(app) if not w.startswith('WARNING: while setting up')] == []
+    dates = [node['ruling_date'] for node in app.env.get_doctree('index').findall(nodes.Element)
+             if 'ruling_date' in node.attributes]
+    assert dates == ['2017-03-24', '2017-12-22', '2017-03-24', '2017-12-22', '2017-03-24']

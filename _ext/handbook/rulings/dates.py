@@ -161,6 +161,37 @@ def ascii_date(text: str) -> str | None:
     return folded if folded != text and _DATE.match(folded) else None
 
 
+def other_form_date(m: re.Match) -> str:
+    """A date matched by :data:`_OTHER_FORM` (``2017-03-24``, ``17-3-24``) as a
+    ruling reference writes it (``17/3/24``); it may be no calendar date."""
+    return (f'{m["year"][2:] if m["year"] else m["yy"]}/{int(m["month"] or m["mm"])}/'
+            f'{int(m["day"] or m["dd"])}')
+
+
+#: a date in the text of a role, in any form it is read or noted in
+_ANY_DATE = re.compile(f'{_PLAIN_DATE.pattern}|{_OTHER_FORM.pattern}')
+
+
+def role_dates(text: str) -> list[tuple[str, str]] | None:
+    """The dates of a role's text that holds dates and what separates them
+    alone (``17/3/24、17/12/22``, ``2017-3-24``): ``[(what is before it, the
+    date as YY/M/D)]``, each a calendar date; None where it holds anything
+    else, or a date that is none."""
+    found, at = [], 0
+    for m in _ANY_DATE.finditer(text):
+        between = text[at:m.start()]
+        if between.strip(' \t、，,;；和及与/') or (found and not between) or (
+                not found and between.strip()):
+            return None
+        date = other_form_date(m) if m['year'] or m['yy'] else (ascii_date(m.group())
+                                                               or m.group())
+        if parse_date(date)[0] is None:
+            return None
+        found.append((between, date))
+        at = m.end()
+    return found if found and not text[at:].strip() else None
+
+
 def parse_role_text(text: str) -> tuple[str, str | None] | None:
     """``(date, target or None)`` of the role's text ``date [<target>]``, or
     None when it is malformed (a ``<`` or ``>`` other than one pair of angle
@@ -370,8 +401,7 @@ class RulingReferences(SphinxTransform):
         for m in _OTHER_FORM.finditer(text):
             # the form to write, read as any date is (parse_date: 90-99 are 19YY);
             # a four-digit year it cannot give (2095) is no date of a ruling
-            fix = (f'{m["year"][2:] if m["year"] else m["yy"]}/{int(m["month"] or m["mm"])}/'
-                   f'{int(m["day"] or m["dd"])}')
+            fix = other_form_date(m)
             date, _problem = parse_date(fix)
             if date is None or date > today or date.year < 1999 or (
                     m['year'] and date.year != int(m['year'])):
@@ -437,8 +467,29 @@ class RulingReferences(SphinxTransform):
         elif date is not None:
             node['ruling_date'] = date.isoformat()
         if problem:
+            if date is None:
+                problem = self.written_otherwise(node, text) or problem
             reports.error(problem, location=node, subtype='ruling')
         self.check_target(node, text if date else 'YY/M/D')
+
+    @staticmethod
+    def written_otherwise(node: nodes.Element, text: str) -> str | None:
+        """The message for a role whose text is a date in another form
+        (``2017-3-24``) or several dates (``17/3/24、17/12/22``), with the
+        roles to write; None for any other text."""
+        found = role_dates(text)
+        raw = node.rawsource
+        if found is None or text not in raw or '`' not in raw:
+            return None
+        role = raw[:raw.index('`')]  # :ruling:
+        first = raw.replace(text, found[0][1], 1)
+        fix = first + ''.join(f'{between}{"" if between[-1:].isspace() else chr(92) + " "}'
+                              f'{role}`{date}`' for between, date in found[1:])
+        if len(found) == 1:
+            return (f'malformed ruling date {quoted(text)}: a ruling reference writes its '
+                    f'date as YY/M/D: write {fix}')
+        return (f'ruling reference {quoted(raw)} holds {len(found)} dates, which one reference '
+                f'cannot: write a reference for each, {fix}')
 
     def check_target(self, node: nodes.Element, date: str) -> None:
         target = node.get('ruling_target')
