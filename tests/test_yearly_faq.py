@@ -212,6 +212,13 @@ def test_card_pages_timeline_and_open_questions_follow(app):
     assert '21/1/6</a> <span class="ruling-source ruling-source-faq">数据库 #19691</span>' in html(
         app, 'cards/神之宣告')
     assert '<span class="ruling-source ruling-source-wiki">wiki</span>' in html(app, 'cards/手札抹杀')
+    # the day's date, which the line does not write, before where the ruling is (an
+    # editor's round trip: the day was told by its title alone, as typed: 2021 › １/２０);
+    # a ruling whose date is on its line has none
+    assert ('<p class="card-ruling-source"><span class="card-ruling-day">21/1/5</span> · '
+            '<a href="../faq/2021.html">2021</a> › <a href="../faq/2021.html#1-5">1/5</a>'
+            ) in html(app, 'cards/倍倍伤害')
+    assert '<p class="card-ruling-source"><a href="../chapter.html">' in html(app, 'cards/罪')
     # a card whose only ruling is folded is not said to have none, nor is its only
     # ruling previewed as current
     gone = '没有现行的裁定提到「火炎地狱」：提到它的 1 条裁定都已被推翻或已过时。'
@@ -1342,10 +1349,10 @@ def test_the_timeline_lists_a_faq_pages_rulings_at_their_days(app):
     faq = '../faq/2021.html#ruling-2021-'
     assert listed == [
         ('y2021-03', None, '../chapter.html#ruling-2021-03-06', SECTION),
-        ('y2021-02', '已过时', faq + '02-09-试胆竞速', '2021 › 2/9'),
-        ('y2021-01', None, faq + '01-05-倍倍伤害', '2021 › 1/5'),
-        ('y2021-01', '已推翻', faq + '01-05-死者苏生', '2021 › 1/5'),
-        ('y2021-01', None, faq + '01-05-2021-03-06-faq19691-神之宣告', '2021 › 1/5')]
+        ('y2021-02', '已过时', faq + '02-09-试胆竞速', '21/2/9 · 2021 › 2/9'),
+        ('y2021-01', None, faq + '01-05-倍倍伤害', '21/1/5 · 2021 › 1/5'),
+        ('y2021-01', '已推翻', faq + '01-05-死者苏生', '21/1/5 · 2021 › 1/5'),
+        ('y2021-01', None, faq + '01-05-2021-03-06-faq19691-神之宣告', '21/1/5 · 2021 › 1/5')]
     # each entry as on its page: the line's own date link kept, the struck line struck
     texts = {permalink: text for _w, permalink, _where, text in entries_of(page, NEWER)}
     assert texts[faq + '01-05-2021-03-06-faq19691-神之宣告'].endswith(
@@ -1378,10 +1385,10 @@ def test_recent_and_its_feed_show_a_faq_pages_rulings_at_their_days(app):
               for word, permalink, where, _text in entries_of(page, NEWER[3:])]
     faq = 'faq/2021.html#ruling-2021-'
     assert [entry for entry in listed if entry[1].startswith('faq/')] == [
-        (None, faq + '01-05-倍倍伤害', '2021 › 1/5'),
-        ('已推翻', faq + '01-05-死者苏生', '2021 › 1/5'),
-        (None, faq + '01-05-2021-03-06-faq19691-神之宣告', '2021 › 1/5'),
-        ('已过时', faq + '02-09-试胆竞速', '2021 › 2/9')]
+        (None, faq + '01-05-倍倍伤害', '21/1/5 · 2021 › 1/5'),
+        ('已推翻', faq + '01-05-死者苏生', '21/1/5 · 2021 › 1/5'),
+        (None, faq + '01-05-2021-03-06-faq19691-神之宣告', '21/1/5 · 2021 › 1/5'),
+        ('已过时', faq + '02-09-试胆竞速', '21/2/9 · 2021 › 2/9')]
     assert (None, 'chapter.html#ruling-2021-03-06', SECTION) in listed and len(listed) == 5
     assert not any(header in page for header in HEADERS)
     assert all(resolves(app, 'recent.html', permalink) for _w, permalink, _where in listed)

@@ -167,7 +167,7 @@ FOLDED = frozenset({'overturned', 'superseded'})
 #: the store's per-build value: the card pages someone is writing (:func:`take`)
 TAKEN = 'card_pages_taken'
 #: raised when what a page shows, or how, changes shape (every page written again)
-VERSION = '3'
+VERSION = '4'
 #: the longest page id, in UTF-8 bytes (file names are at most 255)
 MAX_ID_BYTES = 150
 
@@ -368,6 +368,7 @@ def build_base(app: Sphinx) -> str:
              getattr(info, 'config_hash', ''), getattr(info, 'tags_hash', ''),
              str(templates.newest_template_mtime()) if templates is not None else '',
              (TEMPLATES / TEMPLATE).read_text(encoding='utf-8'),
+             (TEMPLATES / RULING_TEMPLATE).read_text(encoding='utf-8'),
              SCRIPT.read_text(encoding='utf-8')]
     return hashlib.sha256('\0'.join(parts).encode()).hexdigest()
 
@@ -638,6 +639,8 @@ class Contexts:
             'html': self.fragments.get((ruling.docname, ruling.anchor), html.escape(ruling.text)),
             'page_title': title, 'page_url': self.uri(ruling.docname),
             'section_title': ruling.section_title if ruling.section_title != title else '',
+            # the date of a yearly FAQ page's day, which its line does not write (21/1/5)
+            'day': ruling.day or '',
             'section_url': self.uri(ruling.docname, ruling.section_id),
             'url': self.uri(ruling.docname, ruling.anchor),
         }

@@ -16,7 +16,8 @@ order, lines in page order).  A ruling is listed once, at its date
 (:attr:`~handbook.rulings.lines.Ruling.date`: its day's on a yearly FAQ
 page, else its newest).  Each entry shows the ruling's text as on its page (card links
 and dates kept, resolved for the timeline page), its page and section
-(linked), and a link to its permalink; an overturned, superseded or changed
+(linked), after the day's date for a line of a yearly FAQ page's day (``21/1/5 ·
+2021 › 1/5``: the line does not write it), and a link to its permalink; an overturned, superseded or changed
 ruling carries the class ``ruling-changed`` and the word that says so, 已推翻,
 已过时 or 裁定已变更 (:func:`handbook.rulings.statuses.flag`); a superseded
 one, the link to the section that supersedes it (``→ 最新调整``, as on its
@@ -422,6 +423,9 @@ class FillTimeline(SphinxPostTransform):
         text.extend(self.copy_of(ruling))
         item += text
         where = nodes.paragraph(classes=['ruling-entry-source'])
+        if ruling.day:  # a yearly FAQ page's day, which its line does not write
+            where += nodes.inline('', ruling.day, classes=['ruling-entry-day'])
+            where += nodes.Text(' · ')
         title = page_title(self.env, ruling.docname)
         where += self.link(ruling.docname, '', nodes.Text(title))
         if ruling.section_title and ruling.section_title != title:
@@ -537,7 +541,8 @@ class EntryHtml:
         for ruling in self.shown():
             digest.update('\0'.join((
                 ruling.docname, ruling.anchor, ruling.section_id, ruling.section_title,
-                statuses.flag(ruling) or '', '#'.join(superseding(self.env, ruling) or ()),
+                ruling.day or '', statuses.flag(ruling) or '',
+                '#'.join(superseding(self.env, ruling) or ()),
                 page_title(self.env, ruling.docname),
                 html[ruling.docname, ruling.anchor], '\1')).encode())
         return digest.hexdigest()
@@ -552,7 +557,8 @@ class EntryHtml:
             uri = self.links.uri(newer[0])
             if uri is not None:
                 flag += statuses.superseded_html(f'{uri}#{newer[1]}' if newer[1] else uri) + ' '
-        where = [link(ruling.docname, '', escape(title))]
+        where = [f'<span class="ruling-entry-day">{escape(ruling.day)}</span> · '
+                 if ruling.day else '', link(ruling.docname, '', escape(title))]
         if ruling.section_title and ruling.section_title != title:
             where.append(' › ' + link(ruling.docname, ruling.section_id,
                                        escape(ruling.section_title)))

@@ -209,6 +209,12 @@ class Ruling:
         return tuple(r.date for r in self.references if r.date)
 
     @property
+    def day(self) -> str | None:
+        """The date of the yearly FAQ page's day it is a line of, as written
+        (``21/1/5``), which the line itself does not write; None elsewhere."""
+        return next((r.text for r in self.references if r.section), None)
+
+    @property
     def shown_dates(self) -> tuple[tuple[str, str | None], ...]:
         """Its dates as the lists show them, ``(as written, ISO)``, each once
         (a sentence that cites 17/3/24 for two clauses shows it once)."""
