@@ -476,6 +476,20 @@ def test_ranges_of_days_and_the_years_2010_to_2012(make_app, rootdir, tmp_path):
     assert [r[2] for r in exported(app) if r[7] == '「罪」怪兽被除外。'] == ['2017-03-24']
 
 
+def test_a_chapters_numbered_sections_under_a_title_with_a_year_are_no_days(
+        make_app, rootdir, tmp_path):
+    """A chapter titled with a year (``2020年规则变更``) whose sections are
+    numbered ``1`` › ``1.2``: ``1.2`` is no day of 2020, so its line keeps its
+    own date (it was dated 2020-01-02, with no report) and the page has the
+    same rulings as the root's chapter."""
+    srcdir = edited_root(rootdir, tmp_path, 'numbered', {
+        'chapter.rst': [('特定效果的处理方法\n==================', '2020年规则变更\n==============\n\n1\n-'),
+                        ('同时处理\n--------', '1.2\n~~~')]})
+    app = quiet_build(make_app, srcdir)
+    assert [r[2:4] for r in exported(app) if r[0] == 'chapter'] == [
+        (r[2], r[3]) for r in EXPORTED if r[0] == 'chapter']
+
+
 def test_a_page_of_the_last_century(make_app, rootdir, tmp_path):
     """On a page titled 1999, the month ``99/04`` is April 1999, as the date
     ``99/4/17`` is: its days are rulings of 1999, with no report (it was read

@@ -352,6 +352,8 @@ def days(document: nodes.document, today: datetime.date,
                 continue
             # not a bare number: a chapter's section "1" may hold a "1.1 概述"
             says_so = bool(month_of[1]) or '月' in month_title
+            if whole and not says_so and '.' in read:
+                continue  # nor a bare "1.2": the chapter's numbered sections 1 › 1.2
         if not whole:
             # a title that starts with a day and goes on (1/5（补充）), under a
             # section that says it holds days (21/01, 1月, 2021年)
