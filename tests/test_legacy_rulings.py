@@ -93,7 +93,7 @@ def test_fine_rulings_get_notes_only(app):
              for r in rulings(app.env)['rulings']]
     assert found == [(('2017-03-24',), (None,)), (('2018-01-13',), ('7000',)),
                      (('2019-02-04',), ('8000',)), (('2019-04-18',), ('9000',)),
-                     (('2020-01-13',), (None,)), (('2017-07-28',), (None,)),
+                     (('2020-01-13',), ('9001',)), (('2017-07-28',), (None,)),
                      (('2017-12-22',), (None,))]
     # 调整中 is written here: an ordinary link, no planned mark
     assert '<a class="reference internal" href="#调整中"><span class="std std-ref">调整中</span></a>' in page

@@ -176,6 +176,10 @@ def test_export_carries_the_status(app):
     assert found == [(a, list(s), list(rs), rb, [{'kind': k, 'faq': f or None, 'label': None}
                                                   for k, f in src])
                      for a, s, rs, rb, src in INDEX]
+    # the FAQ id of a role's address is its reference's, as a date link's or a faq:ID's;
+    # its permalink stays the one it had before the id was read (no faq19691 in it)
+    by_anchor = {r['anchor']: r for r in data['rulings']}
+    assert [ref['faq'] for ref in by_anchor['ruling-2017-03-24-旋风']['references']] == ['19691']
 
 
 @pytest.mark.sphinx('html', testroot='statuses')

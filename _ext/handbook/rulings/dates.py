@@ -272,8 +272,14 @@ class RulingRole(SphinxRole):
                 url = self.config.handbook_faq_url.replace('{id}', faq)
         elif target:
             url = target
+            found = faq_id_from_url(target)  # the official FAQ's address, as a date link's
+            faq = found if found and valid_faq(found) else None
         node = ruling_node(self.rawtext, date, url, faq)
         node['ruling_target'] = target
+        if faq and url == target:
+            # read from the address since a later version: its ruling's permalink
+            # stays the one it had (rulings.lines.RulingLines.base_id)
+            node['ruling_faq_of_url'] = True
         return [node], []
 
 

@@ -54,7 +54,9 @@ other lines keeps it::
     ruling-2018-12-24-倍倍伤害
     ruling-2017-03-24-faq19691-旋风
 
-(dates ISO, each distinct date once, a yearly FAQ page's day first; FAQ ids as given; the first card the
+(dates ISO, each distinct date once, a yearly FAQ page's day first; FAQ ids as given
+by ``<faq:ID>`` or a date link's address -- not by a role's address, whose id
+is read for the export and the badge but was not in the permalinks before; the first card the
 ruling names, as its registry key -- the folded registry name, see
 :func:`card_registry.fold` -- so a spelling variant or an alias gives the same
 id).  Where two rulings of a page would get the same id, each of them gets a
@@ -417,6 +419,8 @@ class RulingLines(SphinxTransform):
                 parts.append(part)
         for ref in refs:
             faq = ref.get('ruling_faq')
+            if ref.get('ruling_faq_of_url'):
+                continue  # a role's address: not in the permalinks it gave before it was read
             if faq and f'faq{slug(faq)}' not in parts:
                 parts.append(f'faq{slug(faq)}')
         cards = ruling_cards(self.env, line)
