@@ -511,3 +511,40 @@ def test_settings_for_tools():
     legacy = ROOT / 'tests' / 'roots' / 'test-legacy-faults'
     assert settings.merged({'handbook_planned_sections': []}, legacy) == \
         {'handbook_planned_sections': []}
+
+
+def test_a_date_link_in_another_form_dates_its_ruling_with_a_note(make_app, tmp_path):
+    """A date link whose date is written as editors also write it
+    (``2018/12/24``, ``18-1-13``) dates its ruling, as its editor meant, with
+    a note giving the date to write (its ruling was lost, unsaid: no card
+    page, no timeline); written so, the same ruling and no note.  A link of
+    a four-digit year its two digits cannot give (2095) is no date."""
+    srcdir = tmp_path / 'other-forms'
+    srcdir.mkdir()
+    (srcdir / 'conf.py').write_text("extensions = ['handbook.cards', 'handbook.rulings']\n"
+                                    "handbook_cards = 'links.rst'\n")
+    (srcdir / 'links.rst').write_text('.. _`月之书`: https://ygocdb.com/card/name/月之书\n',
+                                      encoding='utf-8')
+    lines = [f'「`月之书`_」的效果。\\ `{written} <{FAQ.format(8000)}>`__'
+             for written in ('2018/12/24', '18-1-13', '2095/1/1')]
+    page = 'Rulings\n=======\n\n' + ''.join(f'| {line}\n' for line in lines)
+    (srcdir / 'index.rst').write_text(page, encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == []
+    assert notes(app) == [
+        "index.rst:4: note: ruling date '2018/12/24' is written in a form no other ruling "
+        'reference takes: write 18/12/24 (the same date, as the dates are searched and sorted) '
+        '[handbook.ruling-plain]',
+        "index.rst:5: note: ruling date '18-1-13' is written in a form no other ruling "
+        'reference takes: write 18/1/13 (the same date, as the dates are searched and sorted) '
+        '[handbook.ruling-plain]']
+    found = [(r.dates, r.anchor) for r in rulings(app.env)['index']]
+    assert found == [(('2018-12-24',), 'ruling-2018-12-24-faq8000-月之书'),
+                     (('2018-01-13',), 'ruling-2018-01-13-faq8000-月之书')]
+    page = page.replace('`2018/12/24 <', '`18/12/24 <').replace('`18-1-13 <', '`18/1/13 <')
+    (srcdir / 'index.rst').write_text(page, encoding='utf-8')
+    fixed = make_app('html', srcdir=srcdir, freshenv=True)
+    fixed.build()
+    assert notes(fixed) == []
+    assert [(r.dates, r.anchor) for r in rulings(fixed.env)['index']] == found

@@ -127,9 +127,12 @@ _FORMS = ':ruling:`{d}`, :ruling:`{d} <faq:ID>` or :ruling:`{d} <https://…>`'
 
 
 def link_date(text: str) -> str | None:
-    """The date a link's *text* is, as written (``（１７/３/２４）``: ``１７/３/２４``),
-    or None where the text is more than a date (see :data:`_LINK_DATE`)."""
+    """The date a link's *text* is, as written (``（１７/３/２４）``: ``１７/３/２４``;
+    ``2018/12/24``, a date in another form: :func:`other_form_written`), or None
+    where the text is more than a date (see :data:`_LINK_DATE`)."""
     text = text.strip()
+    if other_form_written(text) is not None:
+        return text
     m = _LINK_DATE.match(unicodedata.normalize('NFKC', text))
     if m is None or _BRACKETS[m['open']] != m['close']:
         return None
@@ -166,6 +169,19 @@ def other_form_date(m: re.Match) -> str:
     ruling reference writes it (``17/3/24``); it may be no calendar date."""
     return (f'{m["year"][2:] if m["year"] else m["yy"]}/{int(m["month"] or m["mm"])}/'
             f'{int(m["day"] or m["dd"])}')
+
+
+def other_form_written(text: str) -> str | None:
+    """The date to write (YY/M/D) for *text*, a calendar date written in
+    another form alone (``2018/12/24``, ``18-1-13``), or None."""
+    m = _OTHER_FORM.fullmatch(text)
+    if m is None:
+        return None
+    written = other_form_date(m)
+    date, _problem = parse_date(written)
+    # a four-digit year the two digits cannot give (2095) is no date
+    return written if date is not None and not (m['year'] and date.year != int(m['year'])) \
+        else None
 
 
 #: a date in the text of a role, in any form it is read or noted in
@@ -466,6 +482,12 @@ class RulingReferences(SphinxTransform):
             reports.note(f'ruling date {text!r} is written with full-width characters: write '
                          f'{written} (the same date, as the dates are searched and sorted)',
                          location=node, subtype='ruling-fullwidth', config=self.config)
+        elif node.get('ruling_legacy') and (written := other_form_written(text)):
+            # a date link's date as editors also write it: read, as its editor meant
+            reports.note(f'ruling date {text!r} is written in a form no other ruling '
+                         f'reference takes: write {written} (the same date, as the dates are '
+                         'searched and sorted)', location=node, subtype='ruling-plain',
+                         config=self.config)
         date, problem = parse_date(written or text)
         if date is not None and date > today:  # no date, as a day section after today
             problem = (f'ruling date {text!r} ({date.isoformat()}) is after '
