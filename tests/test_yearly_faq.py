@@ -756,6 +756,29 @@ def test_a_bar_before_a_space_not_asciis_is_an_error_with_the_fix(make_app, root
     assert notes(app, srcdir) == []
 
 
+@pytest.mark.parametrize('indent', ['  ', '    '])
+def test_an_indented_bar_is_an_error_with_the_fix(make_app, rootdir, tmp_path, indent):
+    """A line block's line written with its bar indented (``  | …``) goes on
+    the line above it: readers saw a "|" in the text, and its card was the
+    line above's ruling's, unsaid (an editor's round trip).  The error says
+    the two ways to write it; written at the bars' column, the root's very
+    rulings; nested after the bar, no report."""
+    srcdir = edited_root(rootdir, tmp_path, 'indented', {
+        'faq/2021.rst': [('\n| 「`倍倍伤害`_」发动后', f'\n{indent}| 「`倍倍伤害`_」发动后')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w for w in warnings(app) if '[handbook.' in w] == [
+        'faq/2021.rst:22: ERROR: this line, indented, goes on the line of the line block above it, '
+        'so readers see its "|": write its bar at the column of the other bars, "| …", for a '
+        'line of its own, or spaces after the bar, "|     …", for a line nested in the one '
+        'above [handbook.markup]']
+    fixed = edited_root(rootdir, tmp_path, 'indented-nested', {
+        'faq/2021.rst': [('\n| 「`倍倍伤害`_」发动后', '\n|     「`倍倍伤害`_」发动后')]})
+    app = make_app('html', srcdir=fixed)
+    app.build()
+    assert [w for w in warnings(app) if '[handbook.' in w] == []
+
+
 def test_a_struck_line_left_unclosed_is_no_unlinked_names(make_app, rootdir, tmp_path):
     """``:strike:`「死者苏生」…调整中。`` without its closing backquote: docutils
     says so; its names are the struck text's, to be linked by the role once

@@ -635,6 +635,8 @@ class CardMarkup(SphinxTransform):
         text = ''.join(t for t, _, _, _ in pieces)
         if isinstance(block, nodes.paragraph):
             self.check_bar(block, text)
+        elif isinstance(block, nodes.line) and '\n| ' in text:
+            self.check_indented_bar(block, text)
         title = isinstance(block, (nodes.title, nodes.subtitle, nodes.rubric))
         backquoted = '`' in text
         if not backquoted and (title or '「' not in text):
@@ -913,6 +915,20 @@ class CardMarkup(SphinxTransform):
                 reports.error(f'this line starts with "|" and the space U+{ord(line[1]):04X}, '
                               'which docutils does not read as a line block\'s (readers see '
                               'the bar): write "| " with an ASCII space',
+                              location=f'{source}:{first + i}', subtype='markup')
+
+    def check_indented_bar(self, line: nodes.line, text: str) -> None:
+        """A line of a line block that goes on with an indented ``| …`` (meant
+        as a line of its own, or a nested one): docutils reads it as the
+        line's text going on, so readers see the bar, and its cards are the
+        line's ruling's."""
+        source, first = self.first_line(line)
+        for i, piece in enumerate(text.split('\n')):
+            if i and piece.startswith('| '):
+                reports.error('this line, indented, goes on the line of the line block above it, '
+                              'so readers see its "|": write its bar at the column of the '
+                              'other bars, "| …", for a line of its own, or spaces after the '
+                              'bar, "|     …", for a line nested in the one above',
                               location=f'{source}:{first + i}', subtype='markup')
 
     def first_line(self, block: nodes.Element) -> tuple[str, int]:
