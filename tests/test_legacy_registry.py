@@ -369,6 +369,33 @@ def test_legacy_redundant_rows(tmp_path):
         (5, 'note', 'registry-alias'), (6, 'note', 'registry')]
 
 
+@pytest.mark.parametrize('first, second', [('http', 'https'), ('https', 'http')])
+def test_rows_whose_links_differ_in_their_scheme_alone(tmp_path, first, second):
+    """Two rows of a name whose links are one page over http and https: the
+    http row is redundant, whichever comes first (a note, removed by make
+    fix), not the warning of two links (an editor's round trip: it gave no
+    hint that they were the same page)."""
+    path = tmp_path / 'links.rst'
+    path.write_text('\n'.join([
+        '.. _`黑洞`: https://ygocdb.com/card/name/黑洞',
+        f'.. _`月之书`: {first}://ygocdb.com/card/name/月之书',
+        f'.. _`月之书`: {second}://ygocdb.com/card/name/月之书',
+        '',
+    ]), encoding='utf-8')
+    http = 2 if first == 'http' else 3
+    registry = load(path)
+    assert problems(registry) == [
+        (3, 'note', 'registry', '「月之书」 has two rows whose links differ in their scheme alone: '
+         f'line {http} links http://ygocdb.com/card/name/月之书, line {5 - http} the same page '
+         f'over https; remove line {http} (make fix does)')]
+    assert redundant_rows(path) == [http]
+    lines = path.read_text(encoding='utf-8').split('\n')
+    del lines[http - 1]
+    path.write_text('\n'.join(lines), encoding='utf-8')
+    fixed = load(path)
+    assert fixed.problems == [] and fixed.lookup('月之书').url.startswith('https://')
+
+
 def test_our_registry_has_nothing_to_report():
     registry = load(ROOT / 'cards.tsv')
     assert registry.problems == []

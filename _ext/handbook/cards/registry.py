@@ -51,7 +51,9 @@ Rows are read in order, and in both formats:
   redundant: a note says to remove it (``make fix`` does,
   :func:`redundant_rows`);
 * the same name with another link is a warning ``handbook.registry`` naming
-  both rows and URLs; pages link the earlier row's URL.
+  both rows and URLs; pages link the earlier row's URL.  Where the links
+  differ in their scheme alone (``http://`` and ``https://``), the http row
+  is redundant: a note says to remove it (``make fix`` does).
 
 **Bad rows** are errors at ``registry:line`` (readers lose those links): a
 row docutils would not read as a link definition (the message names the
@@ -177,6 +179,16 @@ class Card:
     def same_link(self, other: Card) -> bool:
         """Whether two rows say the same thing (their lines aside)."""
         return dataclasses.replace(other, name=self.name, line=self.line) == self
+
+    def only_scheme_differs(self, other: Card) -> bool:
+        """Whether two rows say the same thing but one links over http and the
+        other over https, the same address otherwise."""
+        if not (self.url and other.url) or self.url == other.url:
+            return False
+        schemes = {self.url.partition(':')[0], other.url.partition(':')[0]}
+        return schemes == {'http', 'https'} and self.url.partition(':')[2] == \
+            other.url.partition(':')[2] and dataclasses.replace(
+                other, name=self.name, line=self.line, url=self.url) == self
 
 
 @frozen_record
@@ -353,7 +365,8 @@ def load(path: Path, urls: UrlTemplates = DEFAULT_URLS) -> Registry:
 
 def redundant_rows(path: Path) -> list[int]:
     """The line numbers of the rows of *path* that repeat an earlier row
-    exactly (same name, same link): removing them changes no link."""
+    exactly (same name, same link), or that link over http a page another
+    row of the name links over https: removing them leaves every link."""
     return list(load(path).redundant)
 
 
@@ -457,6 +470,13 @@ class _Rows:
                 self.problems.append(Problem(card.line, (
                     f'duplicate row: line {first.line} has 「{card.name}」 with the same link; '
                     'remove this row (make fix does)'), 'note'))
+            elif card.only_scheme_differs(first):
+                http, https = (first, card) if first.url.startswith('http:') else (card, first)
+                self.redundant.append(http.line)
+                self.problems.append(Problem(card.line, (
+                    f'「{card.name}」 has two rows whose links differ in their scheme alone: line '
+                    f'{http.line} links {http.url}, line {https.line} the same page over https; '
+                    f'remove line {http.line} (make fix does)'), 'note'))
             else:
                 self.problems.append(Problem(card.line, (
                     f'「{card.name}」 has two rows with different links: line {first.line} links '
