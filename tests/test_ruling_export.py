@@ -11,7 +11,7 @@ from test_ruling_lines import INDEX
 SCHEMA = {
     'page': str, 'page_title': str, 'section': dict, 'anchor': str, 'url': str,
     'date': (str, type(None)), 'dates': list, 'references': list, 'cards': list, 'text': str,
-    'changed': bool, 'struck': bool, 'status': list, 'replaces': list,
+    'changed': bool, 'struck': bool, 'struck_spans': list, 'status': list, 'replaces': list,
     'replaced_by': (str, type(None)), 'superseded_by': (dict, type(None)), 'sources': list,
 }
 REFERENCE = {'written': str, 'date': (str, type(None)), 'faq': (str, type(None)),
@@ -28,7 +28,7 @@ def test_schema(app):
     app.build()
     data = load(app)
     assert set(data) == {'format', 'rulings'}
-    assert data['format'] == 3
+    assert data['format'] == 4
     for ruling in data['rulings']:
         assert set(ruling) == set(SCHEMA)
         for key, kind in SCHEMA.items():
@@ -68,7 +68,7 @@ def test_content_and_order(app):
             'written': '19/2/4', 'date': '2019-02-04', 'faq': '19691',
             'url': 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691',
             'section': False}],
-        'cards': [], 'text': '旧式链接。', 'changed': False, 'struck': False,
+        'cards': [], 'text': '旧式链接。', 'changed': False, 'struck': False, 'struck_spans': [],
         'status': [], 'replaces': [], 'replaced_by': None, 'superseded_by': None,
         'sources': [{'kind': 'faq', 'faq': '19691', 'label': None}],
     }
@@ -162,3 +162,27 @@ def test_a_parallel_read_encodes_each_page_as_its_chunk_is_merged(make_app, root
     serial = make_app('html', srcdir=srcdir, builddir=tmp_path / 'serial')
     serial.build()
     assert load(serial) == load(app)
+
+
+@pytest.mark.parametrize('written, text', [
+    ('的效果\\ :strike:`不能`\\ 可以发动。', '「神之宣告」的效果不能可以发动。'),
+    ('的效果 :strike:`不能` 可以发动。', '「神之宣告」的效果 不能 可以发动。')])
+def test_the_struck_words_of_a_ruling_struck_in_part(make_app, tmp_path, written, text):
+    """A ruling whose words are struck in part says which (an editor's round
+    trip: its text said 不能可以发动, and nothing told which words were
+    struck); the search shows them struck (tests/browser)."""
+    srcdir = tmp_path / 'struck'
+    srcdir.mkdir()
+    (srcdir / 'conf.py').write_text("extensions = ['handbook.cards', 'handbook.rulings', "
+                                    "'handbook.listings.export']\n"
+                                    "handbook_cards = 'links.rst'\n")
+    (srcdir / 'links.rst').write_text('.. _`神之宣告`: https://ygocdb.com/card/name/神之宣告\n',
+                                      encoding='utf-8')
+    (srcdir / 'index.rst').write_text(
+        f'Rulings\n=======\n\n| 「`神之宣告`_」{written}\\ :ruling:`18/4/1`\n', encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    [ruling] = load(app)['rulings']
+    [[start, end]] = ruling['struck_spans']
+    assert (ruling['text'], ruling['status'], ruling['text'][start:end]) == (
+        text, ['changed'], '不能')

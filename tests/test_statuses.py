@@ -170,7 +170,7 @@ def test_badges_links_and_readers_tools_in_html(app):
 def test_export_carries_the_status(app):
     app.build()
     data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
-    assert data['format'] == 3
+    assert data['format'] == 4
     found = [(r['anchor'], r['status'], r['replaces'], r['replaced_by'], r['sources'])
              for r in data['rulings'] if r['page'] == 'index']
     assert found == [(a, list(s), list(rs), rb, [{'kind': k, 'faq': f or None, 'label': None}

@@ -103,7 +103,7 @@ def quiet_build(make_app, srcdir):
 
 def exported(app) -> list[tuple]:
     data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
-    assert data['format'] == 3
+    assert data['format'] == 4
     return [(r['page'], r['anchor'], r['date'], [ref['written'] for ref in r['references']],
              r['status'], r['sources'], r['cards'], r['text']) for r in data['rulings']]
 

@@ -263,8 +263,9 @@ class HandbookStore(Domain):
     # in a typed home (State), purged and merged; 12: rulings dated by their day
     # sections (Ruling.superseded_by, Reference.section), the export's lines keyed by
     # the sections they point to; 13: each card of a ruling dated by the date after
-    # its name (Ruling.card_dates)
-    data_version = 13
+    # its name (Ruling.card_dates); 14: the struck parts of a ruling's text
+    # (Ruling.struck_spans)
+    data_version = 14
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord (made a Pages when first used)
         'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: as read (some rulings)

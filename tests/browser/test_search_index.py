@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shutil
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
 
@@ -399,3 +400,29 @@ def test_a_theme_built_on_basic_gets_the_search_too(app, desktop):
         assert box.get_attribute('role') == 'combobox'
     assert 'searchindex.js' not in (Path(app.outdir) / 'search.html').read_text(encoding='utf-8')
     assert errors == []
+
+
+def test_the_struck_words_of_a_ruling_struck_in_part_show_struck(make_app, desktop, tmp_path):
+    """A ruling whose words are struck in part shows them struck in the
+    results and in the sidebar's list, as on its page (an editor's round
+    trip: 不能可以发动, the struck word as any other)."""
+    srcdir = tmp_path / 'struck'
+    shutil.copytree(Path(__file__).parents[1] / 'roots' / 'test-ruling-search', srcdir)
+    with (srcdir / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write('\n| 「`神之宣告`_」的效果\\ :strike:`不能`\\ 可以发动。\\ :ruling:`18/4/1`\n')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    with serve(Path(app.outdir)) as base:
+        desktop.goto(f'{base}search.html?q={quote("可以发动")}')
+        desktop.wait_for_function("document.querySelector('#ruling-results .ruling-search-count')"
+                                  "?.textContent.length > 0")
+        result = desktop.locator('#ruling-results li.ruling-result').filter(has_text='的效果')
+        assert result.locator('p.ruling-result-text').inner_text() == '「神之宣告」的效果不能可以发动。'
+        assert result.locator('p.ruling-result-text del').all_inner_texts() == ['不能']
+        assert result.locator('p.ruling-result-text mark').all_inner_texts() == ['可以发动']
+        desktop.goto(f'{base}other.html')
+        desktop.locator('#searchbox input[name="q"], input.sidebar-search').first.focus()
+        desktop.keyboard.type('的效果不能')
+        option = desktop.locator('ul.handbook-search-options li.handbook-search-ruling').first
+        option.wait_for()
+        assert option.locator('del').all_inner_texts() == ['不能']

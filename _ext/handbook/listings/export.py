@@ -26,6 +26,7 @@ and kept in the store (:func:`export_lines`)::
           "text": "「倍倍伤害」发动后，受到战斗伤害和……结果平局。",
           "changed": false,
           "struck": false,
+          "struck_spans": [],
           "status": [],
           "replaces": [],
           "replaced_by": null,
@@ -44,7 +45,11 @@ out), the day's first on a yearly FAQ page, whose reference has ``section``
 true; ``faq`` is the official FAQ id, ``url`` the reference's link, either
 may be null; ``cards`` are the names the ruling links, as written, in
 order; ``text`` is the ruling's plain text without its dates; ``changed``
-and ``struck`` are the flags of :mod:`handbook.rulings.lines`; ``status``
+and ``struck`` are the flags of :mod:`handbook.rulings.lines`;
+``struck_spans`` the ``[start, end)`` of each struck part of ``text`` where
+some of its words are struck and others not (in characters, as Python
+counts them: ``text[start:end]``; ``[]`` where none is, or every word is);
+``status``
 lists the ruling's status codes (``changed``, ``open``, ``confirmed``,
 ``overturned``, in that order, see :mod:`handbook.rulings.statuses`),
 ``replaces`` the anchors of the overturned rulings of its line it replaced,
@@ -61,7 +66,7 @@ Format history: 1, the first; 2 added ``status``, ``replaces``,
 ``replaced_by`` and ``sources``; 3 added ``date``, ``superseded_by``, each
 reference's ``section``, each source's ``label``, the status ``superseded``
 and the source kind ``mail`` (nothing else changed: a reader of format 2 can
-read 3).
+read 3); 4 added ``struck_spans`` (a reader of 3 can read 4).
 
 Configuration (``conf.py``)::
 
@@ -88,7 +93,7 @@ if TYPE_CHECKING:
     from handbook.rulings.lines import Ruling
 
 #: bump when the shape of the file changes
-FORMAT = 3
+FORMAT = 4
 #: zlib's level for the kept lines: the fastest, nearly as small as the default
 LEVEL = 1
 
@@ -176,6 +181,7 @@ def ruling_json(docname: str, title: str, uri: str, ruling: Ruling,
         'text': ruling.text,
         'changed': ruling.changed,
         'struck': ruling.struck,
+        'struck_spans': [list(span) for span in ruling.struck_spans],
         'status': list(ruling.status),
         'replaces': list(ruling.replaces),
         'replaced_by': ruling.replaced_by,

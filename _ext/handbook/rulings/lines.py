@@ -204,6 +204,9 @@ class Ruling:
     #: (card key, index of its reference) of each card dated otherwise than the
     #: ruling (:func:`card_dates`); most rulings have none
     card_dates: tuple[tuple[str, int], ...] = ()
+    #: ``[start, end)`` of each struck part of :attr:`text`, in characters, where
+    #: some of its words are struck and some not (:func:`struck_spans`)
+    struck_spans: tuple[tuple[int, int], ...] = ()
 
     @property
     def dates(self) -> tuple[str, ...]:
@@ -463,11 +466,42 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
                     sources=statuses.read_sources(references, env.config,
                                                   line.get('ruling_header')),
                     superseded_by=superseded or None)
+    if struck and 'overturned' not in ruling.status:
+        spans = struck_spans(line, text)
+        if spans:
+            ruling = dataclasses.replace(ruling, struck_spans=spans)
     if day is None and len(cards) > 1 and len({r.date for r in references if r.date}) > 1:
         dates = card_dates(line, ruling.dated_by)
         if dates:
             return dataclasses.replace(ruling, card_dates=dates)
     return ruling
+
+
+#: around struck text, as :func:`struck_spans` reads it (control characters: no text holds them)
+_STRUCK_START, _STRUCK_END = '\x02', '\x03'
+
+
+def struck_spans(line: nodes.Element, text: str) -> tuple[tuple[int, int], ...]:
+    """``[start, end)`` of each struck part of *text*, the plain text of
+    *line* (:func:`plain_text`): its text read again with its struck
+    elements marked.  None where the marks moved the text otherwise (a space
+    beside struck text that the plain text closes up): its reader sees the
+    words unstruck, as before."""
+    marked = plain_text(line, struck=True)
+    for attempt in (marked, re.sub(r'\s*([\x02\x03])\s*', r'\1', marked)):
+        spans, out, start = [], [], None
+        for char in attempt:
+            if char == _STRUCK_START:
+                start = len(out) if start is None else start
+            elif char == _STRUCK_END:
+                if start is not None and len(out) > start:
+                    spans.append((start, len(out)))
+                start = None
+            else:
+                out.append(char)
+        if ''.join(out) == text:
+            return tuple(spans)
+    return ()
 
 
 def card_dates(line: ruling_line, own: Reference | None) -> tuple[tuple[str, int], ...]:
@@ -521,13 +555,14 @@ _LEFT_BY_DATES = re.compile(rf'^\s*{_DATES}\s*[：:]|\s*{_OPEN}\s*{_DATES}\s*{_C
                             rf'|(?<={_OPEN})\s*{_DATES}\s*|{_DATES}')
 
 
-def plain_text(line: nodes.Element) -> str:
+def plain_text(line: nodes.Element, struck: bool = False) -> str:
     """The ruling's text as the reader sees it, without its dates (the
     line's ``astext()`` as if its date references were removed) and without
     the brackets and separators that only held them, nor the spaces that
     stood beside them between Chinese words (``怪兽\\ :ruling:`17/3/24` 和``:
-    ``怪兽和``)."""
-    text, left = _text_without_dates(line), None
+    ``怪兽和``).  *struck*: each struck element's text between
+    :data:`_STRUCK_START` and :data:`_STRUCK_END`."""
+    text, left = _text_without_dates(line, struck), None
     while text != left:  # brackets that held only brackets that held dates: （（17/3/24））
         left, text = text, _LEFT_BY_DATES.sub(_DATE, text)  # each one date, as it were
     return re.sub(r'\s+', ' ', sentences.unwrapped(sentences.close_up(text))).strip()
@@ -595,16 +630,20 @@ def undated_sources(app: Sphinx, page: Contribution) -> None:
                      location=block, subtype='ruling-undated', config=app.config)
 
 
-def _text_without_dates(node: nodes.Node) -> str:
+def _text_without_dates(node: nodes.Node, struck: bool = False) -> str:
     """*node*'s text, each date reference :data:`_DATE`, without the marks
-    of its footnotes and citations (``[#]_``: a number, no word of the ruling)."""
+    of its footnotes and citations (``[#]_``: a number, no word of the ruling);
+    *struck*: struck text marked (:func:`plain_text`)."""
     if isinstance(node, (nodes.footnote_reference, nodes.citation_reference)) or (
             isinstance(node, addnodes.pending_xref) and node.get('refdomain') == 'citation'):
         return ''  # (Sphinx makes a citation's mark a cross-reference before we read)
     if not isinstance(node, nodes.Element) or type(node).astext is not nodes.Element.astext:
-        return node.astext()  # text, or a node of its own text
-    return node.child_text_separator.join(
-        _DATE if is_reference(child) else _text_without_dates(child) for child in node.children)
+        text = node.astext()  # text, or a node of its own text
+    else:
+        text = node.child_text_separator.join(
+            _DATE if is_reference(child) else _text_without_dates(child, struck)
+            for child in node.children)
+    return f'{_STRUCK_START}{text}{_STRUCK_END}' if struck and is_struck(node) else text
 
 
 def read_rulings(app: Sphinx, page: Contribution) -> None:

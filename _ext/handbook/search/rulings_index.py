@@ -95,7 +95,9 @@ characters; ``g<code points>.js``: each a bigram of the manifest's
 ``alone``, in most documents), the
 rulings' chunks (``r<i>.js``: each ruling ``[text, counterpart, cards,
 places]``, a place ``[section, anchor, dates as written, ISO dates,
-flags]``; flags 1 changed, 2 overturned, 4 superseded, 8 open), the section texts' chunks
+flags]``; flags 1 changed, 2 overturned, 4 superseded, 8 open; and, where
+some of its words are struck, their ranges of the text, ``[[start, end],
+…]`` in UTF-16 units, as the script slices it), the section texts' chunks
 (``b<i>.js``: each ``[section, text]``, a paragraph, a title, a line, …), the sections of each
 document (``s.js``) and, in a Simplified build, the Traditional characters of
 its texts' characters (``t.js``: ``[others, own]``, two strings; the
@@ -226,6 +228,11 @@ def counterpart(language: str | None) -> Callable[[str], str] | None:
     return _opencc('tw2s') if other_scripts.traditional(language) else None
 
 
+def utf16(text: str) -> int:
+    """The length of *text* as a script counts it (UTF-16 code units)."""
+    return len(text.encode('utf-16-le')) // 2
+
+
 def dates_of(ruling: Ruling) -> tuple[str, str]:
     """A ruling's dates as written and as ISO dates, each date once
     (:attr:`~handbook.rulings.lines.Ruling.shown_dates`)."""
@@ -338,7 +345,11 @@ class Index:
         keys = list(dict.fromkeys(key for key, _name in ruling.cards))
         haystack, other = self.haystack(ruling.text, names)
         places = [[self.ruling_section(r), r.anchor, *dates_of(r), flags_of(r)] for r in group]
-        return [ruling.text, other or '', keys, places], haystack
+        entry = [ruling.text, other or '', keys, places]
+        if ruling.struck_spans:  # some of its words struck: where, as the script counts
+            entry.append([[utf16(ruling.text[:start]), utf16(ruling.text[:end])]
+                          for start, end in ruling.struck_spans])
+        return entry, haystack
 
     def spellings(self, app: Sphinx) -> dict[str, list[Any]]:
         """Every folded spelling of each card the pages link: ``[key, card page

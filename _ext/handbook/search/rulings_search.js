@@ -583,16 +583,25 @@ const RulingSearch = (() => {
     return merged;
   };
 
-  /** The text in an element, with <mark> around the matches. */
-  const highlighted = (tag, className, text, other, terms) => {
+  /** The text in an element, with <mark> around the matches and <del>
+   * around the struck words (*struck*: their ranges, where some are). */
+  const highlighted = (tag, className, text, other, terms, struck = []) => {
     const node = element(tag, className);
-    let at = 0;
-    for (const [start, end] of matches(text, other, terms)) {
-      if (start > at) node.append(text.slice(at, start));
-      node.append(element("mark", "", text.slice(start, end)));
-      at = end;
+    const marked = matches(text, other, terms);
+    const cuts = [...new Set([0, text.length, ...marked.flat(), ...struck.flat()])]
+      .filter((at) => at >= 0 && at <= text.length).sort((a, b) => a - b);
+    const within = (ranges, at) => ranges.some(([start, end]) => start <= at && at < end);
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const [start, end] = [cuts[i], cuts[i + 1]];
+      let piece = within(marked, start) ? element("mark", "", text.slice(start, end))
+        : document.createTextNode(text.slice(start, end));
+      if (within(struck, start)) {
+        const del = element("del", "ruling-result-struck-words");
+        del.append(piece);
+        piece = del;
+      }
+      node.append(piece);
     }
-    if (at < text.length) node.append(text.slice(at));
     return node;
   };
 
@@ -604,12 +613,12 @@ const RulingSearch = (() => {
 
   /** A ruling of the search page's list. */
   const item = (entry, terms) => {
-    const [text, other, , places] = entry;
+    const [text, other, , places, struckWords] = entry;
     const place = places[0];
     const struck = place[4] & STRUCK;
     const li = element("li", struck ? "ruling-result ruling-result-struck" : "ruling-result");
     li.dataset.anchor = place[1];
-    li.append(highlighted("p", "ruling-result-text", text, other, terms));
+    li.append(highlighted("p", "ruling-result-text", text, other, terms, struckWords));
     const meta = element("p", "ruling-result-meta");
     const written = place[2] ? place[2].split(" ") : [];
     const iso = place[3] ? place[3].split(" ") : [];
@@ -1121,7 +1130,7 @@ const RulingSearch = (() => {
       for (const entry of entries) {
         const place = entry[3][0];
         const li = option(placeUrl(place), "handbook-search-ruling");
-        li.append(highlighted("span", "handbook-search-text", entry[0], entry[1], result.terms),
+        li.append(highlighted("span", "handbook-search-text", entry[0], entry[1], result.terms, entry[4]),
           element("span", "handbook-search-where", `${where(place)} · ${place[2]}`));
         items.push(li);
       }
