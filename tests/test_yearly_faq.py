@@ -228,6 +228,9 @@ def test_card_pages_timeline_and_open_questions_follow(app):
     page = html(app, 'open-questions')
     assert re.findall(r'href="faq/\d+.html#(ruling-[^"]+)"', page) == [
         'ruling-2019-04-17-死者苏生', 'ruling-2019-04-17']
+    # with the day's date, which the line does not write (a reader's round trip: 4/17 alone)
+    assert page.count('<p class="ruling-entry-source"><span class="ruling-entry-day">19/4/17'
+                      '</span> · <a class="reference internal" href="faq/2019.html#') == 2
     # newest first, by the ruling's date: the day's
     assert [(r.date, r.anchor) for r in sorted(
         (r for rs in rulings(app.env).values() for r in rs),

@@ -14,6 +14,8 @@
 
 const RulingSearch = (() => {
   const { fold, foldWithPositions } = HandbookNames;
+  // the search page runs this script as its head is read (rulings_index.py's add_scripts)
+  const SEARCH_PAGE = !!document.currentScript && "searchPage" in document.currentScript.dataset;
   const PAGE_SIZE = 20;
   const BOX_SIZE = 5; // rulings in the search box's list
   const ADDRESS_PAUSE = 500; // ms of no typing before the address says the query
@@ -527,10 +529,26 @@ const RulingSearch = (() => {
     labels = manifest.labels;
     listeners.splice(0).forEach((resolve) => resolve(manifest));
     if (renewed) rerun.forEach((again) => again());
-    else if (document.getElementById("search-results")) {
+    else if (SEARCH_PAGE && document.readyState === "loading") {
+      headStart();
+      document.addEventListener("DOMContentLoaded", searchPage);
+    } else if (document.getElementById("search-results")) {
       if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", searchPage);
       else searchPage();
     }
+  };
+
+  /** The search page's query searched, and its first rulings loaded, while
+   * the page is still being read: its results show as soon as it is there
+   * (searchPage asks the same search, then the same parts, both kept). */
+  const headStart = () => {
+    const params = new URLSearchParams(window.location.search);
+    const query = params.get("q") || "";
+    if (!query.trim()) return;
+    const order = params.get("order") === "relevance" ? "relevance" : "newest";
+    search(query, order)
+      .then((result) => entriesOf(result.rulings.slice(0, PAGE_SIZE), "r"))
+      .catch(() => {}); // the page's own search says what failed
   };
 
   // -- what a result shows ----------------------------------------------------------------
