@@ -173,13 +173,10 @@ def test_shards_find_words_dates_and_spellings(app):
 def test_only_the_search_page_loads_it(app):
     app.build()
     search = (app.outdir / 'search.html').read_text(encoding='utf-8')
-    # written before the search page: it names them with their checksum; they run as
-    # the page's head is read (not deferred), the script knowing it is the search page's
-    for name, attributes in (('rulings_search.js', 'data-search-page="" '),
-                             ('rulings-index.js', '')):
+    # written before the search page: it names them with their checksum
+    for name in ('rulings_search.js', 'rulings-index.js'):
         checksum = zlib.crc32((app.outdir / '_static' / name).read_bytes())
-        assert (f'<script {attributes}src="_static/{name}?v={checksum:08x}"></script>'
-                in search.split('</head>')[0])
+        assert f'<script defer="defer" src="_static/{name}?v={checksum:08x}"></script>' in search
     assert search.index('rulings_search.js') < search.index('rulings-index.js')
     # not Sphinx's index and scripts: no result fetches a page
     for name in ('searchindex.js', 'searchtools.js', 'language_data.js'):

@@ -218,6 +218,42 @@ def test_the_search_box_answers_as_you_type_by_keyboard_only(watched, site, scre
     page.wait_for_url(lambda url: unquote(url).endswith(href))
 
 
+def test_the_hint_of_enter_shows_where_enter_would_show_more(desktop, site):
+    """按回车键也搜索页面和小节 is hidden where the sections of the query are
+    shown below already (a reader's round trip), and shown for a query typed
+    since, whose sections Enter would show."""
+    search(desktop, site, '伤害步骤')
+    sections_done(desktop)
+    hint = desktop.locator('p.ruling-search-hint')
+    assert hint.is_hidden()
+    desktop.locator('#ruling-query').fill('月之书')
+    desktop.wait_for_function('document.getElementById("ruling-results").dataset.query'
+                              ' === "月之书"')
+    assert hint.is_visible() and desktop.locator('#search-results').is_hidden()
+
+
+def test_tab_leaves_the_box_for_the_next_link_when_its_list_scrolls(desktop, site):
+    """A list taller than its box scrolls, which made it a Tab stop of its
+    own: Tab from the box went into it, the list closed, and the focus was
+    lost to the page (a reader's round trip); it goes where it goes with no
+    list open."""
+    desktop.set_viewport_size({'width': 1280, 'height': 500})
+    desktop.goto(site.url('index.html'))
+    box = desktop.locator('input.sidebar-search')
+    box.focus()
+    desktop.keyboard.press('Tab')
+    expected = desktop.evaluate('document.activeElement.outerHTML')
+    box.focus()
+    desktop.keyboard.type('旋风')
+    desktop.wait_for_function('document.querySelector("ul.handbook-search-options")'
+                              '?.dataset.query === "旋风"')
+    assert desktop.evaluate('(() => { const list = document.querySelector('
+                            '"ul.handbook-search-options"); '
+                            'return list.scrollHeight > list.clientHeight; })()')
+    desktop.keyboard.press('Tab')
+    assert desktop.evaluate('document.activeElement.outerHTML') == expected
+
+
 def test_enter_without_an_option_opens_every_result(desktop, site):
     desktop.goto(site.url('index.html'))
     desktop.keyboard.press('/')
@@ -366,9 +402,13 @@ def test_what_was_read_stays_readable_offline(browser, site, screenshot):
         page.goto(base + f'search.html?q={quote("王宫的铁壁")}', wait_until='load')
         page.wait_for_function("document.querySelector('#ruling-results .ruling-search-count')"
                                "?.textContent.length > 0")
-        assert page.locator('#ruling-results .ruling-search-count').inner_text() == (
-            '无法载入这次搜索所需的索引（离线时，只有读过的页面和搜过的内容可用）。')
+        unavailable = '无法载入这次搜索所需的索引（离线时，只有读过的页面和搜过的内容可用）。'
+        assert page.locator('#ruling-results .ruling-search-count').inner_text() == unavailable
         assert ruling_results(page) == []
+        # said once: the sections below hold no second message, nor a heading that
+        # says the search goes on (a reader's round trip: 正在搜索中 stayed)
+        page.wait_for_function('document.getElementById("search-results").children.length === 0')
+        assert page.locator('body').inner_text().count(unavailable) == 1
         # a page never opened is not there
         with contextlib.suppress(Exception):
             page.goto(base + 'effect-types.html')

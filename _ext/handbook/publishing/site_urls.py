@@ -60,7 +60,7 @@ from sphinx.util import logging
 
 from handbook.core import url_policy
 from handbook.core.files import write_if_changed
-from handbook.listings import card_pages
+from handbook.listings import card_index, card_pages
 from handbook.render import split_pages
 
 if TYPE_CHECKING:
@@ -101,9 +101,15 @@ def root_of_the_404_page(app: Sphinx, pagename: str, templatename: str,
     """The 404 page is served at any depth of a missing URL: its links start
     at ``notfound_urls_prefix``, and so does the root its scripts load the
     search index and the readers' tools from (``data-content_root``; ``./``
-    made the search box load ``/cards/_static/…`` at ``/cards/old.html``)."""
+    made the search box load ``/cards/_static/…`` at ``/cards/old.html``).
+    It offers the card index where the handbook has one."""
     if pagename == app.config.notfound_pagename:
         context['content_root'] = app.config.notfound_urls_prefix
+        # the card index it offers, where the handbook has one (a handbook without
+        # one was offered a link to a page it does not have)
+        context['handbook_card_index'] = (card_index.index_page(app.env) if
+                                          'handbook.listings.card_index' in app.extensions
+                                          else None)
 
 
 def published(config: Config) -> str:

@@ -606,14 +606,10 @@ def add_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str
                 doctree: Any) -> None:
     """The search page, and only it, loads the script and the index; its
     heading is Sphinx's word for the page, in the build's language (no
-    message of ours: the template's ``_()`` would be one more catalog).
-    Both run as the page's head is read, not deferred: the search starts
-    loading the parts of the address's query while the rest of the page is
-    read and laid out, and shows its results once the page is there
-    (``data-search-page``: ``rulings_search.js``'s head start)."""
+    message of ours: the template's ``_()`` would be one more catalog)."""
     if pagename == 'search' and searchable(app.builder):
-        app.add_js_file(SCRIPT_NAME, priority=600, **{'data-search-page': ''})
-        app.add_js_file(INDEX, priority=601)
+        app.add_js_file(SCRIPT_NAME, priority=600, defer='defer')
+        app.add_js_file(INDEX, priority=601, defer='defer')
         context['handbook_search_heading'] = get_translation('sphinx')('Search')
 
 

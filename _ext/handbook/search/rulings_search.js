@@ -14,8 +14,6 @@
 
 const RulingSearch = (() => {
   const { fold, foldWithPositions } = HandbookNames;
-  // the search page runs this script as its head is read (rulings_index.py's add_scripts)
-  const SEARCH_PAGE = !!document.currentScript && "searchPage" in document.currentScript.dataset;
   const PAGE_SIZE = 20;
   const BOX_SIZE = 5; // rulings in the search box's list
   const ADDRESS_PAUSE = 500; // ms of no typing before the address says the query
@@ -529,26 +527,10 @@ const RulingSearch = (() => {
     labels = manifest.labels;
     listeners.splice(0).forEach((resolve) => resolve(manifest));
     if (renewed) rerun.forEach((again) => again());
-    else if (SEARCH_PAGE && document.readyState === "loading") {
-      headStart();
-      document.addEventListener("DOMContentLoaded", searchPage);
-    } else if (document.getElementById("search-results")) {
+    else if (document.getElementById("search-results")) {
       if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", searchPage);
       else searchPage();
     }
-  };
-
-  /** The search page's query searched, and its first rulings loaded, while
-   * the page is still being read: its results show as soon as it is there
-   * (searchPage asks the same search, then the same parts, both kept). */
-  const headStart = () => {
-    const params = new URLSearchParams(window.location.search);
-    const query = params.get("q") || "";
-    if (!query.trim()) return;
-    const order = params.get("order") === "relevance" ? "relevance" : "newest";
-    search(query, order)
-      .then((result) => entriesOf(result.rulings.slice(0, PAGE_SIZE), "r"))
-      .catch(() => {}); // the page's own search says what failed
   };
 
   // -- what a result shows ----------------------------------------------------------------
@@ -804,6 +786,8 @@ const RulingSearch = (() => {
     // the sections below are for the query the page was opened with
     const sphinxResults = document.getElementById("search-results");
     if (sphinxResults) sphinxResults.hidden = query.trim() !== shownQuery.trim();
+    // what Enter would do is on the page already: its sections, below
+    ui.hint.hidden = !!sphinxResults && !sphinxResults.hidden && !!query.trim();
     return result;
   };
 
@@ -854,7 +838,7 @@ const RulingSearch = (() => {
     const anchor = document.getElementById("search-results");
     if (anchor) anchor.before(section);
     else (document.querySelector('[role="main"]') || document.body).append(section);
-    ui = { section, form, input, cards, status, list, more };
+    ui = { section, form, input, cards, status, list, more, hint };
     // the address says the query (a reload or a shared link finds it again),
     // written once the reader pauses: replaceState costs a phone about a
     // frame, which each keystroke would wait for
@@ -985,7 +969,14 @@ const RulingSearch = (() => {
       results = await sectionResults(result.matched);
     } catch (error) {
       logged(error);
-      if (error instanceof Unavailable) summary.textContent = labels.unavailable || "";
+      if (error instanceof Unavailable) {
+        // said once: above, where the rulings could not load either (offline)
+        if (ui && ui.status.textContent === labels.unavailable) out.replaceChildren();
+        else {
+          title.textContent = gettext("Search Results");
+          summary.textContent = labels.unavailable || "";
+        }
+      }
       return;
     }
     const terms = result.terms;
@@ -1050,6 +1041,9 @@ const RulingSearch = (() => {
     const list = element("ul", "handbook-search-options");
     list.id = id;
     list.setAttribute("role", "listbox");
+    // not a Tab stop: the options are the box's (aria-activedescendant), and a
+    // list that scrolls would take the focus from the box, then hide, losing it
+    list.tabIndex = -1;
     list.hidden = true;
     const status = element("p", "handbook-search-status");
     status.setAttribute("role", "status");
