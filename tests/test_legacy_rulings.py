@@ -518,7 +518,9 @@ def test_a_date_link_in_another_form_dates_its_ruling_with_a_note(make_app, tmp_
     (``2018/12/24``, ``18-1-13``) dates its ruling, as its editor meant, with
     a note giving the date to write (its ruling was lost, unsaid: no card
     page, no timeline); written so, the same ruling and no note.  A link of
-    a four-digit year its two digits cannot give (2095) is no date."""
+    a four-digit year its two digits cannot give (2095), of a date after
+    today, or on a line that names no card (本页更新于 2021/3/4) dates
+    nothing, and says nothing."""
     srcdir = tmp_path / 'other-forms'
     srcdir.mkdir()
     (srcdir / 'conf.py').write_text("extensions = ['handbook.cards', 'handbook.rulings']\n"
@@ -526,8 +528,10 @@ def test_a_date_link_in_another_form_dates_its_ruling_with_a_note(make_app, tmp_
     (srcdir / 'links.rst').write_text('.. _`月之书`: https://ygocdb.com/card/name/月之书\n',
                                       encoding='utf-8')
     lines = [f'「`月之书`_」的效果。\\ `{written} <{FAQ.format(8000)}>`__'
-             for written in ('2018/12/24', '18-1-13', '2095/1/1')]
-    page = 'Rulings\n=======\n\n' + ''.join(f'| {line}\n' for line in lines)
+             for written in ('2018/12/24', '18-1-13', '2095/1/1', '2088-01-01')]
+    # a line that names no card: a news item's date, which dates nothing
+    page = 'Rulings\n=======\n\n' + ''.join(f'| {line}\n' for line in lines) + (
+        f'\n本页更新于\\ `2021/3/4 <{FAQ.format(8001)}>`__\\ 。\n')
     (srcdir / 'index.rst').write_text(page, encoding='utf-8')
     app = make_app('html', srcdir=srcdir)
     app.build()

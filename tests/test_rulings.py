@@ -87,6 +87,11 @@ WRITTEN_OTHERWISE = {
     ':ruling:`2017/03/24`': (
         "malformed ruling date '2017/03/24': a ruling reference writes its date as YY/M/D: "
         'write ', ':ruling:`17/3/24`'),
+    # 和 is a letter: no role ends or starts beside it without an escaped space
+    ':ruling:`17/3/24和17/12/22`': (
+        "ruling reference ':ruling:`17/3/24和17/12/22`' holds 2 dates, which one reference "
+        'cannot: write a reference for each, ',
+        ':ruling:`17/3/24`\\ 和\\ :ruling:`17/12/22`'),
 }
 
 
@@ -115,4 +120,6 @@ def test_a_role_of_a_date_in_another_form_or_of_two_dates_is_told_the_roles_to_w
     assert [w for w in warnings(app) if not w.startswith('WARNING: while setting up')] == []
     dates = [node['ruling_date'] for node in app.env.get_doctree('index').findall(nodes.Element)
              if 'ruling_date' in node.attributes]
-    assert dates == ['2017-03-24', '2017-12-22', '2017-03-24', '2017-12-22', '2017-03-24']
+    assert dates == ['2017-03-24', '2017-12-22', '2017-03-24', '2017-12-22', '2017-03-24',
+                     '2017-03-24', '2017-12-22']
+    assert '和' in app.env.get_doctree('index').astext()

@@ -13,8 +13,10 @@ import json
 import pickle
 import random
 import re
+import shutil
 import zlib
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -403,9 +405,9 @@ def test_the_same_ruling_is_its_folded_text_and_cards():
 
     from handbook.rulings.same import grouped
 
-    def ruling(text, *cards, where='', status=()):
+    def ruling(text, *cards, where='', status=(), struck=()):
         return SimpleNamespace(text=text, cards=tuple((c, c) for c in cards), where=where,
-                               status=status)
+                               status=status, struck_spans=struck)
 
     first = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='a')
     again = ruling('「旋风」不能对应 「黑洞」。', '黑洞', '旋风', where='b')  # spacing, card order
@@ -416,9 +418,15 @@ def test_the_same_ruling_is_its_folded_text_and_cards():
     changed = ruling(text, '旋风', '黑洞', where='e', status=('changed',))
     overturned = ruling(text, '旋风', '黑洞', where='f', status=('overturned',))
     superseded = ruling(text, '旋风', '黑洞', where='g', status=('superseded',))
-    groups = grouped([first, other_cards, again, other_text, changed, overturned, superseded])
+    # struck in part: the same words struck are the same ruling, other words another
+    # (不能 struck says it can; 对应 struck says something else: a review)
+    can = ruling(text, '旋风', '黑洞', where='h', status=('changed',), struck=((4, 6),))
+    can_again = ruling(text, '旋风', '黑洞', where='i', status=('changed',), struck=((4, 6),))
+    other_struck = ruling(text, '旋风', '黑洞', where='j', status=('changed',), struck=((6, 8),))
+    groups = grouped([first, other_cards, again, other_text, changed, overturned, superseded,
+                      can, can_again, other_struck])
     assert [[r.where for r in group] for group in groups] == [
-        ['a', 'b', 'e'], ['c'], ['d'], ['f'], ['g']]
+        ['a', 'b', 'e'], ['c'], ['d'], ['f'], ['g'], ['h', 'i'], ['j']]
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search')
@@ -591,3 +599,19 @@ def test_a_results_labels_say_its_statuses():
         (('changed', 'overturned'), True), (('changed',), True), (('changed', 'superseded'), True),
         (('confirmed',), True), (('open',), False), ((), False)]] == [
         STRUCK, CHANGED, CHANGED | SUPERSEDED, CHANGED, OPEN, 0]
+
+
+def test_the_struck_words_are_where_the_script_slices_them(make_app, tmp_path):
+    """The ranges of the struck words in a chunk are in UTF-16 units, as the
+    script slices the text: a character outside the BMP before them counts
+    two (rulings.json counts it one, as Python does)."""
+    srcdir = tmp_path / 'astral'
+    shutil.copytree(Path(__file__).parent / 'roots' / 'test-ruling-search', srcdir)
+    with (srcdir / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write('\n| 「`神之宣告`_」𠮷的效果\\ :strike:`不能`\\ 可以发动。\\ :ruling:`18/4/1`\n')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    [entry] = [entry for entry in rulings(app) if '𠮷' in entry[0]]
+    [[start, end]] = entry[4]
+    assert (start, end) == (11, 13)
+    assert entry[0].encode('utf-16-le')[2 * start:2 * end].decode('utf-16-le') == '不能'

@@ -18,6 +18,7 @@ import pytest
 
 from helpers import assert_no_warnings, html, warnings
 from handbook.publishing.reader_tools import STYLES
+from handbook.rulings import days
 from handbook.rulings.lines import rulings
 
 FAQ = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691&request_locale=ja'
@@ -491,6 +492,38 @@ def test_a_chapters_numbered_sections_under_a_title_with_a_year_are_no_days(
     app = quiet_build(make_app, srcdir)
     assert [r[2:4] for r in exported(app) if r[0] == 'chapter'] == [
         (r[2], r[3]) for r in EXPORTED if r[0] == 'chapter']
+
+
+def test_a_day_numbered_with_a_dot_under_a_month_of_two_digits_is_a_day(
+        make_app, rootdir, tmp_path):
+    """``1.5`` under the month ``01`` of the page ``2021`` is January 5th, as
+    ``1/5`` under ``21/01`` is (the rule for a chapter's numbered sections
+    must not take it: its lines were lost, unsaid, in a review)."""
+    srcdir = edited_root(rootdir, tmp_path, 'dotted', {
+        'faq/2021.rst': [('21/01\n=====', '01\n=='), ('\n1/5\n-------', '\n1.5\n---')]})
+    app = quiet_build(make_app, srcdir)
+    assert exported(app) == EXPORTED
+
+
+def test_a_line_that_writes_its_days_date_shows_it_once(make_app, rootdir, tmp_path):
+    """A line of the day 1/5 whose own date link is 21/1/5 shows that date
+    once, its own, on its card page (a review: 21/1/5 · … with 21/1/5)."""
+    srcdir = edited_root(rootdir, tmp_path, 'own-day', {
+        'faq/2021.rst': [('`21/1/6 <https://yugioh-wiki.net/', '`21/1/5 <https://yugioh-wiki.net/')]})
+    app = quiet_build(make_app, srcdir)
+    page = html(app, 'cards/手札抹杀')
+    assert 'card-ruling-day' not in page and page.count('>21/1/5</a>') == 1
+    assert 'card-ruling-day' in html(app, 'cards/倍倍伤害')
+
+
+@pytest.mark.parametrize('text, outdated', [
+    ('这些调整已经过时，最新调整见同时处理中的内容。', True), ('這些調整已經過時。', True),
+    ('这些调整已过时。', True), ('这些调整尚未过时。', False),
+    ('同时处理不会导致诱发类效果错过时点。', False),
+    # other words around 过 and 时 (a review's): skipped, passed, exceeded the time limit
+    ('被跳过时', False), ('经过时', False), ('通过时', False), ('超过时限', False)])
+def test_what_says_a_day_is_outdated(text, outdated):
+    assert days.says(text, '过时' if '过' in text else '過時') is outdated
 
 
 def test_a_page_of_the_last_century(make_app, rootdir, tmp_path):

@@ -366,7 +366,8 @@ def load(path: Path, urls: UrlTemplates = DEFAULT_URLS) -> Registry:
 def redundant_rows(path: Path) -> list[int]:
     """The line numbers of the rows of *path* that repeat an earlier row
     exactly (same name, same link), or that link over http a page another
-    row of the name links over https: removing them leaves every link."""
+    row of the name links over https: removing them leaves every link
+    leading where it led (an http row's link made https)."""
     return list(load(path).redundant)
 
 

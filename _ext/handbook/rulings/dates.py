@@ -65,7 +65,15 @@ written).  And an
 anonymous link whose text holds a calendar date among other words
 (```17/3/24 FAQ <…>`__``): no ruling reference; the note gives the link
 with the date alone.  (A date link in brackets, ```（17/3/24） <…>`__``, is
-one: shown as written.)
+one: shown as written.)  A date link whose date is in another form
+(```2018/12/24 <…>`__``), on a line or paragraph that names a card, a date
+from 1999 to today: a ruling reference of that date, shown as written; the
+note gives the date to write (elsewhere, such a link dates nothing).
+
+The FAQ id of a role's address (``:ruling:`17/3/24 <https://…fid=19691>```)
+is read as a date link's (the reference's ``faq``, the badge), but is not in
+the ruling's permalink, which was made before it was read
+(``ruling_faq_of_url``: :meth:`handbook.rulings.lines.RulingLines.base_id`).
 
 note ``handbook.ruling-https`` -- an ``http://`` URL on a host known to serve
 https (one of ``ruling_hosts``, else the official FAQ's and the wiki's,
@@ -127,12 +135,10 @@ _FORMS = ':ruling:`{d}`, :ruling:`{d} <faq:ID>` or :ruling:`{d} <https://…>`'
 
 
 def link_date(text: str) -> str | None:
-    """The date a link's *text* is, as written (``（１７/３/２４）``: ``１７/３/２４``;
-    ``2018/12/24``, a date in another form: :func:`other_form_written`), or None
-    where the text is more than a date (see :data:`_LINK_DATE`)."""
+    """The date a link's *text* is, as written (``（１７/３/２４）``: ``１７/３/２４``),
+    or None where the text is more than a date (see :data:`_LINK_DATE`; a
+    date in another form, ``2018/12/24``: :meth:`RulingReferences.other_form_link`)."""
     text = text.strip()
-    if other_form_written(text) is not None:
-        return text
     m = _LINK_DATE.match(unicodedata.normalize('NFKC', text))
     if m is None or _BRACKETS[m['open']] != m['close']:
         return None
@@ -171,17 +177,20 @@ def other_form_date(m: re.Match) -> str:
             f'{int(m["day"] or m["dd"])}')
 
 
-def other_form_written(text: str) -> str | None:
+def other_form_written(text: str, today: datetime.date | None = None) -> str | None:
     """The date to write (YY/M/D) for *text*, a calendar date written in
-    another form alone (``2018/12/24``, ``18-1-13``), or None."""
+    another form alone (``2018/12/24``, ``18-1-13``), or None; with *today*,
+    None too for a date that can date no ruling (before 1999, after today)."""
     m = _OTHER_FORM.fullmatch(text)
     if m is None:
         return None
     written = other_form_date(m)
     date, _problem = parse_date(written)
     # a four-digit year the two digits cannot give (2095) is no date
-    return written if date is not None and not (m['year'] and date.year != int(m['year'])) \
-        else None
+    if date is None or (m['year'] and date.year != int(m['year'])) or (
+            today is not None and not datetime.date(1999, 1, 1) <= date <= today):
+        return None
+    return written
 
 
 #: a date in the text of a role, in any form it is read or noted in
@@ -199,13 +208,22 @@ def role_dates(text: str) -> list[tuple[str, str]] | None:
         if between.strip(' \t、，,;；和及与/') or (found and not between) or (
                 not found and between.strip()):
             return None
-        date = other_form_date(m) if m['year'] or m['yy'] else (ascii_date(m.group())
-                                                               or m.group())
-        if parse_date(date)[0] is None:
+        date = (other_form_written(m.group()) if m['year'] or m['yy']
+                else ascii_date(m.group()) or m.group())
+        if date is None or parse_date(date)[0] is None:
             return None
         found.append((between, date))
         at = m.end()
     return found if found and not text[at:].strip() else None
+
+
+def _between_roles(text: str) -> str:
+    """*text*, what separated two dates, as it is written between two roles:
+    after ``\\ `` where a role may not end before it (和, a letter; 、 and a
+    space may follow a role), before ``\\ `` unless it ends with a space."""
+    after = '' if text[:1].isspace() or unicodedata.category(text[:1] or ' ')[0] == 'P' \
+        else '\\ '
+    return f'{after}{text}{"" if text[-1:].isspace() else chr(92) + " "}'
 
 
 def parse_role_text(text: str) -> tuple[str, str | None] | None:
@@ -366,8 +384,8 @@ class RulingReferences(SphinxTransform):
                 if refuri and 'ruling' not in node['classes']:
                     text = node.astext()
                     date = link_date(text)
-                    if date is not None:
-                        links.append((node, date))
+                    if date is not None or self.other_form_link(node, text.strip(), today):
+                        links.append((node, date or text.strip()))
                     elif (found := _PLAIN_DATE.search(text)) and not in_title(node):
                         worded.append((node, found.group()))
         for node, date in links:  # located once every plain date of their block is a node
@@ -379,6 +397,22 @@ class RulingReferences(SphinxTransform):
                 self.malformed(node)
             elif 'ruling_text' in node:
                 self.check(node, today)
+
+    @staticmethod
+    def other_form_link(node: nodes.reference, text: str, today: datetime.date) -> bool:
+        """Whether the link *node* is a date link whose date is written in
+        another form (``2018/12/24``, ``18-1-13``): a date that can date a
+        ruling, alone its text, in a line or paragraph that names a card (a
+        link ``2021/3/4`` elsewhere, a news item's or a release's, dates
+        nothing).  It dates its ruling; :meth:`check` notes the date to write."""
+        if other_form_written(text, today) is None or in_title(node):
+            return False
+        block = node.parent
+        while block is not None and not isinstance(block, (nodes.line, nodes.paragraph)):
+            block = block.parent
+        return block is not None and any(
+            is_card_link(n) or (isinstance(n, nodes.reference) and 'refname' in n)
+            for n in block.findall(nodes.Element))
 
     def plain(self, text: nodes.Text, today: datetime.date) -> None:
         """The plain dates of *text*, each a ruling reference without link.
@@ -421,12 +455,9 @@ class RulingReferences(SphinxTransform):
             return  # 本页更新于2021/3/4: the README's way to write a date that dates nothing;
             # a yearly FAQ page's line: dated by its day
         for m in _OTHER_FORM.finditer(text):
-            # the form to write, read as any date is (parse_date: 90-99 are 19YY);
-            # a four-digit year it cannot give (2095) is no date of a ruling
-            fix = other_form_date(m)
-            date, _problem = parse_date(fix)
-            if date is None or date > today or date.year < 1999 or (
-                    m['year'] and date.year != int(m['year'])):
+            # the form to write, read as any date is (parse_date: 90-99 are 19YY)
+            fix = other_form_written(m.group(), today)
+            if fix is None:
                 continue
             reports.note(f'{m.group()!r} is a date in a form that dates no ruling: if it dates '
                          f'one, write {fix}', location=locate_text(text, m.start()),
@@ -498,7 +529,7 @@ class RulingReferences(SphinxTransform):
             if date is None:
                 problem = self.written_otherwise(node, text) or problem
             reports.error(problem, location=node, subtype='ruling')
-        self.check_target(node, text if date else 'YY/M/D')
+        self.check_target(node, (written or text) if date else 'YY/M/D')
 
     @staticmethod
     def written_otherwise(node: nodes.Element, text: str) -> str | None:
@@ -511,8 +542,8 @@ class RulingReferences(SphinxTransform):
             return None
         role = raw[:raw.index('`')]  # :ruling:
         first = raw.replace(text, found[0][1], 1)
-        fix = first + ''.join(f'{between}{"" if between[-1:].isspace() else chr(92) + " "}'
-                              f'{role}`{date}`' for between, date in found[1:])
+        fix = first + ''.join(f'{_between_roles(between)}{role}`{date}`'
+                              for between, date in found[1:])
         if len(found) == 1:
             return (f'malformed ruling date {quoted(text)}: a ruling reference writes its '
                     f'date as YY/M/D: write {fix}')

@@ -247,6 +247,13 @@ def page_title(document: nodes.document) -> nodes.section | None:
     return next(iter(document.findall(nodes.section)), None)
 
 
+def page_year(document: nodes.document) -> int | None:
+    """The year the page title names, anywhere in it (:data:`_YEAR`), or None."""
+    first = page_title(document)
+    found = _YEAR.search(dated_title(first)) if first is not None else None
+    return int(found[1]) if found else None
+
+
 def full_year(written: str) -> int:
     """The year a date writes with two digits or four: ``90`` to ``99`` are
     1990 to 1999, the first years of the game; ``00`` to ``89`` 2000 to 2089
@@ -272,9 +279,7 @@ def year_of(month: nodes.section, document: nodes.document) -> int | None:
     m = month_match(dated_title(month))
     if m and m[1]:
         return full_year(m[1])
-    first = page_title(document)
-    found = _YEAR.search(dated_title(first)) if first is not None else None
-    return int(found[1]) if found else None
+    return page_year(document)
 
 
 def days_under_title(document: nodes.document) -> nodes.section | None:
@@ -327,8 +332,10 @@ def days(document: nodes.document, today: datetime.date,
     yearless: set[int] = set()  # the month sections reported for giving no year
     reported: set[int] = set()  # the sections reported for a year not the page's
     first = page_title(document)
-    titled = _YEAR.search(dated_title(first)) if first is not None else None
-    page_year = int(titled[1]) if titled else None
+    titled_year = page_year(document)
+    # a page titled otherwise than with a year alone may number its sections 1 › 1.2
+    numbered = under_title is None and not (first is not None
+                                            and _ONLY_YEAR.match(dated_title(first)))
     seen: dict[str, nodes.section] = {}  # a date -> its first day section
     for section in document.findall(nodes.section):
         parent = section.parent
@@ -352,8 +359,10 @@ def days(document: nodes.document, today: datetime.date,
                 continue
             # not a bare number: a chapter's section "1" may hold a "1.1 概述"
             says_so = bool(month_of[1]) or '月' in month_title
-            if whole and not says_so and '.' in read:
-                continue  # nor a bare "1.2": the chapter's numbered sections 1 › 1.2
+            if whole and not says_so and '.' in read and not month_title.startswith('0') \
+                    and numbered:
+                continue  # nor a bare "1.2" under a "1" on a page titled otherwise than
+                # with a year alone: a chapter's numbered sections (2020年规则变更: 1 › 1.2)
         if not whole:
             # a title that starts with a day and goes on (1/5（补充）), under a
             # section that says it holds days (21/01, 1月, 2021年)
@@ -363,8 +372,8 @@ def days(document: nodes.document, today: datetime.date,
             if m is None or not says_so:
                 continue
         year = full_year(m['year']) if m['year'] else year_of(parent, document)
-        if year is not None and year != page_year and page_year is not None:
-            _other_year(section if m['year'] else parent, bool(m['year']), year, page_year,
+        if year is not None and year != titled_year and titled_year is not None:
+            _other_year(section if m['year'] else parent, bool(m['year']), year, titled_year,
                         reported, config)
         if year is None:
             if says_so and id(parent) not in yearless:
@@ -577,18 +586,24 @@ def with_defaults(config: Config, name: str) -> dict[str, str] | list[str]:
 
 
 #: words a marker's first or last character is part of where the text says
-#: another word: 错过时点 (to miss the timing) holds 过时 but says nothing outdated
-_OTHER_WORDS = frozenset({'错过', '錯過', '时点', '時點', '时机', '時機', '时间', '時間',
-                          '时候', '時候', '时刻', '時刻', '时段', '時段'})
+#: other words: 错过时点 (to miss the timing), 被跳过时 (when it is skipped), 超过时限
+#: hold 过时 but say nothing outdated; 经过 does, but not in 已经过时 (already outdated)
+_OTHER_WORDS = frozenset({'错过', '錯過', '跳过', '跳過', '略过', '略過', '越过', '越過',
+                          '超过', '超過', '通过', '通過', '经过', '經過', '时点', '時點',
+                          '时机', '時機', '时间', '時間', '时候', '時候', '时刻', '時刻',
+                          '时段', '時段', '时限', '時限'})
 
 
 def says(text: str, marker: str) -> bool:
     """Whether *text* says the word *marker*: not said not to hold (尚未过时,
-    没有过时), nor a piece of two other words (错过时点: :data:`_OTHER_WORDS`)."""
+    没有过时), nor a piece of two other words (错过时点, 被跳过时:
+    :data:`_OTHER_WORDS`; 已经过时 says it)."""
     for found in re.finditer(f'(?<![未不没沒非])(?<!没有)(?<!沒有){re.escape(marker)}', text):
         start, end = found.span()
-        if text[start - 1:start] + marker[0] not in _OTHER_WORDS \
-                and marker[-1] + text[end:end + 1] not in _OTHER_WORDS:
+        before = text[start - 1:start] + marker[0]
+        if before in ('经过', '經過') and text[start - 2:start - 1] == '已':
+            before = ''  # 已经 + 过时
+        if before not in _OTHER_WORDS and marker[-1] + text[end:end + 1] not in _OTHER_WORDS:
             return True
     return False
 

@@ -216,8 +216,11 @@ class Ruling:
     @property
     def day(self) -> str | None:
         """The date of the yearly FAQ page's day it is a line of, as written
-        (``21/1/5``), which the line itself does not write; None elsewhere."""
-        return next((r.text for r in self.references if r.section), None)
+        (``21/1/5``), where the line itself does not write it; None elsewhere."""
+        day = next((r for r in self.references if r.section), None)
+        if day is None or any(r.date == day.date for r in self.references if not r.section):
+            return None
+        return day.text
 
     @property
     def shown_dates(self) -> tuple[tuple[str, str | None], ...]:

@@ -27,17 +27,20 @@ if TYPE_CHECKING:
     from handbook.rulings.lines import Ruling
 
 
-def identity(ruling: Ruling) -> tuple[str, frozenset[str], bool, bool]:
+def identity(ruling: Ruling) -> tuple[str, frozenset[str], bool, bool, tuple[str, ...]]:
     """What makes two rulings the same: their folded text, their cards,
-    whether they are overturned, whether superseded."""
+    whether they are overturned, whether superseded, and the words struck
+    where some are (``「旋风」:strike:`不能`可以发动`` says the opposite of
+    ``「旋风」不能:strike:`可以`发动``)."""
     return (fold(ruling.text), frozenset(key for key, _name in ruling.cards),
-            'overturned' in ruling.status, 'superseded' in ruling.status)
+            'overturned' in ruling.status, 'superseded' in ruling.status,
+            tuple(fold(ruling.text[start:end]) for start, end in ruling.struck_spans))
 
 
 def grouped(rulings: Iterable[Ruling]) -> list[list[Ruling]]:
     """*rulings* with the same ones together, each group where its first one
     is, in the order given."""
-    groups: dict[tuple[str, frozenset[str], bool, bool], list[Ruling]] = {}
+    groups: dict[tuple, list[Ruling]] = {}
     for ruling in rulings:
         groups.setdefault(identity(ruling), []).append(ruling)
     return list(groups.values())

@@ -152,8 +152,9 @@ def character_table(app: Sphinx, used: Iterable[str]) -> dict[str, str]:
         with contextlib.suppress(OSError):  # not kept: the next build converts them again
             write_if_changed(path, json.dumps(data, ensure_ascii=False, sort_keys=True))
     used = set(used)
+    # one character each (a damaged file's longer one would shift the script's pairs)
     return {other: own for other, own in sorted(data['table'].items())
-            if isinstance(own, str) and own in used}
+            if isinstance(own, str) and len(other) == len(own) == 1 and own in used}
 
 
 def _convert(app: Sphinx, wanted: tuple[str, ...], names: list[str]) -> list[list[str]] | None:

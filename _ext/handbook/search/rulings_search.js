@@ -424,9 +424,11 @@ const RulingSearch = (() => {
     let matched = await matchTerms(terms);
     if (matched.some((docs) => !docs.size)) {
       const converted = await inIndexScript(query).catch(() => null); // offline: as typed
-      if (converted !== null) {
-        const again = await analyse(converted);
-        const found = await matchTerms(again);
+      const converting = converted === null ? null
+        : analyse(converted).then(async (again) => [again, await matchTerms(again)]);
+      // offline, the converted terms' parts may be missing: the query as typed
+      const [again, found] = converting ? await converting.catch(() => [null, null]) : [null, null];
+      if (again !== null) {
         if (again.length === terms.length) {
           terms = terms.map((term, i) => (matched[i].size ? term : again[i]));
           matched = matched.map((docs, i) => (docs.size ? docs : found[i]));
