@@ -672,9 +672,12 @@ const RulingSearch = (() => {
   let nearMore = null; // watches the button while it is far below the screen
 
   /** The button for the next rulings: shown while there are more.  Once it
-   * is near the screen, the next rulings are loaded; while they load, it is
-   * disabled, so that a click shows them at once.  A click before, far
-   * below, loads them and shows them. */
+   * is near the screen, the next rulings are loaded; while they load, it says
+   * so (aria-disabled) but still takes a click, which shows them once they
+   * are there, or says why they are not (a disabled button ignored a click
+   * that came as the load began, and a load that failed then said nothing;
+   * it lost the focus too).  A click before, far below, loads them and
+   * shows them. */
   const prepareMore = (result) => {
     if (nearMore) nearMore.disconnect();
     nearMore = null;
@@ -683,21 +686,21 @@ const RulingSearch = (() => {
       return;
     }
     ui.more.hidden = false;
-    ui.more.disabled = false;
+    ui.more.removeAttribute("aria-disabled");
     const fetchNext = () => {
       if (shown.result !== result || shown.next || shown.loading) return shown.loading;
-      ui.more.disabled = true;
+      ui.more.setAttribute("aria-disabled", "true");
       const end = Math.min(shown.count + PAGE_SIZE, result.rulings.length);
       shown.loading = entriesOf(result.rulings.slice(shown.count, end), "r").then((entries) => {
         if (shown.result !== result) return;
         shown.next = entries;
         shown.loading = null;
-        ui.more.disabled = false;
+        ui.more.removeAttribute("aria-disabled");
       }, (error) => {
         // a click asks again (offline, a part not kept fails each time)
         if (shown.result === result) {
           shown.loading = null;
-          ui.more.disabled = false;
+          ui.more.removeAttribute("aria-disabled");
         }
         throw error;
       });
@@ -719,8 +722,7 @@ const RulingSearch = (() => {
   };
 
   // pressed: whether the reader pressed the button (by keyboard, or a tap that
-  // focused it), asked when pressed: a button disabled while its rulings load
-  // loses the focus
+  // focused it), asked when pressed: the focus may move while its rulings load
   const showMore = (event, pressed = document.activeElement === ui.more) => {
     const { result, next } = shown;
     if (!next) {
