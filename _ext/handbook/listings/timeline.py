@@ -17,9 +17,9 @@ order, lines in page order).  A ruling is listed once, at its date
 page, else its newest).  Each entry shows the ruling's text as on its page (card links
 and dates kept, resolved for the timeline page), its page and section
 (linked), after the day's date for a line of a yearly FAQ page's day (``21/1/5 ·
-2021 › 1/5``: the line does not write it), and a link to its permalink; an overturned, superseded or changed
-ruling carries the class ``ruling-changed`` and the word that says so, 已推翻,
-已过时 or 裁定已变更 (:func:`handbook.rulings.statuses.flag`); a superseded
+2021 › 1/5``: the line does not write it), and a link to its permalink; an
+overturned, superseded or changed ruling carries the class ``ruling-changed``
+and the word that says so, 已推翻, 已过时 or 裁定已变更 (:func:`handbook.rulings.statuses.flag`); a superseded
 one, the link to the section that supersedes it (``→ 最新调整``, as on its
 line), the timeline written again when that section moves.  A
 line above the years gives the total and links each year with its count.

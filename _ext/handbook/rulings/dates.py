@@ -219,8 +219,9 @@ def role_dates(text: str) -> list[tuple[str, str]] | None:
 
 def _between_roles(text: str) -> str:
     """*text*, what separated two dates, as it is written between two roles:
-    after ``\\ `` where a role may not end before it (和, a letter; 、 and a
-    space may follow a role), before ``\\ `` unless it ends with a space."""
+    preceded by ``\\ `` where a role may not end before it (和, a letter; 、
+    and a space may follow a role), followed by ``\\ `` unless it ends with
+    a space."""
     after = '' if text[:1].isspace() or unicodedata.category(text[:1] or ' ')[0] == 'P' \
         else '\\ '
     return f'{after}{text}{"" if text[-1:].isspace() else chr(92) + " "}'
@@ -526,7 +527,7 @@ class RulingReferences(SphinxTransform):
         elif date is not None:
             node['ruling_date'] = date.isoformat()
         if problem:
-            if date is None:
+            if date is None and not node.get('ruling_legacy'):
                 problem = self.written_otherwise(node, text) or problem
             reports.error(problem, location=node, subtype='ruling')
         self.check_target(node, (written or text) if date else 'YY/M/D')

@@ -34,7 +34,10 @@ blocks under source headers, most lines without a date of their own::
 ``YY/MM`` (``YYYY/MM``, ``MM``, ``M月``, ``M月份``, or one of them with its
 year or 月 and more after it: ``21/01（共4条）``, ``2021年1月裁定``); the year is
 the day's own, else the month's, else the page title's (``2021``, ``2021年``,
-``OCG FAQ 2021``: a year anywhere in it).  A section titled with a date and its year alone is a day wherever it is.  A
+``OCG FAQ 2021``: a year anywhere in it; ``99`` is 1999).  A section titled
+with a date and its year alone is a day wherever it is; a section ``1.2``
+under a section ``1``, on a page titled otherwise than with a year alone, is
+a chapter's numbered section, no day (``01`` › ``1.5`` is a day).  A
 page titled with a year alone may also have its days right under its title,
 with no month sections (a year of a few rulings); a section titled as a
 day too, which holds no day, is that day (``12/5`` under ``2012``).  A page that has day

@@ -487,9 +487,9 @@ _STRUCK_START, _STRUCK_END = '\x02', '\x03'
 def struck_spans(line: nodes.Element, text: str) -> tuple[tuple[int, int], ...]:
     """``[start, end)`` of each struck part of *text*, the plain text of
     *line* (:func:`plain_text`): its text read again with its struck
-    elements marked.  None where the marks moved the text otherwise (a space
-    beside struck text that the plain text closes up): its reader sees the
-    words unstruck, as before."""
+    elements marked.  None (``()``) where the marks moved the text otherwise
+    (a space beside struck text that the plain text closes up): its reader
+    sees the words unstruck, as before."""
     marked = plain_text(line, struck=True)
     for attempt in (marked, re.sub(r'\s*([\x02\x03])\s*', r'\1', marked)):
         spans, out, start = [], [], None
