@@ -168,7 +168,7 @@ _DAY_TYPED = re.compile(r'^\s*(\d{1,2})\s*[-.．_]\s*(\d{1,2})\s*[.日号]?\s*$'
 #: a page title that names a year, anywhere in it: 2021, 2021年, OCG FAQ 2021; and
 #: one that is a year alone
 _YEAR = re.compile(r'(?<!\d)((?:19|20)\d{2})(?!\d)')
-_ONLY_YEAR = re.compile(r'^\d{4}\s*年?$')
+_ONLY_YEAR = re.compile(r'^(?:19|20)\d{2}\s*年?$')
 #: the labels that introduce lines and name no source, even at the start of a
 #: line block: an example, a question and its answer, a remark
 _NO_SOURCE = frozenset(['例', '例子', '举例', '问', '答', '问题', '回答', '注', '注意', '备注',
@@ -756,8 +756,3 @@ def day_of(node: nodes.Node, sections: dict[int, Day]) -> Day | None:
             return sections[id(node)]
         node = node.parent
     return None
-
-
-def faq_id(line: nodes.Element) -> str:
-    """The FAQ id of the first date link on *line* that has one, or ''."""
-    return next((ref['ruling_faq'] for ref in references_in(line) if ref.get('ruling_faq')), '')
