@@ -539,17 +539,14 @@ def inline_header(line: nodes.line, config: Config
     m = _INLINE_HEADER.match(first.astext())
     if m is None or (m.end() == len(first.astext()) and len(line.children) == 1):
         return None
-    label = (m[1] or m[2]).strip().casefold()
-    for word, kind in with_defaults(config, 'handbook_source_headers').items():
-        word = word.casefold()
-        # an ASCII word whole (feedback: is no db), a Chinese one anywhere (卡片数据库)
-        if (re.search(rf'(?<![a-z]){re.escape(word)}(?![a-z])', label) if word.isascii()
-                else word in label):
-            rest = first.astext()[m.end():] + ''.join(
-                child.astext() for child in line.children[1:] if not is_reference(child))
-            # 邮件：21/3/1, the label and dates alone: a header, no ruling of no text
-            return (kind, ''), m.end() if WORD.search(rest) else None
-    return None
+    # an ASCII word whole (feedback: is no db), a Chinese one anywhere (卡片数据库)
+    named = _source_named((m[1] or m[2]).strip(), config, ascii_whole=True)
+    if named is None:
+        return None
+    rest = first.astext()[m.end():] + ''.join(
+        child.astext() for child in line.children[1:] if not is_reference(child))
+    # 邮件：21/3/1, the label and dates alone: a header, no ruling of no text
+    return named, m.end() if WORD.search(rest) else None
 
 
 def _bare_header(line: nodes.line, config: Config) -> tuple[str, str] | None:
@@ -569,12 +566,16 @@ def _bare_header(line: nodes.line, config: Config) -> tuple[str, str] | None:
     return None
 
 
-def _source_named(label: str, config: Config) -> tuple[str, str] | None:
+def _source_named(label: str, config: Config,
+                  ascii_whole: bool = False) -> tuple[str, str] | None:
     """The source *label* names (a word of ``source_headers`` in it, or of
-    the defaults, which the handbook's words add to), if any."""
+    the defaults, which the handbook's words add to), if any; *ascii_whole*:
+    an ASCII word only as a word of its own (``feedback`` holds no ``db``)."""
     folded = label.casefold()
     for word, kind in with_defaults(config, 'handbook_source_headers').items():
-        if word.casefold() in folded:
+        word = word.casefold()
+        if (re.search(rf'(?<![a-z]){re.escape(word)}(?![a-z])', folded)
+                if ascii_whole and word.isascii() else word in folded):
             return kind, ''
     return None
 
