@@ -171,10 +171,7 @@ class FillOpenQuestions(FillTimeline):
         text = nodes.paragraph(classes=['ruling-entry-text'])
         text.extend(self.copy_of(ruling))
         item += text
-        where = nodes.paragraph(classes=['ruling-entry-source'])
-        if ruling.day:  # a yearly FAQ page's day, which its line does not write
-            where += nodes.inline('', ruling.day, classes=['ruling-entry-day'])
-            where += nodes.Text(' · ')
+        where = self.where(ruling)
         if ruling.section_title and ruling.section_title != page_title(self.env, ruling.docname):
             where += self.link(ruling.docname, ruling.section_id, nodes.Text(ruling.section_title))
             where += nodes.Text(' · ')

@@ -422,10 +422,7 @@ class FillTimeline(SphinxPostTransform):
                 text += nodes.Text(' ')
         text.extend(self.copy_of(ruling))
         item += text
-        where = nodes.paragraph(classes=['ruling-entry-source'])
-        if ruling.day:  # a yearly FAQ page's day, which its line does not write
-            where += nodes.inline('', ruling.day, classes=['ruling-entry-day'])
-            where += nodes.Text(' · ')
+        where = self.where(ruling)
         title = page_title(self.env, ruling.docname)
         where += self.link(ruling.docname, '', nodes.Text(title))
         if ruling.section_title and ruling.section_title != title:
@@ -436,6 +433,16 @@ class FillTimeline(SphinxPostTransform):
                            nodes.inline('', _('固定链接'), classes=['ruling-entry-permalink']))
         item += where
         return item
+
+    @staticmethod
+    def where(ruling: Ruling) -> nodes.paragraph:
+        """An entry's line of where its ruling is, begun: with the date of a
+        yearly FAQ page's day, which the ruling's line does not write."""
+        where = nodes.paragraph(classes=['ruling-entry-source'])
+        if ruling.day:
+            where += nodes.inline('', ruling.day, classes=['ruling-entry-day'])
+            where += nodes.Text(' · ')
+        return where
 
     def link(self, docname: str, anchor: str, content: nodes.Node) -> nodes.Element:
         """A link to *anchor* (an id, or '' for the top) of page *docname*."""
