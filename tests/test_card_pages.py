@@ -400,6 +400,20 @@ def test_an_edit_rewrites_only_the_pages_whose_rulings_changed(app, make_app):
     # one ruling's text: the pages of its three cards
     other.write_text(text.replace('「`王宫的铁壁`_」。', '「`王宫的铁壁`_」，改过的。'), encoding='utf-8')
     assert rebuild() == ['cards/旋风', 'cards/王宫的铁壁', 'cards/黑洞']
+    # its markup alone (an adopter's round trip: the card pages kept the words
+    # unbold): the same pages, with the words in bold
+    other.write_text(other.read_text(encoding='utf-8').replace(
+        '，改过的。', '，\\ **改过的**\\ 。'), encoding='utf-8')
+    assert rebuild() == ['cards/旋风', 'cards/王宫的铁壁', 'cards/黑洞']
+    assert '<strong>改过的</strong>' in (outdir / 'cards' / '黑洞.html').read_text(encoding='utf-8')
+    # its date moved into the sentence (an editor's round trip): the same text, dates
+    # apart; the card pages show the date where it is now
+    other.write_text(other.read_text(encoding='utf-8').replace(
+        '「`王宫的铁壁`_」，\\ **改过的**\\ 。\\ :ruling:`21/6/1`',
+        '「`王宫的铁壁`_」\\ :ruling:`21/6/1`，\\ **改过的**\\ 。'), encoding='utf-8')
+    assert rebuild() == ['cards/旋风', 'cards/王宫的铁壁', 'cards/黑洞']
+    assert re.search(r'王宫的铁壁</a>」<span[^>]*>21/6/1</span>，<strong>',
+                     (outdir / 'cards' / '黑洞.html').read_text(encoding='utf-8'))
     # a page title, shown with every ruling of the page
     other.write_text(other.read_text(encoding='utf-8').replace('另一页\n======', '别的页\n======'),
                      encoding='utf-8')

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from handbook.core.names import SEPARATOR_CLASS, fold
-from handbook.search import other_scripts, shards
+from handbook.search import layout, other_scripts, shards
 from handbook.search.rulings_index import (
     KEPT_INDEX,
     SEPARATORS_SLOT,
@@ -106,7 +106,7 @@ def test_index_holds_every_ruling(app):
     app.build()
     assert_no_warnings(app)
     found = manifest(app)
-    assert found['format'] == 3
+    assert found['format'] == 4
     assert found['pages'] == [['index.html', '裁定搜索', 1], ['other.html', '其他', 1]]
     assert found['sections'] == [[0, '裁定搜索', '裁定搜索', 1], [0, '伤害步骤', '伤害步骤', 0],
                                  [1, '其他', '其他', 1]]
@@ -139,10 +139,12 @@ def test_sections_say_their_text_outside_rulings(app):
     found = parts(app)
     texts = [entry for name in sorted(found) if name.startswith('b') for entry in found[name]]
     # titles and paragraphs, not the lines that hold rulings, nor comments
-    assert texts == [[0, '裁定搜索'], [1, '伤害步骤'], [2, '其他'], [2, '没有裁定的段落。']]
-    assert manifest(app)['texts'] == 4
+    # then the texts' spare ids, empty (layout.py)
+    spare = [None] * layout.spare(4)
+    assert texts == [[0, '裁定搜索'], [1, '伤害步骤'], [2, '其他'], [2, '没有裁定的段落。'], *spare]
+    assert manifest(app)['texts'] == 4 + len(spare)
     # the sections of each document: texts, then rulings oldest first
-    assert found['s'] == [0, 1, 2, 2, 2, 0, 1, 1, 1, 1]
+    assert found['s'] == [0, 1, 2, 2, *spare, 2, 0, 1, 1, 1, 1]
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search')
@@ -150,16 +152,18 @@ def test_sections_say_their_text_outside_rulings(app):
 def test_shards_find_words_dates_and_spellings(app):
     app.build()
     look = lookup(app)
-    # the ids: the section texts (0-3), then the rulings oldest first (4-9)
-    assert look.holding(fold('伤害步骤')) == [1, 7]  # a section's title, a ruling
-    assert look.holding('旋风') == [4, 5]
-    assert look.holding('反骨王') == [9]  # part of a card name, written with full-width letters
-    assert look.holding('ddd反骨王列奥尼达') == [9]
+    # the ids: the section texts (0-3) and their spare ids, then the rulings oldest first
+    first = manifest(app)['texts']
+    assert look.holding(fold('伤害步骤')) == [1, first + 3]  # a section's title, a ruling
+    assert look.holding('旋风') == [first, first + 1]
+    # part of a card name, written with full-width letters
+    assert look.holding('反骨王') == [first + 5]
+    assert look.holding('ddd反骨王列奥尼达') == [first + 5]
     assert look.holding('段') == [3]
     assert look.holding('不存在') == []
     # dates are found by day, not as text
-    assert look.day('2019-05-02') == [7]
-    assert look.day('2017-03-24') == [5]
+    assert look.day('2019-05-02') == [first + 3]
+    assert look.day('2017-03-24') == [first + 1]
     assert look.holding('17/3/24') == []
     # every spelling of a linked card: the registry's, its alias, as pages write it
     assert look.spelling('旋风') == ['旋风', '', '旋风', ['旋風', '旋风']]
@@ -268,9 +272,12 @@ def test_written_only_when_it_changes(app, make_app):
     assert [name for name in written if name[0] in 'rb' and name[1].isdigit()] == [f'r{last}.js']
     assert 's.js' in written and 'rulings-index.js' in written
     assert 0 < len([name for name in written if name[0] in 'kug']) < len(parts_before) // 2
-    # the manifest removed: written again, though no page changed
+    # the manifest removed: written again, though no page changed (the index
+    # laid out whole: its parts of a new epoch), then left as it is
     index.unlink()
-    assert rebuild() == ['rulings-index.js']
+    assert 'rulings-index.js' in rebuild()
+    other.write_text(other.read_text(encoding='utf-8') + '\n', encoding='utf-8')
+    assert rebuild() == []
     # a part the index no longer has is removed
     (folder / 'k999.js').write_text('stale', encoding='utf-8')
     other.write_text(other.read_text(encoding='utf-8') + '\n', encoding='utf-8')
@@ -316,7 +323,7 @@ def test_a_simplified_build_says_the_other_scripts_characters_of_its_texts(app, 
     assert ''.join(table.get(char, char) for char in '傷害步驟') == '伤害步骤'
     assert table['發'] == '发' and table['動'] == '动'
     texts = [text for name, entries in parts(app).items() if name[0] in 'rb'
-             for entry in entries for text in entry if isinstance(text, str)]
+             for entry in entries if entry for text in entry if isinstance(text, str)]
     assert set(own) <= set(''.join(texts)) and not set(others) & set(own)
     assert '龜' not in table  # 龟 is in no text
     # the table of the whole script is made once, and kept
@@ -485,16 +492,67 @@ def test_which_conversions_a_language_gets(language, configs):
     assert other_scripts.configs(language) == configs
 
 
-def index_files(outdir) -> dict[str, str]:
-    static = outdir / '_static'
-    return {path.relative_to(static).as_posix(): path.read_text(encoding='utf-8')
-            for path in [static / 'rulings-index.js', *(static / 'search').iterdir()]}
+def answers(app) -> dict:
+    """What the index of *app*'s build answers, whatever ids its documents
+    have (an incremental build keeps the ids of the last, where a clean
+    build lays them out in order: layout.py): each key's documents, each
+    shown as its chunk entry says (its sections by page and id); the
+    rulings newest first, the texts and the sections in page order, by
+    their ranks; and what the manifest says besides the ids."""
+    found, index = parts(app), manifest(app)
+    first, chunk = index['texts'], index['chunk']
+    ranks = dict(index.get('ranks', []))
+    section_ranks = dict(index.get('section_ranks', []))
+
+    def section(number: int) -> tuple:
+        page, ident, title, top = index['sections'][number]
+        return index['pages'][page][0], ident, title, top
+
+    def shown(doc: int) -> str:
+        if doc < first:
+            number, block = found[f'b{doc // chunk}'][doc % chunk]
+            return json.dumps(['text', section(number), block], ensure_ascii=False)
+        text, other, keys, places, *struck = found[f'r{(doc - first) // chunk}'][(doc - first) % chunk]
+        return json.dumps(['ruling', text, other, keys,
+                           [[section(place[0]), *place[1:]] for place in places], struck],
+                          ensure_ascii=False)
+
+    grams: dict[str, list] = {}
+    chars, months, spellings = {}, {}, {}
+    for part in found.values():
+        if not isinstance(part, dict):  # chunks, s and t are lists
+            continue
+        for gram, entry in part.get('g', {}).items():
+            docs = shards.ungapped(entry[0::2])
+            grams[gram] = sorted((shown(doc), json.dumps(where)) for doc, where in zip(docs, entry[1::2]))
+        for char, gaps in part.get('c', {}).items():
+            chars[char] = sorted(map(shown, shards.ungapped(gaps)))
+        for month, days in part.get('d', {}).items():
+            months[month] = {day: sorted(map(shown, shards.ungapped(gaps)))
+                             for day, gaps in days.items()}
+        spellings.update(part.get('n', {}))
+    of = found['s']
+    docs = [doc for doc, at in enumerate(of) if at is not None]
+    return {
+        'grams': grams, 'chars': chars, 'months': months, 'spellings': spellings,
+        'sections of': sorted((shown(doc), json.dumps([section(n) for n in (
+            [of[doc]] if isinstance(of[doc], int) else of[doc])])) for doc in docs),
+        'rulings': [shown(doc) for doc in sorted((doc for doc in docs if doc >= first),
+                                                 key=lambda doc: -ranks.get(doc, doc))],
+        'texts': [shown(doc) for doc in sorted((doc for doc in docs if doc < first),
+                                               key=lambda doc: ranks.get(doc, doc))],
+        'sections': [section(n) for n in sorted(
+            (n for n, value in enumerate(index['sections']) if value is not None),
+            key=lambda n: section_ranks.get(n, n))],
+        **{key: index[key] for key in ('format', 'labels', 'pages', 'chunk', 'script')},
+        't': found.get('t'),
+    }
 
 
 def editing(app, make_app, tmp_path) -> Callable[[str, str, str], bool]:
     """``edit(page, old, new)``: the page of *app*'s root edited and built
-    again, its index the same as a clean build of the same pages makes;
-    whether its shards were patched."""
+    again, its index answering as a clean build of the same pages does
+    (:func:`answers`); whether its shards were patched."""
     builds = 0
 
     def edit(page: str, old: str, new: str) -> bool:
@@ -508,7 +566,7 @@ def editing(app, make_app, tmp_path) -> Callable[[str, str, str], bool]:
         whole = make_app('html', srcdir=app.srcdir, builddir=tmp_path / f'whole{builds}',
                          freshenv=True)
         whole.build()
-        assert index_files(app.outdir) == index_files(whole.outdir)
+        assert answers(app) == answers(whole)
         kept = pickle.loads((app.doctreedir / KEPT_INDEX).read_bytes())
         assert not pickle.loads((whole.doctreedir / KEPT_INDEX).read_bytes()).patched
         return kept.patched
@@ -541,12 +599,28 @@ def test_an_edit_patches_the_shards_into_what_a_whole_index_holds(app, make_app,
     # and removed again
     assert edit('index.rst', '\n| 新裁定。\\ :ruling:`22/2/2`', '')
     assert manifest(app)['epoch'] == epoch
-    # a paragraph added: the rulings' ids start one later, the index made whole
-    assert not edit('other.rst', '没有裁定的另一段落。',
-                    '没有裁定的另一段落。\n\n新的段落。')
-    assert manifest(app)['epoch'] != epoch
-    assert not edit('other.rst', '\n\n新的段落。', '')
+    # a ruling of an older date added (a chapter's commonest edit): a new id
+    # after the last, ranked among the oldest; no other document moves
+    assert edit('other.rst', '| 「`旋风`_」不能对应', '| 早的裁定。\\ :ruling:`15/5/5`\n| 「`旋风`_」不能对应')
     assert manifest(app)['epoch'] == epoch
+    assert rulings(app)[-1][0] == '早的裁定。'
+    assert len(manifest(app)['ranks']) == 2  # and the ruling that moved above
+    # a paragraph added: a spare id of the texts
+    assert edit('other.rst', '没有裁定的另一段落。', '没有裁定的另一段落。\n\n新的段落。')
+    # a section added before another page's: the sections' next number, ranked
+    # before that page's
+    assert edit('index.rst', '\n.. toctree::', '新小节\n------\n\n新小节的段落。\n\n.. toctree::')
+    assert manifest(app)['epoch'] == epoch
+    assert len(manifest(app)['section_ranks']) == 1
+    assert edit('index.rst', '新小节\n------\n\n新小节的段落。\n\n.. toctree::', '\n.. toctree::')
+    assert edit('other.rst', '\n\n新的段落。', '')
+    assert edit('other.rst', '| 早的裁定。\\ :ruling:`15/5/5`\n', '')
+    assert manifest(app)['epoch'] == epoch and len(manifest(app)['ranks']) == 1
+    # more texts added than the texts have spare ids: laid out whole
+    more = ''.join(f'\n\n段落{i}。' for i in range(layout.spare(4) + 1))
+    assert not edit('other.rst', '没有裁定的另一段落。', '没有裁定的另一段落。' + more)
+    assert manifest(app)['epoch'] != epoch
+    assert edit('other.rst', more, '')
     # the kept index no longer the files': made whole
     (app.outdir / '_static' / 'rulings-index.js').unlink()
     assert not edit('other.rst', '另一段落', '又一段落')

@@ -136,6 +136,44 @@ def test_a_bigram_in_most_documents_is_fetched_alone_and_finds_the_same(
             assert {shards.alone_name(gram) for gram in alone} <= parts, query
 
 
+def test_an_editors_incremental_index_answers_as_a_clean_builds(make_app, desktop, tmp_path):
+    """An editor's preview: rulings of older dates, a paragraph and a section
+    added keep every other document's id (layout.py), so the index ranks
+    the new ones; each query shows the rulings and the sections a clean
+    build of the same pages shows, in the same order."""
+    srcdir = tmp_path / 'edited'
+    shutil.copytree(Path(__file__).parents[1] / 'roots' / 'test-ruling-search', srcdir)
+    make_app('html', srcdir=srcdir, freshenv=True).build()
+    index, other = srcdir / 'index.rst', srcdir / 'other.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace(
+        '\n.. toctree::',
+        '| 「`黑洞`_」的效果在伤害步骤的处理。\\ :ruling:`18/6/6`\n\n'
+        '新小节\n------\n\n伤害步骤的新段落。\n\n.. toctree::'), encoding='utf-8')
+    other.write_text(other.read_text(encoding='utf-8').replace(
+        '没有裁定的段落。', '没有裁定的段落。\n\n| 「`旋风`_」在伤害步骤的另一条。\\ :ruling:`15/5/5`'),
+        encoding='utf-8')
+    edited = make_app('html', srcdir=srcdir)
+    edited.build()
+    clean = make_app('html', srcdir=srcdir, builddir=tmp_path / 'clean', freshenv=True)
+    clean.build()
+    laid = json.loads((edited.outdir / '_static' / 'rulings-index.js').read_text(
+        encoding='utf-8')[len('RulingSearch.setIndex('):-len(');\n')])
+    assert laid['ranks'] and laid['section_ranks']  # the ids kept: the new ones ranked
+    with serve(clean.outdir) as before, serve(edited.outdir) as after:
+        for query in ('伤害步骤', '旋风', '黑洞', '段落', '2018-06-06'):
+            shown = []
+            for base in (before, after):
+                desktop.goto(f'{base}search.html?q={quote(query)}')
+                desktop.wait_for_function("document.querySelector("
+                                          "'#ruling-results .ruling-search-count')"
+                                          "?.textContent.length > 0")
+                sections_done(desktop)
+                shown.append((ruling_results(desktop), desktop.eval_on_selector_all(
+                    '#search-results li a', 'links => links.map((a) => a.getAttribute("href"))')))
+            assert shown[0] == shown[1] and shown[0][0] + shown[0][1], query
+    assert len(shown[0][0]) >= 1
+
+
 def test_the_search_answers_from_the_built_folder_too(desktop, site):
     """Opened from the built folder (file://, where a page may not fetch),
     the manifest and the parts load as the scripts they are, and the search

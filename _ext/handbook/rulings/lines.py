@@ -207,6 +207,10 @@ class Ruling:
     #: ``[start, end)`` of each struck part of :attr:`text`, in characters, where
     #: some of its words are struck and some not (:func:`struck_spans`)
     struck_spans: tuple[tuple[int, int], ...] = ()
+    #: a digest of its markup (:func:`markup_of`): a ruling whose markup alone
+    #: changed (its words set in bold) is another record, so that the lists that
+    #: show its HTML (card pages) write it again
+    markup: str = ''
 
     @property
     def dates(self) -> tuple[str, ...]:
@@ -458,7 +462,9 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
     if day is not None:
         references = (Reference(day[0], day[1], None, None, section=True), *references)
     cards = tuple(ruling_cards(env, line))
-    struck = any(map(is_struck, line.findall(nodes.Element)))
+    inside = list(line.findall(include_self=False))
+    struck = is_struck(line) or any(is_struck(node) for node in inside
+                                    if isinstance(node, nodes.Element))
     text = plain_text(line)
     markers = env.config.handbook_changed_markers
     changed = struck or any(marker in text for marker in markers)
@@ -468,7 +474,7 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
                     status=statuses.read_status(line, markers, superseded=superseded is not None),
                     sources=statuses.read_sources(references, env.config,
                                                   line.get('ruling_header')),
-                    superseded_by=superseded or None)
+                    superseded_by=superseded or None, markup=markup_of(inside))
     if struck and 'overturned' not in ruling.status:
         spans = struck_spans(line, text)
         if spans:
@@ -478,6 +484,20 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
         if dates:
             return dataclasses.replace(ruling, card_dates=dates)
     return ruling
+
+
+def markup_of(inside: list[nodes.Node]) -> str:
+    """A short digest of a ruling's markup, the nodes *inside* its line in
+    document order: each element's name, classes and target, each text as
+    it is (a date moved in the sentence is the same text to the record)."""
+    digest = hashlib.blake2b(digest_size=8)
+    for node in inside:
+        if isinstance(node, nodes.Text):
+            digest.update(f'{node}\1'.encode())
+        else:
+            digest.update(f"{node.tagname}\0{node.get('classes')}\0{node.get('refuri', '')}\0"
+                          f"{node.get('reftarget', '')}\0{node.get('refid', '')}\1".encode())
+    return digest.hexdigest()
 
 
 #: around struck text, as :func:`struck_spans` reads it (control characters: no text holds them)

@@ -3,23 +3,21 @@
 Making the shards (:mod:`handbook.search.shards`) takes every bigram of
 every document: on a handbook of 15,000 rulings, seconds in every build
 that read a page, however small the edit, and the build waits for them.
-An edit that changes the text of a few documents (a ruling's words, a
-paragraph), or adds or removes a few rulings where the ids of the others
-stay (:mod:`handbook.search.rulings_index`: the rulings oldest first, after
-the texts), leaves the other documents' ids as they were: only the entries
-of the bigrams and characters of those documents, and of the months and
-spellings that changed, are different.
+An edit that changes, adds or removes a few documents (a ruling's words,
+a paragraph, a ruling) leaves the other documents' ids as they were
+(:mod:`handbook.search.layout`): only the entries of the bigrams and
+characters of those documents, and of the months and spellings that
+changed, are different.
 
 :class:`Kept` is what a build keeps of its index, for the next: each
 document's haystack, the months' and spellings' entries, the number of
 shards of each kind and the sizes they were chosen from.  :func:`patch`
 takes it and the new documents, reads the shards that hold a changed entry
 (their files, as the last build wrote them), changes those entries and
-gives back those shards' JSON: the same bytes a whole new index would have
-in them (an id the edit added or removed is a document whose text was, or
-becomes, empty).  It gives up -- the index is made whole -- where the
-documents are laid out otherwise (the caller compares the layouts), where
-more than :data:`MOST_CHANGED` changed, where
+gives back those shards' JSON: the bytes a whole index of the same layout
+would have in them (an id the edit added or removed is a document whose
+text was, or becomes, empty).  It gives up -- the index is laid out and
+made whole -- where more than :data:`MOST_CHANGED` changed, where
 the number of shards would change, where a bigram would become a part of
 its own or stop being one (:func:`handbook.search.shards.alone`), or where
 a shard does not hold what the kept index says it does.
@@ -37,10 +35,12 @@ from handbook.search import shards
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from handbook.search.layout import Layout
+
 #: bump when what is kept, or how a shard is written, changes: a kept index
 #: of another format is not read (its fields may not be this one's; 5: the
-#: rulings' ids after the texts', oldest first)
-FORMAT = 5
+#: rulings' ids after the texts', oldest first; 6: their layout, layout.py)
+FORMAT = 6
 #: the most documents an edit may change for the shards to be patched
 MOST_CHANGED = 300
 
@@ -58,6 +58,7 @@ class Kept:
     version: str = ''  # the manifest's version of the index it describes
     shards: list[str] = dataclasses.field(default_factory=list)  # its shards' part names
     patched: bool = False  # whether this index's shards were patched, not made whole
+    layout: Layout | None = None  # each document's id (layout.py)
     format: int = FORMAT
 
 

@@ -78,13 +78,14 @@ alone.
 **The index.**  ``_static/rulings-index.js``, the *manifest*, is small: the
 labels, the pages and sections, the counts, the number of shards, the
 index's version (a digest of its parts: the parts' addresses end in
-``?v=<version>``) and its epoch (a digest of how the documents are laid out,
-the sections, the number of shards and the bigrams alone: every part holds
-it, and a part of another epoch, which a stale manifest would mix with newer
-parts, has the manifest loaded again; so does an id the manifest's counts do
-not hold, or one a part lacks: a ruling added since)::
+``?v=<version>``) and its epoch (a digest of how a clean build laid the
+documents out, the number of shards and the bigrams alone, kept by the
+incremental builds after it: every part holds it, and a part of another
+epoch, which a stale manifest would mix with newer parts, has the manifest
+loaded again; so does an id the manifest's counts do not hold, or one a
+part lacks: a ruling added since)::
 
-    RulingSearch.setIndex({"format": 3, "version": "…", "epoch": "…", "labels": {…},
+    RulingSearch.setIndex({"format": 4, "version": "…", "epoch": "…", "labels": {…},
       "shards": 64, "chars": 16, "chunk": 4, "rulings": 473, "texts": 120,
       "pages": [[uri, title, searchable], …],
       "sections": [[page, id, title, top], …], "alone": ["效果", …], "script": 1})
@@ -105,26 +106,25 @@ manifest's ``script`` is 1).  A query loads the manifest, then the shards of its
 terms, then the chunks of the results it shows: a few dozen kilobytes.
 
 **The documents' ids.**  The section texts come first (``0`` to ``texts`` −
-1), then the rulings, oldest first (rulings of one date in the reverse of
-page order: newest first is the reverse of the ids).  So a ruling added to
-the newest day of a yearly FAQ page, an editor's most common edit, moves
-only the rulings of its date and of later dates: every other document
-keeps its id, the epoch stays, and the shards are patched.  But every
-bigram of a moved ruling has a new entry: a day of a few rulings rewrites
-a few dozen parts, a day of thirty most shards (``docs/bench-records.md``).
-Ids in page order within a date would move none, but the search would then
-show a day's rulings in the reverse of the order the card pages, the
-timeline and the feed show them.
+1, the last few of them spare ids, empty), then the rulings, oldest first
+(rulings of one date in the reverse of page order: newest first is the
+reverse of the ids).  That is a clean build's layout; an incremental build
+keeps each document's id and ranks the ones it adds
+(:mod:`handbook.search.layout`): the manifest's ``ranks`` (``[[id, rank],
+…]``) and ``section_ranks`` give the place in the order of the ids whose
+place is not their id, and a section number the pages no longer have is
+``null`` in ``sections``.  So an edit writes only the parts that hold a
+document it changed, added or removed.
 
 The index is made again when a page was read again or removed, a registry
 row changed, or the manifest is missing (``html-collect-pages``, before the
 search page, which names the manifest with its checksum); a file is
 written only when its content changed, and a part the index no longer has
-is removed.  Where an edit changed, added or removed a few documents and
-moved no other, the last index's shards are patched, not made again
+is removed.  Where an edit changed, added or removed a few documents, the
+last index's shards are patched, not made again
 (:mod:`handbook.search.patch`, from what the last build kept:
-:data:`KEPT_INDEX`).  The current edition (``-t current``) leaves overturned rulings
-out, as it does everywhere.
+:data:`KEPT_INDEX`, its layout included).  The current edition (``-t
+current``) leaves overturned rulings out, as it does everywhere.
 
 Configuration: none.  It sets ``html_search_options['dict']`` to ``''``
 where ``conf.py`` does not set it (see :func:`configure`).
@@ -150,7 +150,7 @@ from handbook.render.anchors import page_title
 from handbook.listings.card_index import card_page
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings import same
-from handbook.search import other_scripts, patch, shards
+from handbook.search import layout, other_scripts, patch, shards
 from handbook.search.section_texts import page_texts
 from handbook.store import changes, store
 
@@ -165,8 +165,9 @@ if TYPE_CHECKING:
 
 _ = get_translation('handbook')
 
-#: bump when the shape of the index changes (3: the texts' ids first, the rulings oldest first)
-FORMAT = 3
+#: bump when the shape of the index changes (3: the texts' ids first, the rulings
+#: oldest first; 4: ids that stay from build to build, ranks: layout.py)
+FORMAT = 4
 #: the environment's version: a new index format, or a change in what a
 #: page's reading leaves for the index or in what the index makes of it,
 #: reads every page again, so that the index is made anew (bump the last
@@ -273,6 +274,8 @@ class Index:
         self.page_of: dict[str, int] = {}
         self.sections: list[list[Any]] = []
         self.section_of: dict[tuple[str, str], int] = {}
+        #: each section's key, by its number: its page and id
+        self.section_keys: list[tuple[str, str]] = []
         self.folded: dict[str, str] = {}
         order = ruling_lines.page_order(env)
         by_page = ruling_lines.rulings(env)
@@ -315,6 +318,7 @@ class Index:
         if key not in self.section_of:
             self.section_of[key] = len(self.sections)
             self.sections.append([page, ident, title, 1 if top else 0])
+            self.section_keys.append(key)
         return self.section_of[key]
 
     def ruling_section(self, ruling: Ruling) -> int:
@@ -395,91 +399,136 @@ class Index:
               ) -> tuple[dict[str, Any], dict[str, str], patch.Kept]:
         """The manifest, ``{part name: data as JSON}``, and what the next
         build keeps of them.  With *kept* (the last build's) and *read* (its
-        parts' JSON), the shards are patched where they can be
-        (:mod:`handbook.search.patch`): the same parts, byte for byte."""
-        haystacks: list[str] = []
-        doc_sections: list[Any] = []
-        text_entries = []
-        for section, block in self.texts:  # the texts first: ids 0 to texts - 1
-            haystacks.append(self.haystack(block)[0])
-            text_entries.append([section, block])
-            doc_sections.append(section)
-        days: dict[str, list[int]] = {}
-        chunk_entries: list[list[Any]] = []
-        for group in reversed(self.rulings):  # then the rulings, oldest first
-            doc = len(haystacks)
+        parts' JSON), the documents keep their ids where they can
+        (:mod:`handbook.search.layout`) and the shards are patched
+        (:mod:`handbook.search.patch`); else the index is laid out whole."""
+        # the documents in their order: the texts in page order (each known by
+        # its section and its place in it), then the rulings, oldest first
+        texts: list[tuple[Any, int, str, str]] = []  # (key, section, block, haystack)
+        blocks: dict[int, int] = {}
+        for section, block in self.texts:
+            blocks[section] = place = blocks.get(section, -1) + 1
+            texts.append(((self.section_keys[section], place), section, block,
+                          self.haystack(block)[0]))
+        rulings: list[tuple[Any, list[Any], str]] = []  # (key, entry, haystack)
+        for group in reversed(self.rulings):
             entry, haystack = self.ruling_entry(group)
-            haystacks.append(haystack)
-            chunk_entries.append(entry)
-            places = entry[3]
-            doc_sections.append(places[0][0] if len(places) == 1 else [p[0] for p in places])
-            for place in places:
-                for iso in dict.fromkeys(place[3].split()):
-                    days.setdefault(iso, []).append(doc)
-        months = shards.months(days)
+            rulings.append(((group[0].docname, group[0].anchor), entry, haystack))
+        keys = ([key for key, *_ in texts], [key for key, *_ in rulings], self.section_keys)
         spellings = {spelling: shards.dumps(value)
                      for spelling, value in self.spellings(app).items()}
-        # how the documents are laid out: where the rulings start, and the
-        # sections their entries name by number (a ruling added or removed
-        # at the end leaves it as it was)
-        ids = shards.version([str(shards.CHUNK), str(len(self.texts)),
-                              *(f'{self.pages[page][0]}#{ident}'
-                                for page, ident, _title, _top in self.sections)])
+        laid = None
         patched = None
-        if kept is not None and read is not None and kept.epoch.startswith(f'{ids}:'):
-            patched = patch.patch(kept, haystacks, months, spellings, read)
-        if patched is not None:
-            changed, sizes = patched
-            data = {}
-            for name in sorted(set(kept.shards) | changed.keys()):
-                text = changed[name] if name in changed else read(name)
-                if text is None:  # a part of the last index is gone, or not its own
-                    patched = None
-                    break
-                if text:  # a shard left with no entry is no part, as in a whole index
-                    data[name] = text
-            counts = kept.counts
-        if patched is None:
+        if kept is not None and read is not None and kept.layout is not None:
+            placed = layout.kept(kept.layout, *keys)
+            if placed is not None:
+                laid = _Laid(self, placed, texts, rulings)
+                patched = patch.patch(kept, laid.haystacks, laid.months, spellings, read)
+                data = _patched_shards(kept, patched, read) if patched is not None else None
+                if data is None:
+                    laid = patched = None
+        if laid is None:
+            laid = _Laid(self, layout.whole(*keys), texts, rulings)
             postings = shards.Postings()
-            for doc, haystack in enumerate(haystacks):
-                postings.add(doc, haystack)
-            made = shards.shards(postings, months, spellings)
-            data = {f'{kind}{number}': text for kind, (_count, texts, _size) in made.items()
-                    for number, text in texts.items()}
+            for doc, haystack in enumerate(laid.haystacks):
+                if haystack:
+                    postings.add(doc, haystack)
+            made = shards.shards(postings, laid.months, spellings)
+            data = {f'{kind}{number}': text for kind, (_count, parts, _size) in made.items()
+                    for number, text in parts.items()}
             counts = {kind: count for kind, (count, _texts, _size) in made.items()}
             sizes = {kind: size for kind, (_count, _texts, size) in made.items()}
-        count, chars = counts['k'], counts['u']
-        for name, entries in shards.chunks(chunk_entries, 'r'):
+            # how the ids are laid out and the shards' keys (a page's script
+            # that finds an id its manifest does not hold, or a part without
+            # it, loads the manifest again: rulings_search.js's stale())
+            alone = sorted(shards.alone_gram(name) for name in data if name[0] == 'g')
+            epoch = shards.version([str(counts['k']), str(counts['u']), str(shards.CHUNK),
+                                    repr(laid.layout), *alone])
+        else:
+            counts, sizes, epoch = kept.counts, patched[1], kept.epoch
+            alone = sorted(shards.alone_gram(name) for name in data if name[0] == 'g')
+        for name, entries in shards.chunks(laid.ruling_entries, 'r'):
             data[name] = shards.dumps(entries)
-        for name, entries in shards.chunks(text_entries, 'b'):
+        for name, entries in shards.chunks(laid.text_entries, 'b'):
             data[name] = shards.dumps(entries)
-        data['s'] = shards.dumps(doc_sections)
+        data['s'] = shards.dumps(laid.doc_sections)
         # the other script's characters, for a term that finds nothing as typed (the
         # characters gathered a text at a time: a set per text at once took 75 MB)
         used: set[str] = set()
-        for haystack in haystacks:
+        for haystack in laid.haystacks:
             used.update(haystack)
         table = other_scripts.character_table(app, used)
         if table:
             data['t'] = shards.dumps([''.join(table), ''.join(table.values())])
-        # how the ids are laid out and the shards' keys: the same while the
-        # texts are as many, the sections the same, the number of shards the
-        # same and so are the bigrams that are parts of their own (a ruling
-        # added or moved leaves it: a page's script that finds an id its
-        # manifest does not hold, or a part without it, loads the manifest
-        # again, rulings_search.js's stale())
-        alone = sorted(shards.alone_gram(name) for name in data if name[0] == 'g')
-        epoch = shards.version([str(count), str(chars), ids, *alone])
         version = shards.version(f'{name}\0{text}' for name, text in sorted(data.items()))
         manifest = {'format': FORMAT, 'version': version, 'epoch': epoch, 'labels': labels(),
-                    'shards': count, 'chars': chars, 'chunk': shards.CHUNK, 'rulings': len(self.rulings),
-                    'texts': len(self.texts), 'pages': self.pages, 'sections': self.sections,
+                    'shards': counts['k'], 'chars': counts['u'], 'chunk': shards.CHUNK,
+                    'rulings': len(laid.layout.rulings.keys), 'texts': len(laid.layout.texts.keys),
+                    'pages': self.pages, 'sections': laid.sections,
                     'alone': alone, 'script': 1 if table else 0}
-        keep = patch.Kept(epoch=f'{ids}:{epoch}', haystacks=haystacks, months=months,
+        if laid.layout.rank_count():  # an incremental build's: see layout.py
+            manifest['ranks'] = sorted(laid.layout.ranks().items())
+            manifest['section_ranks'] = sorted(laid.layout.sections.ranks.items())
+        keep = patch.Kept(epoch=epoch, haystacks=laid.haystacks, months=laid.months,
                           spellings=spellings, counts=counts, sizes=sizes, version=version,
                           shards=sorted(name for name in data if name[0] in 'kug'),
-                          patched=patched is not None)
+                          patched=patched is not None,
+                          layout=laid.layout)
         return manifest, data, keep
+
+
+class _Laid:
+    """The documents at their ids (:mod:`handbook.search.layout`): each id's
+    haystack (``''``: an empty id), its chunk entry (None) and its sections;
+    the days' documents; the sections at their numbers."""
+
+    def __init__(self, index: Index, laid: layout.Layout,
+                 texts: list[tuple[Any, int, str, str]],
+                 rulings: list[tuple[Any, list[Any], str]]) -> None:
+        self.layout = laid
+        first = len(laid.texts.keys)  # the first ruling's id
+        numbers = layout.ids(laid.sections, index.section_keys)  # natural number -> its own
+        self.sections: list[Any] = [None] * len(laid.sections.keys)
+        for natural, number in enumerate(numbers):
+            self.sections[number] = index.sections[natural]
+        size = first + len(laid.rulings.keys)
+        self.haystacks = [''] * size
+        self.doc_sections: list[Any] = [None] * size
+        self.text_entries: list[Any] = [None] * first
+        for doc, (_key, section, block, haystack) in zip(
+                layout.ids(laid.texts, [key for key, *_ in texts]), texts):
+            self.haystacks[doc] = haystack
+            self.text_entries[doc] = [numbers[section], block]
+            self.doc_sections[doc] = numbers[section]
+        days: dict[str, list[int]] = {}
+        self.ruling_entries: list[Any] = [None] * len(laid.rulings.keys)
+        for at, (_key, entry, haystack) in zip(
+                layout.ids(laid.rulings, [key for key, *_ in rulings]), rulings):
+            doc = first + at
+            places = [[numbers[place[0]], *place[1:]] for place in entry[3]]
+            self.ruling_entries[at] = [*entry[:3], places, *entry[4:]]
+            self.haystacks[doc] = haystack
+            self.doc_sections[doc] = (places[0][0] if len(places) == 1
+                                      else [place[0] for place in places])
+            for place in places:
+                for iso in dict.fromkeys(place[3].split()):
+                    days.setdefault(iso, []).append(doc)
+        self.months = shards.months(days)
+
+
+def _patched_shards(kept: patch.Kept, patched: tuple[dict[str, str], dict[str, int]],
+                    read: Callable[[str], str | None]) -> dict[str, str] | None:
+    """Every shard of the patched index: the changed ones, and the last
+    index's others as it wrote them; None where one of those is gone."""
+    changed, _sizes = patched
+    data = {}
+    for name in sorted(set(kept.shards) | changed.keys()):
+        text = changed[name] if name in changed else read(name)
+        if text is None:  # a part of the last index is gone, or not its own
+            return None
+        if text:  # a shard left with no entry is no part, as in a whole index
+            data[name] = text
+    return data
 
 
 def index_text(manifest: dict[str, Any]) -> str:
@@ -560,7 +609,7 @@ def make_index(app: Sphinx) -> None:
     folder = static / PARTS
     kept_path = Path(app.doctreedir) / KEPT_INDEX
     kept = _kept(kept_path, path)
-    read = _PartReader(folder, kept.epoch.partition(':')[2]) if kept is not None else None
+    read = _PartReader(folder, kept.epoch) if kept is not None else None
     manifest, data, keep = Index(app, builder).parts(app, kept, read)
     kept_path.unlink(missing_ok=True)
     for name, content in data.items():

@@ -25,7 +25,7 @@ const RulingSearch = (() => {
 
   // -- loading ------------------------------------------------------------------------
 
-  const FORMAT = 3; // rulings_index.py's FORMAT: the texts' ids first, the rulings oldest first
+  const FORMAT = 4; // rulings_index.py's FORMAT: the texts' ids first, the rulings oldest first, ranks
   let manifest = null; // the manifest (format 3), or a whole index of format 1
   let whole = null; // format 1: every ruling, prepared ({entries, haystacks, days})
   let parts = new Map(); // part name -> its data
@@ -342,10 +342,16 @@ const RulingSearch = (() => {
   };
 
   /** Whether a document is a ruling; and the rulings' order, newest first.  The
-   * index's ids (rulings_index.py): the section texts first, then the rulings
-   * oldest first; an index of format 1 holds its rulings alone, newest first. */
+   * index's ids (rulings_index.py, layout.py): the section texts first, then
+   * the rulings, oldest first, each id its rank but those the manifest's
+   * "ranks" give (an incremental build's documents added since the index was
+   * made whole); an index of format 1 holds its rulings alone, newest first. */
+  let ranks = new Map();
+  let sectionRanks = new Map();
+  const rank = (doc) => ranks.get(doc) ?? doc;
+  const sectionRank = (number) => sectionRanks.get(number) ?? number;
   const isRuling = (doc) => (whole ? doc < whole.entries.length : doc >= manifest.texts);
-  const newestFirst = (a, b) => (whole ? a - b : b - a);
+  const newestFirst = (a, b) => (whole ? a - b : rank(b) - rank(a));
 
   /** The rulings that match every term, newest first (their ids). */
   const rulingsOf = (matched) => {
@@ -364,7 +370,7 @@ const RulingSearch = (() => {
     const names = docs.map((doc) => `${kind}${Math.floor((doc - offset) / manifest.chunk)}`);
     await loadAll(names);
     const entries = docs.map((doc, i) => parts.get(names[i])[(doc - offset) % manifest.chunk]);
-    if (entries.includes(undefined)) { // a chunk loaded before a ruling was added
+    if (entries.some((entry) => entry == null)) { // a chunk loaded before a ruling was added
       stale();
       throw new Stale("the index changed: its manifest is loaded again");
     }
@@ -526,6 +532,8 @@ const RulingSearch = (() => {
       manifest = index;
     }
     alone = new Set(manifest.alone || []);
+    ranks = new Map(manifest.ranks || []);
+    sectionRanks = new Map(manifest.section_ranks || []);
     labels = manifest.labels;
     listeners.splice(0).forEach((resolve) => resolve(manifest));
     if (renewed) rerun.forEach((again) => again());
@@ -898,14 +906,16 @@ const RulingSearch = (() => {
   const sectionResults = async (matched) => {
     if (!matched.length || whole || matched.some((docs) => !docs.size)) return [];
     const of = await load("s");
-    const searchable = (number) => manifest.pages[sectionOf(number)[0]][2];
+    // (a number the manifest no longer has: a part older than it)
+    const searchable = (number) => Boolean(sectionOf(number)) && manifest.pages[sectionOf(number)[0]][2];
     // a section's snippet comes from its newest ruling that matched, else its text
-    const first = (a, b) => isRuling(b) - isRuling(a) || (isRuling(a) ? newestFirst(a, b) : a - b);
+    const first = (a, b) => isRuling(b) - isRuling(a)
+      || (isRuling(a) ? newestFirst(a, b) : rank(a) - rank(b));
     const perTerm = matched.map((docs) => {
       const found = new Map(); // section -> the first document of it that matched
       for (const doc of [...docs].sort(first)) {
         const at = of[doc];
-        if (at === undefined) { // s.js loaded before a ruling was added
+        if (at == null) { // s.js loaded before a ruling was added
           stale();
           continue;
         }
@@ -930,7 +940,7 @@ const RulingSearch = (() => {
     for (const page of both.sort((a, b) => a - b)) {
       const [, pageTitle] = manifest.pages[page];
       const here = sectionsMatched.filter((number) => sectionOf(number)[0] === page)
-        .sort((a, b) => a - b);
+        .sort((a, b) => sectionRank(a) - sectionRank(b));
       if (!here.length) add(page, "", pageTitle, null);
       for (const number of here) {
         const [, ident, title, top] = sectionOf(number);
