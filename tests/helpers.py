@@ -346,8 +346,10 @@ _SEARCH_PART = re.compile(r'RulingSearch\.addPart\("(\w+)","(\w+)",(.*)\);\n', r
 
 
 def search_manifest(app) -> dict:
-    """The search index's manifest (``_static/rulings-index.js``)."""
-    text = (app.outdir / '_static' / 'rulings-index.js').read_text(encoding='utf-8')
+    """The search index's manifest (``_static/rulings-index.js``; *app*: a
+    Sphinx app, or the folder of a built site)."""
+    text = (Path(getattr(app, 'outdir', app)) / '_static' / 'rulings-index.js').read_text(
+        encoding='utf-8')
     assert text.startswith('RulingSearch.setIndex(') and text.endswith(');\n')
     return json.loads(text[len('RulingSearch.setIndex('):-len(');\n')])
 
@@ -356,11 +358,71 @@ def search_parts(app) -> dict[str, object]:
     """Every part of the search index, by name; each is of the manifest's epoch."""
     epoch = search_manifest(app)['epoch']
     found = {}
-    for path in (app.outdir / '_static' / 'search').iterdir():
+    for path in (Path(getattr(app, 'outdir', app)) / '_static' / 'search').iterdir():
         name, of, data = _SEARCH_PART.fullmatch(path.read_text(encoding='utf-8')).groups()
         assert f'{name}.js' == path.name and of == epoch
         found[name] = json.loads(data)
     return found
+
+
+def search_answers(app) -> dict:
+    """What the index of *app*'s build answers, whatever ids its documents
+    have (an incremental build keeps the ids of the last, where a clean
+    build lays them out in order: layout.py): each key's documents, each
+    shown as its chunk entry says (its sections by page and id); the
+    rulings newest first, the texts and the sections in page order, by
+    their ranks; and what the manifest says besides the ids.  *app*: a
+    Sphinx app, or the folder of a built site."""
+    from handbook.search.shards import ungapped
+
+    found, index = search_parts(app), search_manifest(app)
+    first, chunk = index['texts'], index['chunk']
+    ranks = dict(index.get('ranks', []))
+    section_ranks = dict(index.get('section_ranks', []))
+
+    def section(number: int) -> tuple:
+        page, ident, title, top = index['sections'][number]
+        return index['pages'][page][0], ident, title, top
+
+    def shown(doc: int) -> str:
+        if doc < first:
+            number, block = found[f'b{doc // chunk}'][doc % chunk]
+            return json.dumps(['text', section(number), block], ensure_ascii=False)
+        text, other, keys, places, *struck = found[f'r{(doc - first) // chunk}'][(doc - first) % chunk]
+        return json.dumps(['ruling', text, other, keys,
+                           [[section(place[0]), *place[1:]] for place in places], struck],
+                          ensure_ascii=False)
+
+    grams: dict[str, list] = {}
+    chars, months, spellings = {}, {}, {}
+    for part in found.values():
+        if not isinstance(part, dict):  # chunks, s and t are lists
+            continue
+        for gram, entry in part.get('g', {}).items():
+            docs = ungapped(entry[0::2])
+            grams[gram] = sorted((shown(doc), json.dumps(where)) for doc, where in zip(docs, entry[1::2]))
+        for char, gaps in part.get('c', {}).items():
+            chars[char] = sorted(map(shown, ungapped(gaps)))
+        for month, days in part.get('d', {}).items():
+            months[month] = {day: sorted(map(shown, ungapped(gaps)))
+                             for day, gaps in days.items()}
+        spellings.update(part.get('n', {}))
+    of = found['s']
+    docs = [doc for doc, at in enumerate(of) if at is not None]
+    return {
+        'grams': grams, 'chars': chars, 'months': months, 'spellings': spellings,
+        'sections of': sorted((shown(doc), json.dumps([section(n) for n in (
+            [of[doc]] if isinstance(of[doc], int) else of[doc])])) for doc in docs),
+        'rulings': [shown(doc) for doc in sorted((doc for doc in docs if doc >= first),
+                                                 key=lambda doc: -ranks.get(doc, doc))],
+        'texts': [shown(doc) for doc in sorted((doc for doc in docs if doc < first),
+                                               key=lambda doc: ranks.get(doc, doc))],
+        'sections': [section(n) for n in sorted(
+            (n for n, value in enumerate(index['sections']) if value is not None),
+            key=lambda n: section_ranks.get(n, n))],
+        **{key: index[key] for key in ('format', 'labels', 'pages', 'chunk', 'script')},
+        't': found.get('t'),
+    }
 
 
 def whole_list(outdir, docname: str) -> str:

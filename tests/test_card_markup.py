@@ -208,6 +208,18 @@ JOINS = {
           'see its backquotes): end the role or emphasis before it and start it again after '
           'it [handbook.markup]'],
          '| :strike:`另见`\\ ``21/3/4``\\ :strike:`的说明。`'),
+    # a role not closed before the role after it (an editor's round trip: told
+    # to write the `\\ ` that was there); a date link with no address, as the
+    # seeds write it (an adopter's: docutils' warnings alone)
+    37: (['ERROR: role :strike: is not closed before :ruling:, so that its text runs on over '
+          ':ruling:`17/3/24` (readers see the markup): write its closing backquote before '
+          ':ruling:: :strike:`「旋风」不能发动。`\\ :ruling:`17/3/24` [handbook.markup]'],
+         '| :strike:`「旋风」不能发动。`\\ :ruling:`17/3/24`'),
+    38: (['ERROR: link `17/3/24 `__ has no address, and the space before its closing backquote '
+          'leaves it open (readers see its markup): give it its address, '
+          '`17/3/24 <https://…>`__, or write its text alone, 17/3/24 [handbook.markup]',
+          UNENDED, UNENDED],
+         '| 「`旋风`_」不能发动。\\ 17/3/24'),
 }
 
 
@@ -281,8 +293,18 @@ def test_a_card_link_that_misses_a_piece_of_its_markup(app, make_app, tmp_path):
 @pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
 def test_a_role_left_unclosed(app, make_app, tmp_path):
     """``\\ :ruling:`17/3/24`` and the line's end: docutils' warning alone,
-    with no fix (an editor's round trip); now the closing backquote."""
-    reported_and_fixed(app, make_app, tmp_path, [31])
+    with no fix (an editor's round trip); now the closing backquote.  Before
+    another role, the first role's closing backquote (it was told to write
+    the `\\ ` it had)."""
+    reported_and_fixed(app, make_app, tmp_path, [31, 37])
+
+
+@pytest.mark.sphinx('html', testroot='check-markup-joins')
+@pytest.mark.test_params(shared_result='card_markup-check-markup-joins')
+def test_a_date_link_with_no_address(app, make_app, tmp_path):
+    """`17/3/24 `__, as the seeds write a date link: docutils' two warnings,
+    with no fix (an adopter's round trip); now its address or its text."""
+    reported_and_fixed(app, make_app, tmp_path, [38])
 
 
 @pytest.mark.sphinx('html', testroot='check-markup-joins')

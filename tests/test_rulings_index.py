@@ -29,7 +29,12 @@ from handbook.search.rulings_index import (
     names_text,
     script_text,
 )
-from helpers import assert_no_warnings, search_manifest as manifest, search_parts as parts
+from helpers import (
+    assert_no_warnings,
+    search_answers as answers,
+    search_manifest as manifest,
+    search_parts as parts,
+)
 
 INTL_EXTENSIONS = ['handbook.cards.links', 'handbook.sections.planned', 'handbook.rulings.lines',
                    'handbook.rulings.dates', 'handbook.translations.catalogs',
@@ -490,63 +495,6 @@ def test_where_opencc_cannot_run_a_note_says_so_and_the_index_is_made(app, monke
     ('zh_HK', other_scripts.INTO_SIMPLIFIED), ('en', ()), (None, ()), ('', ())])
 def test_which_conversions_a_language_gets(language, configs):
     assert other_scripts.configs(language) == configs
-
-
-def answers(app) -> dict:
-    """What the index of *app*'s build answers, whatever ids its documents
-    have (an incremental build keeps the ids of the last, where a clean
-    build lays them out in order: layout.py): each key's documents, each
-    shown as its chunk entry says (its sections by page and id); the
-    rulings newest first, the texts and the sections in page order, by
-    their ranks; and what the manifest says besides the ids."""
-    found, index = parts(app), manifest(app)
-    first, chunk = index['texts'], index['chunk']
-    ranks = dict(index.get('ranks', []))
-    section_ranks = dict(index.get('section_ranks', []))
-
-    def section(number: int) -> tuple:
-        page, ident, title, top = index['sections'][number]
-        return index['pages'][page][0], ident, title, top
-
-    def shown(doc: int) -> str:
-        if doc < first:
-            number, block = found[f'b{doc // chunk}'][doc % chunk]
-            return json.dumps(['text', section(number), block], ensure_ascii=False)
-        text, other, keys, places, *struck = found[f'r{(doc - first) // chunk}'][(doc - first) % chunk]
-        return json.dumps(['ruling', text, other, keys,
-                           [[section(place[0]), *place[1:]] for place in places], struck],
-                          ensure_ascii=False)
-
-    grams: dict[str, list] = {}
-    chars, months, spellings = {}, {}, {}
-    for part in found.values():
-        if not isinstance(part, dict):  # chunks, s and t are lists
-            continue
-        for gram, entry in part.get('g', {}).items():
-            docs = shards.ungapped(entry[0::2])
-            grams[gram] = sorted((shown(doc), json.dumps(where)) for doc, where in zip(docs, entry[1::2]))
-        for char, gaps in part.get('c', {}).items():
-            chars[char] = sorted(map(shown, shards.ungapped(gaps)))
-        for month, days in part.get('d', {}).items():
-            months[month] = {day: sorted(map(shown, shards.ungapped(gaps)))
-                             for day, gaps in days.items()}
-        spellings.update(part.get('n', {}))
-    of = found['s']
-    docs = [doc for doc, at in enumerate(of) if at is not None]
-    return {
-        'grams': grams, 'chars': chars, 'months': months, 'spellings': spellings,
-        'sections of': sorted((shown(doc), json.dumps([section(n) for n in (
-            [of[doc]] if isinstance(of[doc], int) else of[doc])])) for doc in docs),
-        'rulings': [shown(doc) for doc in sorted((doc for doc in docs if doc >= first),
-                                                 key=lambda doc: -ranks.get(doc, doc))],
-        'texts': [shown(doc) for doc in sorted((doc for doc in docs if doc < first),
-                                               key=lambda doc: ranks.get(doc, doc))],
-        'sections': [section(n) for n in sorted(
-            (n for n, value in enumerate(index['sections']) if value is not None),
-            key=lambda n: section_ranks.get(n, n))],
-        **{key: index[key] for key in ('format', 'labels', 'pages', 'chunk', 'script')},
-        't': found.get('t'),
-    }
 
 
 def editing(app, make_app, tmp_path) -> Callable[[str, str, str], bool]:

@@ -741,6 +741,21 @@ def test_a_misspelt_label_gets_the_label_it_means(make_app, rootdir, tmp_path):
         'write :ref:`同时处理` [handbook.ref]']
 
 
+def test_a_sections_title_written_for_its_label_gets_the_label(make_app, rootdir, tmp_path):
+    """The section retitled, and the :ref: written as its title reads (an
+    editor's round trip: Sphinx's "undefined label" alone): a note with the
+    section's label."""
+    srcdir = edited_root(rootdir, tmp_path, 'title', {
+        'chapter.rst': [('\n同时处理\n--------\n', '\n同时处理的场合\n--------------\n')],
+        'faq/2021.rst': [(':ref:`同时处理`', ':ref:`同时处理的场合`')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert warnings(app) == ["faq/2021.rst:34: WARNING: undefined label: '同时处理的场合' [ref.ref]"]
+    assert notes(app, srcdir) == [
+        "faq/2021.rst:34: note: '同时处理的场合' is the title of the section labelled '同时处理', "
+        'not a label: write :ref:`同时处理` [handbook.ref]']
+
+
 def test_a_label_read_differently_gets_no_did_you_mean(make_app, rootdir, tmp_path):
     srcdir = edited_root(rootdir, tmp_path, 'other', {
         'faq/2021.rst': [(':ref:`同时处理`', ':ref:`同时发动`')]})

@@ -10,7 +10,6 @@ time: speed is ``make bench``'s (tools/search_budget.py).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import shutil
@@ -447,10 +446,13 @@ def test_what_was_read_stays_readable_offline(browser, site, screenshot):
         # says the search goes on (a reader's round trip: 正在搜索中 stayed)
         page.wait_for_function('document.getElementById("search-results").children.length === 0')
         assert page.locator('body').inner_text().count(unavailable) == 1
-        # a page never opened is not there
-        with contextlib.suppress(Exception):
-            page.goto(base + 'effect-types.html')
-        assert 'effect-types' not in page.title()
+        # nor the hint that Enter searches more (a reader's round trip)
+        assert page.locator('#ruling-results .ruling-search-hint').is_hidden()
+        # a page never opened is not there: a page says so, in Chinese, with the
+        # way home (a reader's round trip: the browser's own error page)
+        page.goto(base + 'effect-types.html')
+        assert page.locator('h1').inner_text() == '这一页离线时无法打开'
+        assert page.locator('main a').get_attribute('href') == base
     finally:
         context.close()
 

@@ -549,6 +549,25 @@ class CardMarkup(SphinxTransform):
                 message = self.card_cut_short(after.split('\n')[0])
                 if message is not None:
                     self.error(tick, message, 'card-markup')
+            else:
+                # `17/3/24 `__ (the seeds' shape): a link with no address, whose
+                # space before its closing backquote leaves it open (its date read
+                # as one: an element of its own)
+                between, closing = '', after
+                while closing is not None and '\n' not in between and not (
+                        isinstance(closing, nodes.problematic) and closing.rawsource == '`'):
+                    between += closing.astext()
+                    closing = self.sibling(closing, +1)
+                rest = self.sibling(closing, +1) if closing is not None else None
+                text = between.strip()
+                if closing is not None and text and between[-1].isspace() \
+                        and '\n' not in between and isinstance(rest, nodes.Text) \
+                        and rest.startswith('_'):
+                    written = f'`{text} `{rest[:len(rest) - len(rest.lstrip("_"))]}'
+                    self.error(tick, f'link {written} has no address, and the space before '
+                                     f'its closing backquote leaves it open (readers see its '
+                                     f'markup): give it its address, `{text} <https://…>`__, '
+                                     f'or write its text alone, {text}', 'markup')
             return
         following, node = '', self.sibling(tick, +1)
         while node is not None and '\n' not in following:  # the rest of the line
@@ -768,7 +787,7 @@ class CardMarkup(SphinxTransform):
             strays = []
             for m in _LEFTOVER.finditer(line):
                 if m['role']:
-                    self.role_left(line, m, location)
+                    self.role_left(line, m, location, emphasis)
                 elif m['literal']:  # not deleted: its text would be read (a date dates)
                     self.literal_left(m, location, emphasis)
                 elif m['open'] or m['bare']:
@@ -811,15 +830,30 @@ class CardMarkup(SphinxTransform):
                       subtype='markup')
 
     @staticmethod
-    def role_left(line: str, m: re.Match, location: str) -> None:
+    def role_left(line: str, m: re.Match, location: str,
+                  emphasis: nodes.Element | None = None) -> None:
         """A role left as text: next to Chinese text (详见:ref:`标签`), or with
         a space inside its backquotes (``\\ :ref:` 标签```), which docutils does
         not take for a start-string (nor, before the closing one, an end-string):
         the fix is the role without the space, with `\\ ` where Chinese text
-        is next to it."""
+        is next to it.  At the end of another role's text, with no closing
+        backquote (``:strike:`…。\\ :ruling:`17/3/24```): that role is not
+        closed before it, and ran on to its closing backquote (an editor's
+        round trip: told to write `\\ ` that was there)."""
         role, _tick, text = m['role'].partition('`')
         target = text[:-1] if text.endswith('`') else ''
-        if target.strip() and target != target.strip():
+        outer = _ROLE_TEXT.match(getattr(emphasis, 'rawsource', '') or '')
+        if outer and not target and text.strip() and m.end() == len(line):
+            whole = outer['text']  # the role's text as written, up to the one inside
+            own = whole[:whole.rfind(role)].rstrip()
+            own = own[:-1].rstrip() if own.endswith('\\') else own
+            shown = own if len(own) <= 12 else f'…{own[-8:]}'
+            name = outer['role'][:-1]
+            reports.error(f'role {name} is not closed before {role}, so that its text runs on '
+                          f'over {role}`{text}` (readers see the markup): write its closing '
+                          f'backquote before {role}: {name}`{shown}`\\ {role}`{text}`',
+                          location=location, subtype='markup')
+        elif target.strip() and target != target.strip():
             before, after = line[m.start() - 1:m.start()], line[m.end():m.end() + 1]
             reports.error(_spaced(role, target, before, after), location=location,
                           subtype='markup')

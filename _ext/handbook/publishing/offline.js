@@ -5,6 +5,9 @@
  */
 "use strict";
 const CACHE = "handbook-offline-1";
+/** What a page never read answers offline: a page in the build's language
+ * (offline.py writes it in), "{home}" the site's root. */
+const UNREAD = /* UNREAD_PAGE */ null;
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -20,6 +23,10 @@ const networkFirst = async (request) => {
     const kept = (await cache.match(request))
       || (await cache.match(request, { ignoreSearch: true }));
     if (kept) return kept;
+    if (request.mode === "navigate" && UNREAD) {
+      return new Response(UNREAD.replace("{home}", self.registration.scope),
+        { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    }
     throw error;
   }
 };

@@ -12,7 +12,9 @@ opened, the theme's files, the search's manifest and the shards and chunks
 the reader's searches loaded (:mod:`handbook.search.rulings_index`) stay
 readable: a search offline finds what those parts hold.  The page opened
 before the worker was there is kept too: once registered, the worker is
-asked to keep the page and what it had loaded.
+asked to keep the page and what it had loaded.  A page never read answers,
+offline, with a page that says so in the build's language and links the
+site's root (it was the browser's own error page).
 
 Network first: a reader online always gets the current pages.  Nothing is
 fetched ahead: the worker keeps what was read, no more (a reader's phone
@@ -27,8 +29,12 @@ Configuration (``conf.py``)::
 
 from __future__ import annotations
 
+import json
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from sphinx.locale import get_translation
 
 from handbook.core.files import write_if_changed
 
@@ -40,6 +46,33 @@ PAGE_SCRIPT = Path(__file__).with_name('offline_page.js')
 #: their names in the HTML folder: the worker at its root, the page's script in _static/
 WORKER_NAME = 'handbook-sw.js'
 STATIC_NAME = 'handbook-offline.js'
+#: where the worker takes the page of a page never read
+UNREAD_SLOT = '/* UNREAD_PAGE */ null'
+
+_ = get_translation('handbook')
+
+
+def unread_page(app: Sphinx) -> str:
+    """The page a page never read answers offline; ``{home}``: the site's root."""
+    language = (app.config.language or 'zh_CN').replace('_', '-')
+    title = escape(_('这一页离线时无法打开'))
+    why = escape(_('离线时，只有读过的页面和搜过的内容可用；这一页还没有读过。'))
+    home = escape(_('回到首页'))
+    return ('<!DOCTYPE html>\n'
+            f'<html lang="{escape(language)}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<title>{title}</title><style>body{{font-family:sans-serif;line-height:1.6;'
+            'max-width:40em;margin:2em auto;padding:0 1em}@media (prefers-color-scheme:dark)'
+            '{body{background:#131416;color:#e2e2e2}a{color:#8ab4f8}}</style></head>'
+            f'<body><main><h1>{title}</h1>'
+            f'<p>{why}</p><p><a href="{{home}}">{home}</a></p></main></body></html>\n')
+
+
+def worker_text(app: Sphinx) -> str:
+    """The worker, with the page of a page never read in its slot."""
+    text = WORKER.read_text(encoding='utf-8')
+    assert text.count(UNREAD_SLOT) == 1, f'{WORKER}: no slot for the page never read'
+    return text.replace(UNREAD_SLOT, json.dumps(unread_page(app), ensure_ascii=False))
 
 
 def offline(app: Sphinx) -> bool:
@@ -61,7 +94,7 @@ def write_worker(app: Sphinx, env: Any) -> list[str]:
     before the pages are written, which name the script with its checksum)."""
     if offline(app):
         outdir = Path(app.builder.outdir)
-        write_if_changed(outdir / WORKER_NAME, WORKER.read_bytes())
+        write_if_changed(outdir / WORKER_NAME, worker_text(app).encode())
         write_if_changed(outdir / '_static' / STATIC_NAME, PAGE_SCRIPT.read_bytes())
     return []
 

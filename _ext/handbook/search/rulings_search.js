@@ -772,6 +772,7 @@ const RulingSearch = (() => {
         ui.cards.replaceChildren();
         ui.list.replaceChildren();
         ui.more.hidden = true;
+        ui.hint.hidden = true; // Enter would find no more offline (a reader's round trip)
       }
     });
   };

@@ -50,6 +50,7 @@ from sphinx.transforms import SphinxTransform
 
 from handbook.cards.registry import slips
 from handbook.core import reports
+from handbook.core.names import fold
 from handbook.core.source_lines import locate
 from handbook.store import PAGE_READ, Contribution, carry, store
 
@@ -235,6 +236,15 @@ def misspelt_label(app: Sphinx, domain: Any, node: nodes.Element) -> None:
         reports.note(f'the undefined label {target!r} may be a misspelling of {meant[0]!r}: '
                      f'write :{node["reftype"]}:`{meant[0]}`', location=node, subtype='ref',
                      config=app.config)
+        return
+    # a section's title written for its label (an editor's round trip: the
+    # title renamed, the :ref: written as the title reads)
+    titled = sorted(label for label, (_doc, _id, title) in domain.labels.items()  # (a proxy: genindex)
+                    if title and fold(str(title)) == fold(target))
+    if target and len(titled) == 1:
+        reports.note(f'{target!r} is the title of the section labelled {titled[0]!r}, not a '
+                     f'label: write :{node["reftype"]}:`{titled[0]}`', location=node,
+                     subtype='ref', config=app.config)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
