@@ -602,3 +602,31 @@ def test_a_year_gone_is_removed_beside_a_card_index(make_app, rootdir, tmp_path)
     app.build()
     assert not year.exists()
     assert (app.outdir / 'timeline' / '2021.html').is_file()
+
+
+def test_a_ruling_in_several_places_is_listed_once_with_its_other_places(handbook_build):
+    """A ruling said in two sections (the same text and cards) is one entry
+    of the timeline and of 最近更新, with 也见于 and a link to its other place,
+    as on the card pages and in the search (a reader's round trip: both
+    listed it twice, and counted it twice)."""
+    site = handbook_build.html
+    year = (site / 'timeline' / '2014.html').read_text(encoding='utf-8')
+    permalinks = re.findall(r'href="([^"]*#ruling-2014-03-21-裁决之龙)"', year)
+    # the entry's permalink, and its other place in its 也见于
+    assert len(permalinks) == 2 and len(set(permalinks)) == 2
+    also = re.findall(r'<p class="ruling-entry-also">也见于 (.*?)</p>', year)
+    assert any('#ruling-2014-03-21-裁决之龙' in line for line in also)
+    # counted once: the total is the number of entries
+    overview = (site / 'timeline.html').read_text(encoding='utf-8')
+    total = int(re.search(r'共 (\d+) 条注明日期的裁定', overview)[1])
+    pages = sorted((site / 'timeline').glob('*.html'))
+    assert total == sum(page.read_text(encoding='utf-8').count('<li class="ruling-entry')
+                        for page in pages if re.fullmatch(r'\d{4}', page.stem))
+    texts = [re.sub(r'<[^>]+>', '', text) for page in pages
+             for text in re.findall(r'<p class="ruling-entry-text">(.*?)</p>',
+                                    page.read_text(encoding='utf-8'), re.S)]
+    assert len(texts) == total
+    recent = (site / 'recent.html').read_text(encoding='utf-8')
+    shown = [re.sub(r'<[^>]+>', '', text)
+             for text in re.findall(r'<p class="ruling-entry-text">(.*?)</p>', recent, re.S)]
+    assert shown and len(shown) == len(set(shown))

@@ -142,6 +142,9 @@ class FillOpenQuestions(FillTimeline):
     def shown(self) -> list[Ruling]:
         return [ruling for _doc, rulings in entries(self.env) for ruling in rulings]
 
+    def others(self) -> dict[tuple[str, str], tuple[Ruling, ...]]:
+        return {}  # listed by page: a ruling in several places is under each
+
     def listing(self) -> list[nodes.Node]:
         found = entries(self.env)
         count = sum(len(rulings) for _doc, rulings in found)

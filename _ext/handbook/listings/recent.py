@@ -92,7 +92,7 @@ from sphinx.util.osutil import relative_uri
 
 from handbook.core import url_policy
 from handbook.core.source_lines import locate
-from handbook.listings.timeline import FillTimeline, leads_moved
+from handbook.listings.timeline import FillTimeline, leads_moved, once
 from handbook.nodes import references_in
 from handbook.publishing.editions import doctree_edition
 from handbook.publishing.page_dates import git_state
@@ -255,11 +255,18 @@ class Entry:
 
 
 def entries(env: BuildEnvironment) -> list[Entry]:
-    """The rulings changed most recently, most recent first (see the docstring)."""
-    return store(env).derived(EXTRA, lambda: _entries(env))
+    """The rulings changed most recently, most recent first, a ruling in
+    several places once (see the docstring)."""
+    return store(env).derived(EXTRA, lambda: _entries(env))[0]
 
 
-def _entries(env: BuildEnvironment) -> list[Entry]:
+def others(env: BuildEnvironment) -> dict[tuple[str, str], tuple[Ruling, ...]]:
+    """The other places of each ruling :func:`entries` lists once."""
+    return store(env).derived(EXTRA, lambda: _entries(env))[1]
+
+
+def _entries(env: BuildEnvironment) -> tuple[list[Entry],
+                                            dict[tuple[str, str], tuple[Ruling, ...]]]:
     current = doctree_edition(env) == 'current'
     order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
     found = []
@@ -269,7 +276,10 @@ def _entries(env: BuildEnvironment) -> list[Entry]:
             if ruling.anchor in times and not (current and ruling.struck):
                 found.append(Entry(times[ruling.anchor], ruling))
     found.sort(key=lambda e: (-e.time, order.get(e.ruling.docname, len(order)), e.ruling.index))
-    return found[:max(env.config.handbook_recent_rulings, 0)]
+    listed, elsewhere = once(found, lambda entry: entry.ruling)
+    listed = listed[:max(env.config.handbook_recent_rulings, 0)]
+    kept = {(entry.ruling.docname, entry.ruling.anchor) for entry in listed}
+    return listed, {key: places for key, places in elsewhere.items() if key in kept}
 
 
 def times_of(record: PageRecord | None) -> dict[str, int]:
@@ -327,6 +337,9 @@ class FillRecent(FillTimeline):
 
     def shown(self) -> list[Ruling]:
         return [entry.ruling for entry in entries(self.env)]
+
+    def others(self) -> dict[tuple[str, str], tuple[Ruling, ...]]:
+        return others(self.env)
 
     def recent(self) -> list[nodes.Node]:
         found = entries(self.env)

@@ -14,7 +14,9 @@ count), one per month inside it, and in each month the rulings, newest date
 first (rulings of the same date in reading order: pages in table-of-contents
 order, lines in page order).  A ruling is listed once, at its date
 (:attr:`~handbook.rulings.lines.Ruling.date`: its day's on a yearly FAQ
-page, else its newest).  Each entry shows the ruling's text as on its page (card links
+page, else its newest); one said in several places
+(:mod:`handbook.rulings.same`) once, where it is first, its entry ending
+with 也见于 and a link to each other place, and counted once.  Each entry shows the ruling's text as on its page (card links
 and dates kept, resolved for the timeline page), its page and section
 (linked), after the day's date for a line of a yearly FAQ page's day (``21/1/5 ·
 2021 › 1/5``: the line does not write it), and a link to its permalink; an
@@ -64,7 +66,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from docutils import nodes
 from sphinx.locale import get_translation
@@ -82,7 +84,7 @@ from handbook.render.placeholders import (
     warn_unless_last,
 )
 from handbook.rulings import lines as ruling_lines
-from handbook.rulings import statuses
+from handbook.rulings import same, statuses
 from handbook.rulings.lines import Ruling
 from handbook.sections.labels import moved_labels, note_labels
 from handbook.store import PAGE_READ, Contribution, store
@@ -94,6 +96,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 _ = get_translation('handbook')
+T = TypeVar('T')
 #: what the store records of a page that holds the timeline
 TIMELINE = 'ruling-timeline'
 
@@ -138,17 +141,45 @@ def pages(env: BuildEnvironment) -> set[str]:
 
 
 def entries(env: BuildEnvironment) -> list[tuple[str, Ruling]]:
-    """``(date, ruling)``, newest first, same date in reading order
+    """``(date, ruling)``, newest first, same date in reading order; a
+    ruling in several places once, where it is first (:func:`others`)
     (computed once per build)."""
-    return store(env).derived('timeline_entries', lambda: _entries(env))
+    return store(env).derived('timeline_entries', lambda: _entries(env))[0]
 
 
-def _entries(env: BuildEnvironment) -> list[tuple[str, Ruling]]:
+def others(env: BuildEnvironment) -> dict[tuple[str, str], tuple[Ruling, ...]]:
+    """The other places of each ruling :func:`entries` lists once, by its
+    page and anchor (:mod:`handbook.rulings.same`): its entry's 也见于."""
+    return store(env).derived('timeline_entries', lambda: _entries(env))[1]
+
+
+def _entries(env: BuildEnvironment) -> tuple[list[tuple[str, Ruling]],
+                                            dict[tuple[str, str], tuple[Ruling, ...]]]:
     order = {doc: i for i, doc in enumerate(ruling_lines.page_order(env))}
     found = [(r.date, r) for rs in ruling_lines.rulings(env).values() for r in rs if r.date]
     found.sort(key=lambda e: (order[e[1].docname], e[1].index))
     found.sort(key=lambda e: e[0], reverse=True)  # stable: keeps reading order per date
-    return found
+    return once(found, lambda entry: entry[1])
+
+
+def once(found: list[T], ruling_of: Callable[[T], Ruling],
+         ) -> tuple[list[T], dict[tuple[str, str], tuple[Ruling, ...]]]:
+    """*found* with each ruling in several places once, where it is first
+    (:func:`handbook.rulings.same.grouped`), and the others of each, by the
+    first's page and anchor (a reader's round trip: the timeline and 最近更新
+    listed such a ruling twice, the search and the card pages once)."""
+    firsts: dict[tuple, T] = {}
+    places: dict[tuple, list[Ruling]] = {}
+    for item in found:
+        key = same.identity(ruling_of(item))
+        if key in firsts:
+            places[key].append(ruling_of(item))
+        else:
+            firsts[key] = item
+            places[key] = []
+    return list(firsts.values()), {
+        (ruling_of(item).docname, ruling_of(item).anchor): tuple(places[key])
+        for key, item in firsts.items() if places[key]}
 
 
 def by_year(found: list[tuple[str, Ruling]]) -> list[tuple[str, list[tuple[str, Ruling]]]]:
@@ -262,7 +293,8 @@ def write_year_pages(app: Sphinx) -> list:
             split = month_pages(env, year, group)
             pages_key = repr([(p.slug, p.label, p.id, len(p.rulings)) for p in split])
             if not split:
-                writer = EntryHtml(env, name, lambda group=group: [r for _date, r in group])
+                writer = EntryHtml(env, name, lambda group=group: [r for _date, r in group],
+                                   others(env))
                 parts.append(split_pages.Part(
                     name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
                     description,
@@ -276,7 +308,8 @@ def write_year_pages(app: Sphinx) -> list:
                 description, months_page(env, holder, name, year, group, split, all_years)))
             for page in split:
                 page_name = split_pages.part_name(holder, page.slug)
-                writer = EntryHtml(env, page_name, lambda page=page: list(page.rulings))
+                writer = EntryHtml(env, page_name, lambda page=page: list(page.rulings),
+                                   others(env))
                 nav_title = _('{year} 年 {part}').format(year=year, part=page.label)
                 parts.append(split_pages.Part(
                     page_name, _('{title}：{part}').format(title=title, part=nav_title), nav_title,
@@ -432,7 +465,20 @@ class FillTimeline(SphinxPostTransform):
         where += self.link(ruling.docname, ruling.anchor,
                            nodes.inline('', _('固定链接'), classes=['ruling-entry-permalink']))
         item += where
+        elsewhere = self.others().get((ruling.docname, ruling.anchor))
+        if elsewhere:
+            also = nodes.paragraph('', _('也见于'), classes=['ruling-entry-also'])
+            for i, other in enumerate(elsewhere):
+                also += nodes.Text(' ' if not i else '、')
+                also += self.link(other.docname, other.anchor, nodes.Text(place_title(
+                    page_title(self.env, other.docname), other.section_title)))
+            item += also
         return item
+
+    def others(self) -> dict[tuple[str, str], tuple[Ruling, ...]]:
+        """The other places of the rulings this page lists once; each list
+        that shows rulings as the timeline does says its own."""
+        return others(self.env)
 
     @staticmethod
     def where(ruling: Ruling) -> nodes.paragraph:
@@ -464,7 +510,7 @@ class FillTimeline(SphinxPostTransform):
 
     def writer(self) -> EntryHtml:
         if self._writer is None:
-            self._writer = EntryHtml(self.env, self._docname, self.shown)
+            self._writer = EntryHtml(self.env, self._docname, self.shown, self.others())
         return self._writer
 
     def month(self, rulings: list[Ruling]) -> nodes.Element:
@@ -491,6 +537,11 @@ class FillTimeline(SphinxPostTransform):
         return [ruling for _date, ruling in entries(self.env)]
 
 
+def place_title(title: str, section_title: str) -> str:
+    """Where a ruling is, as an entry's 也见于 names it: 页面 › 小节."""
+    return f'{title} › {section_title}' if section_title and section_title != title else title
+
+
 def superseding(env: BuildEnvironment, ruling: Ruling) -> tuple[str, str] | None:
     """The page and id of the section that supersedes an outdated day's
     *ruling* (its day's note's ``:ref:``), where a page defines it: the
@@ -513,12 +564,15 @@ class EntryHtml:
     rulings' HTML rendered with every ruling *shown* gives (one document)."""
 
     def __init__(self, env: BuildEnvironment, docname: str,
-                 shown: Callable[[], list[Ruling]]) -> None:
+                 shown: Callable[[], list[Ruling]],
+                 elsewhere: dict[tuple[str, str], tuple[Ruling, ...]] | None = None) -> None:
         self.env = env
         self.docname = docname
         self.shown = shown
+        #: the other places of the rulings it lists once (their 也见于)
+        self.elsewhere = elsewhere or {}
         self.links = HtmlLinks(env, docname)
-        self.texts = {'permalink': escape(_('固定链接'))}
+        self.texts = {'permalink': escape(_('固定链接')), 'also': escape(_('也见于'))}
         self.move = ruling_html.rebase(store(env).builder, ruling_html.ROOT, docname)
         self.at_root: dict[tuple[str, str], str] | None = None
 
@@ -551,8 +605,14 @@ class EntryHtml:
                 ruling.day or '', statuses.flag(ruling) or '',
                 '#'.join(superseding(self.env, ruling) or ()),
                 page_title(self.env, ruling.docname),
-                html[ruling.docname, ruling.anchor], '\1')).encode())
+                html[ruling.docname, ruling.anchor], *self.also(ruling), '\1')).encode())
         return digest.hexdigest()
+
+    def also(self, ruling: Ruling) -> list[str]:
+        """Its other places, each its page, anchor and title (:meth:`entry`)."""
+        return [f'{other.docname}#{other.anchor}#' + place_title(
+                    page_title(self.env, other.docname), other.section_title)
+                for other in self.elsewhere.get((ruling.docname, ruling.anchor), ())]
 
     def entry(self, ruling: Ruling) -> str:
         link, texts = self.links.link, self.texts
@@ -573,9 +633,14 @@ class EntryHtml:
                                    f'<span class="ruling-entry-permalink">{texts["permalink"]}'
                                    '</span>'))
         text = self.html_of(ruling)
+        elsewhere = self.elsewhere.get((ruling.docname, ruling.anchor))
+        also = ('<p class="ruling-entry-also">' + texts['also'] + ' ' + '、'.join(
+            link(other.docname, other.anchor, escape(place_title(
+                page_title(self.env, other.docname), other.section_title)))
+            for other in elsewhere) + '</p>\n') if elsewhere else ''
         return (f'<li class="ruling-entry{" ruling-changed" if word else ""}">'
                 f'<p class="ruling-entry-text">{flag}{text}</p>\n'
-                f'<p class="ruling-entry-source">{"".join(where)}</p>\n</li>\n')
+                f'<p class="ruling-entry-source">{"".join(where)}</p>\n{also}</li>\n')
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

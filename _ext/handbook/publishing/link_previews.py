@@ -69,7 +69,7 @@ SKIPPED = (nodes.title, nodes.subtitle, nodes.rubric, nodes.caption, nodes.Admon
 #: list of links in a ``toctree-wrapper``), where a listing's ruling is and its
 #: permalink (``页面 › 小节 · 固定链接``)
 SKIPPED_CLASSES = frozenset({'ruling', 'strike', 'headerlink', 'toctree-wrapper',
-                             'ruling-entry-source', 'ruling-entry-permalink'})
+                             'ruling-entry-source', 'ruling-entry-permalink', 'ruling-entry-also'})
 #: the end of a sentence: Chinese and Latin punctuation
 _SENTENCE_END = re.compile(r'[。！？!?](?:[」』”’）)]*)|\.(?=\s)')
 _SPACE = re.compile(r'\s+')

@@ -9,9 +9,11 @@ open on one page and struck as answered on another, or a ruling of an
 outdated day and the current one of a chapter, are two things for a reader.  Their
 dates, pages and permalinks may differ: every one keeps its permalink, and
 the pages that list rulings of several places -- the search
-(:mod:`handbook.search.rulings_index`) and the card pages
-(:mod:`handbook.listings.card_pages`) -- show the ruling once, where it is
-first in their order, with every other place it is in ("也见于 …").
+(:mod:`handbook.search.rulings_index`), the card pages
+(:mod:`handbook.listings.card_pages`), the timeline and 最近更新
+(:mod:`handbook.listings.timeline`, :mod:`handbook.listings.recent`) --
+show the ruling once, where it is first in their order, with every other
+place it is in ("也见于 …").  The open questions list each page's own.
 
 Configuration: none.
 """
