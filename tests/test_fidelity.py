@@ -100,14 +100,22 @@ def test_every_sentence_is_in_the_page(handbook, seed):
 @pytest.mark.parametrize('seed', SEEDS)
 def test_timeline_and_export_have_every_date(handbook, seed):
     """Every dated reference of the page is on the timeline (in the entries
-    that link back to the page) and in rulings.json, counted as written."""
+    that link back to the page: where the ruling is, or, for a ruling said in
+    several places at one date, listed once, one of its other places, 也见于)
+    and in rulings.json, counted as written."""
     source = seeds.load(seed)
     timeline = whole_list(handbook.html, 'timeline')
     on_timeline = Counter()
     for item in re.findall(r'<li class="ruling-entry[^"]*">(.*?)</li>', timeline, re.S):
-        source_line = item[item.index('<p class="ruling-entry-source">'):]
-        if f'href="{source.docname}.html"' in source_line:
-            on_timeline.update(re.findall(r'class="ruling(?: [^"]*)?"[^>]*>([^<]+)<', item))
+        text, _source, places = item.partition('<p class="ruling-entry-source">')
+        dates = re.findall(r'class="ruling(?: [^"]*)?"[^>]*>([^<]+)<', text)
+        # its own place and each other place on this page: its dates once each
+        where, _also, elsewhere = places.partition('<p class="ruling-entry-also">')
+        page = re.escape(source.docname)
+        times = bool(re.search(rf'href="{page}\.html"', where)) + len(
+            re.findall(rf'href="{page}\.html#', elsewhere))
+        for _ in range(times):
+            on_timeline.update(dates)
     assert on_timeline == source.dates
     export = json.loads((handbook.html / 'rulings.json').read_text(encoding='utf-8'))
     exported = Counter(ref['written'] for ruling in export['rulings']

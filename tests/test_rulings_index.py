@@ -42,9 +42,11 @@ INTL_EXTENSIONS = ['handbook.cards.links', 'handbook.sections.planned', 'handboo
 
 
 def rulings(app) -> list[list]:
-    """The rulings' chunk entries, in id order (oldest first: newest first is the reverse)."""
+    """The rulings' chunk entries, in id order (oldest first: newest first is the
+    reverse; an id an incremental build left empty, None, left out)."""
     found = parts(app)
-    return [entry for i in range(len(found)) if f'r{i}' in found for entry in found[f'r{i}']]
+    return [entry for i in range(len(found)) if f'r{i}' in found for entry in found[f'r{i}']
+            if entry is not None]
 
 
 class Lookup:

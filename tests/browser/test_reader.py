@@ -277,7 +277,10 @@ def test_a_ruling_of_this_page_picked_in_the_box_closes_the_menu(phone, site):
     box = phone.locator('input.sidebar-search')
     box.focus()
     box.type('技能抽取 灰流丽')
-    phone.wait_for_selector('li.handbook-search-option')
+    # the options of the whole query (under load, those of a query typed half
+    # were read: the arrows then picked another ruling)
+    phone.wait_for_function("document.querySelector('ul.handbook-search-options')"
+                            "?.dataset.query === '技能抽取 灰流丽'")
     hrefs = phone.eval_on_selector_all('li.handbook-search-option',
                                        'options => options.map(o => o.dataset.href)')
     at = next(i for i, href in enumerate(hrefs) if href.startswith('negation.html#'))

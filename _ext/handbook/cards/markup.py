@@ -843,7 +843,8 @@ class CardMarkup(SphinxTransform):
         role, _tick, text = m['role'].partition('`')
         target = text[:-1] if text.endswith('`') else ''
         outer = _ROLE_TEXT.match(getattr(emphasis, 'rawsource', '') or '')
-        if outer and not target and text.strip() and m.end() == len(line):
+        if outer and not target and text.strip() and m.end() == len(line) \
+                and role in outer['text']:
             whole = outer['text']  # the role's text as written, up to the one inside
             own = whole[:whole.rfind(role)].rstrip()
             own = own[:-1].rstrip() if own.endswith('\\') else own

@@ -14,9 +14,10 @@ count), one per month inside it, and in each month the rulings, newest date
 first (rulings of the same date in reading order: pages in table-of-contents
 order, lines in page order).  A ruling is listed once, at its date
 (:attr:`~handbook.rulings.lines.Ruling.date`: its day's on a yearly FAQ
-page, else its newest); one said in several places
+page, else its newest); one said in several places at that date
 (:mod:`handbook.rulings.same`) once, where it is first, its entry ending
-with 也见于 and a link to each other place, and counted once.  Each entry shows the ruling's text as on its page (card links
+with 也见于 and a link to each other place, and counted once (said again at
+another date, it is listed at that date too).  Each entry shows the ruling's text as on its page (card links
 and dates kept, resolved for the timeline page), its page and section
 (linked), after the day's date for a line of a yearly FAQ page's day (``21/1/5 ·
 2021 › 1/5``: the line does not write it), and a link to its permalink; an
@@ -159,19 +160,23 @@ def _entries(env: BuildEnvironment) -> tuple[list[tuple[str, Ruling]],
     found = [(r.date, r) for rs in ruling_lines.rulings(env).values() for r in rs if r.date]
     found.sort(key=lambda e: (order[e[1].docname], e[1].index))
     found.sort(key=lambda e: e[0], reverse=True)  # stable: keeps reading order per date
-    return once(found, lambda entry: entry[1])
+    # the same ruling of another date is listed at that date too: the timeline
+    # is the rulings' dates
+    return once(found, lambda entry: entry[1], lambda entry: entry[0])
 
 
 def once(found: list[T], ruling_of: Callable[[T], Ruling],
+         apart: Callable[[T], Any] = lambda _item: None,
          ) -> tuple[list[T], dict[tuple[str, str], tuple[Ruling, ...]]]:
     """*found* with each ruling in several places once, where it is first
-    (:func:`handbook.rulings.same.grouped`), and the others of each, by the
-    first's page and anchor (a reader's round trip: the timeline and 最近更新
-    listed such a ruling twice, the search and the card pages once)."""
+    (:func:`handbook.rulings.same.identity`; and the same *apart*), and the
+    others of each, by the first's page and anchor (a reader's round trip:
+    the timeline and 最近更新 listed such a ruling twice, the search and the
+    card pages once)."""
     firsts: dict[tuple, T] = {}
     places: dict[tuple, list[Ruling]] = {}
     for item in found:
-        key = same.identity(ruling_of(item))
+        key = (same.identity(ruling_of(item)), apart(item))
         if key in firsts:
             places[key].append(ruling_of(item))
         else:

@@ -24,7 +24,8 @@ const networkFirst = async (request) => {
       || (await cache.match(request, { ignoreSearch: true }));
     if (kept) return kept;
     if (request.mode === "navigate" && UNREAD) {
-      return new Response(UNREAD.replace("{home}", self.registration.scope),
+      // (a function: a replacement string would read $ in the address as a pattern)
+      return new Response(UNREAD.replace("{home}", () => self.registration.scope),
         { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
     }
     throw error;

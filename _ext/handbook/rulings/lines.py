@@ -486,6 +486,11 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
     return ruling
 
 
+#: the attributes of an element that say what a ruling's HTML shows (its
+#: targets, its kind of reference, an image's address), besides its name and classes
+_MARKUP = ('refuri', 'reftarget', 'refid', 'reftype', 'refdomain', 'refexplicit', 'uri')
+
+
 def markup_of(inside: list[nodes.Node]) -> str:
     """A short digest of a ruling's markup, the nodes *inside* its line in
     document order: each element's name, classes and target, each text as
@@ -495,8 +500,9 @@ def markup_of(inside: list[nodes.Node]) -> str:
         if isinstance(node, nodes.Text):
             digest.update(f'{node}\1'.encode())
         else:
-            digest.update(f"{node.tagname}\0{node.get('classes')}\0{node.get('refuri', '')}\0"
-                          f"{node.get('reftarget', '')}\0{node.get('refid', '')}\1".encode())
+            digest.update('\0'.join(map(str, (
+                node.tagname, node.get('classes'), *(node.get(name, '') for name in _MARKUP)),
+            )).encode() + b'\1')
     return digest.hexdigest()
 
 

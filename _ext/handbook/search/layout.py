@@ -14,14 +14,20 @@ holds it: a ruling of 2017 added to a chapter rewrote 3,400 files of the
 bench's handbook, and made its index whole, seconds of an editor's
 preview.  So an incremental build keeps each document's id where it can
 (:func:`kept`): a document of the last index keeps its id while it is in the
-same order to the others; one that is new, or that moved, takes an id left
-empty (a document removed, or a text's spare id), or for a ruling a new id
-after the last; its rank says where it is in the order, a number between
-the ranks of its neighbours, which the manifest gives (``ranks``) where it
-is not its id.  Sections are numbered the same way (``section_ranks``).
-Only the documents that changed change in the parts: the shards are patched
-(:mod:`handbook.search.patch`).  A clean build lays the index out whole, so
-a published index has no rank to give.
+same order to the others (the most of them that are); one that is new, or
+that moved, takes an id never given since the index was laid out whole (a
+text one of the texts' spare ids, a ruling or a section a new id after the
+last); its rank says where it is in the order, a number between the ranks
+of its neighbours, which the manifest gives (``ranks``) where it is not its
+id.  Sections are numbered the same way (``section_ranks``); a section or a
+document gone leaves its number or id empty (``null``) until the index is
+laid out whole again, never given to another: a page whose manifest is
+older than the parts it loads then meets an id or a number it does not
+know, and loads the manifest again (``rulings_search.js``), rather than
+show another document.  Only the documents that changed change in the
+parts: the shards are patched (:mod:`handbook.search.patch`).  A clean build
+lays the index out whole, so a site built clean (as CI builds it) has no
+rank to give.
 
 A document is known from one build to the next by its *key*: a ruling by its
 first place's page and anchor, a text by its section and its place among the
@@ -51,10 +57,19 @@ def spare(texts: int) -> int:
 @dataclasses.dataclass
 class Region:
     """The ids of one kind of document: each one's key (None: an empty id),
-    and the ranks that are not the id, counted from the region's start."""
+    the ranks that are not the id, counted from the region's start, and the
+    first id never given (from there on, the texts' spare ids: an id once
+    given is never given to another document while the epoch lasts, so that
+    a manifest older than the parts, which knows fewer ids, finds an id it
+    does not know rather than another document's)."""
 
     keys: list[Hashable | None]
     ranks: dict[int, float] = dataclasses.field(default_factory=dict)
+    fresh: int = -1  # -1: after the last id
+
+    @property
+    def first_fresh(self) -> int:
+        return len(self.keys) if self.fresh < 0 else self.fresh
 
     def rank(self, at: int) -> float:
         return self.ranks.get(at, at)
@@ -82,8 +97,8 @@ class Layout:
 def whole(texts: Sequence[Hashable], rulings: Sequence[Hashable],
           sections: Sequence[Hashable]) -> Layout:
     """Each document at its place in the order (see the module docstring)."""
-    return Layout(Region([*texts, *[None] * spare(len(texts))]), Region(list(rulings)),
-                  Region(list(sections)))
+    return Layout(Region([*texts, *[None] * spare(len(texts))], fresh=len(texts)),
+                  Region(list(rulings)), Region(list(sections)))
 
 
 def kept(last: Layout, texts: Sequence[Hashable], rulings: Sequence[Hashable],
@@ -91,7 +106,9 @@ def kept(last: Layout, texts: Sequence[Hashable], rulings: Sequence[Hashable],
     """*last*'s ids kept for the documents whose keys are given, in the
     order; None where they cannot all be placed (no empty id left among the
     texts, ranks too close, or more than :data:`MOST_RANKS`)."""
-    laid = (_placed(last.texts, texts, grows=False), _placed(last.rulings, rulings, grows=True),
+    start = len(last.texts.keys)  # the rulings' ranks count from there in the manifest
+    laid = (_placed(last.texts, texts, grows=False),
+            _placed(last.rulings, rulings, grows=True, base=start),
             _placed(last.sections, sections, grows=True))
     if any(region is None for region in laid):
         return None
@@ -132,13 +149,14 @@ def _in_order(last: Region, ids: list[int | None]) -> list[int | None]:
     return kept
 
 
-def _placed(last: Region, keys: Sequence[Hashable], grows: bool) -> Region | None:
+def _placed(last: Region, keys: Sequence[Hashable], grows: bool,
+            base: int = 0) -> Region | None:
+    """*keys* laid out keeping *last*'s ids (see the module docstring); the
+    ranks distinct where the manifest gives them, *base* added."""
     was = {key: i for i, key in enumerate(last.keys) if key is not None}
     kept = _in_order(last, [was.get(key) for key in keys])
     if kept.count(None) > MOST_NEW:
         return None
-    used = {at for at in kept if at is not None}
-    free = [i for i in range(len(last.keys)) if i not in used]  # in order
     slots: list[Hashable | None] = [None] * len(last.keys)
     ranks: dict[int, float] = {}
     for key, at in zip(keys, kept):
@@ -146,6 +164,8 @@ def _placed(last: Region, keys: Sequence[Hashable], grows: bool) -> Region | Non
             slots[at] = key
             if last.rank(at) != at:
                 ranks[at] = last.rank(at)
+    fresh = last.first_fresh
+    free = list(range(fresh, len(last.keys)))  # never given: the texts' spare ids
     # each run of new documents between two kept ones: ranks between theirs
     start = 0
     while start < len(keys):
@@ -155,26 +175,31 @@ def _placed(last: Region, keys: Sequence[Hashable], grows: bool) -> Region | Non
         end = start
         while end < len(keys) and kept[end] is None:
             end += 1
-        low = last.rank(kept[start - 1]) if start else -1.0
+        low = last.rank(kept[start - 1]) if start else -math.inf
         high = last.rank(kept[end]) if end < len(keys) else math.inf
         for left in range(end - start, 0, -1):  # this one and those after it
             first_above = bisect.bisect_right(free, low)
             if first_above < len(free) and free[first_above] < high:
-                at = free.pop(first_above)  # an empty id in its place: its rank is its id
+                at = free.pop(first_above)  # an id never given, in its place: its rank
                 rank = float(at)
             elif grows and low < len(slots) < high:
                 at = len(slots)  # a new id, after the last, in its place
                 slots.append(None)
                 rank = float(at)
             else:
-                rank = low + 1.0 if high == math.inf else low + (high - low) / (left + 1)
-                if not low < rank < high:
-                    return None  # no number left between them
-                if free:
-                    at = free.pop(0)
-                elif grows:
+                if low == -math.inf:  # before every one kept: a step below, as after them
+                    rank = (high if high < math.inf else 0.0) - left
+                elif high == math.inf:
+                    rank = low + 1.0
+                else:
+                    rank = low + (high - low) / (left + 1)
+                if not base + low < base + rank < base + high:
+                    return None  # no number left between them, as the manifest counts
+                if grows:
                     at = len(slots)
                     slots.append(None)
+                elif free:
+                    at = free.pop()  # (the last: the first may be in place for another)
                 else:
                     return None
             slots[at] = keys[end - left]
@@ -182,4 +207,5 @@ def _placed(last: Region, keys: Sequence[Hashable], grows: bool) -> Region | Non
                 ranks[at] = rank
             low = rank
         start = end
-    return Region(slots, ranks)
+    return Region(slots, ranks, fresh=-1 if grows else max([fresh, *(
+        at + 1 for at, key in enumerate(slots) if key is not None and at >= fresh)]))

@@ -370,7 +370,11 @@ const RulingSearch = (() => {
     const names = docs.map((doc) => `${kind}${Math.floor((doc - offset) / manifest.chunk)}`);
     await loadAll(names);
     const entries = docs.map((doc, i) => parts.get(names[i])[(doc - offset) % manifest.chunk]);
-    if (entries.some((entry) => entry == null)) { // a chunk loaded before a ruling was added
+    // a chunk loaded before a ruling was added; or newer than the manifest, its
+    // sections' numbers some the manifest does not know (layout.py)
+    const unknown = (number) => !sectionOf(number);
+    if (entries.some((entry) => entry == null || (kind === "r"
+      ? entry[3].some((place) => unknown(place[0])) : unknown(entry[0])))) {
       stale();
       throw new Stale("the index changed: its manifest is loaded again");
     }
@@ -907,8 +911,12 @@ const RulingSearch = (() => {
   const sectionResults = async (matched) => {
     if (!matched.length || whole || matched.some((docs) => !docs.size)) return [];
     const of = await load("s");
-    // (a number the manifest no longer has: a part older than it)
-    const searchable = (number) => Boolean(sectionOf(number)) && manifest.pages[sectionOf(number)[0]][2];
+    // (a number the manifest does not know: s.js newer than it, or older)
+    const searchable = (number) => {
+      if (sectionOf(number)) return manifest.pages[sectionOf(number)[0]][2];
+      stale();
+      return false;
+    };
     // a section's snippet comes from its newest ruling that matched, else its text
     const first = (a, b) => isRuling(b) - isRuling(a)
       || (isRuling(a) ? newestFirst(a, b) : rank(a) - rank(b));

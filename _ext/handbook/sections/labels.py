@@ -239,8 +239,9 @@ def misspelt_label(app: Sphinx, domain: Any, node: nodes.Element) -> None:
         return
     # a section's title written for its label (an editor's round trip: the
     # title renamed, the :ref: written as the title reads)
-    titled = sorted(label for label, (_doc, _id, title) in domain.labels.items()  # (a proxy: genindex)
-                    if title and fold(str(title)) == fold(target))
+    # (a page's labels: not Sphinx's own, genindex and search, whose titles are proxies)
+    titled = sorted(label for label, (doc, _id, title) in domain.labels.items()
+                    if doc in app.env.found_docs and title and fold(str(title)) == fold(target))
     if target and len(titled) == 1:
         reports.note(f'{target!r} is the title of the section labelled {titled[0]!r}, not a '
                      f'label: write :{node["reftype"]}:`{titled[0]}`', location=node,
