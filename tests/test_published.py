@@ -120,6 +120,28 @@ def test_a_rebuild_publishes_exactly_what_changed(tmp_path):
     assert any(name.startswith('_static/search/') for name in changed)
 
 
+def test_a_registry_edit_that_changes_no_page_prints_its_notes_once(tmp_path):
+    """A second spelling of a card, added to the registry: no page is read
+    again, nor written, so Sphinx keeps the environment as it was; the
+    next build, the registry unchanged since, sums its note up in one line
+    (an editor's round trip: the note came back in full at every build)."""
+    srcdir, out = source(tmp_path), tmp_path / 'build'
+    assert build(srcdir, out).returncode == 0
+    registry = srcdir / 'cards.tsv'
+    registry.write_text(registry.read_text(encoding='utf-8') + 'card\t神之 宣告\n',
+                        encoding='utf-8')
+    said = []
+    for _build in range(3):
+        done = build(srcdir, out)
+        assert done.returncode == 0
+        said.append([line.split(': note: ', 1)[1] for line in
+                     (done.stdout + done.stderr).splitlines() if ': note: ' in line])
+    assert len(said[0]) == 1 and said[0][0].startswith("「神之 宣告」 spells line 3's card")
+    assert said[1] == said[2] == [
+        'the card registry is as the last build read it: its note (handbook.registry-alias ×1) '
+        'was printed then and is not repeated; make check lists them [handbook.registry-notes]']
+
+
 def test_the_sweep_removes_what_is_gone_and_leaves_other_sites_alone(tmp_path):
     from handbook.publishing import published
 

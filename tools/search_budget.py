@@ -60,6 +60,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 CHROMIUM = '/usr/bin/chromium'
@@ -107,9 +108,17 @@ class Gzipped(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A page the browser left before its answer was sent (a query's
+        page closed while its parts were on their way) is no fault of the
+        site's: not printed in the bench's output, as any other is."""
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 def serve(root: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
-                                             functools.partial(Gzipped, directory=str(root)))
+    server = Server(('127.0.0.1', 0), functools.partial(Gzipped, directory=str(root)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f'http://127.0.0.1:{server.server_address[1]}/', server
 

@@ -167,7 +167,7 @@ def test_the_ways_to_a_ruling_are_targets_and_lead_there_at_once(desktop, site):
     """A reader's round trip: a card page's 固定链接 and a result's place were
     20 px tall, a permalink glided from the page's top for up to 2 s on a
     phone (furo's smooth scrolling), the search box showed no ring, and the
-    search page had no h1."""
+    search page had no h1; the order's choices were 22 px tall."""
     desktop.goto(site.url(f'cards/{quote("月之书")}.html'))
     for link in desktop.locator('.card-ruling-source a').all()[:6]:
         assert link.bounding_box()['height'] >= 24
@@ -180,6 +180,9 @@ def test_the_ways_to_a_ruling_are_targets_and_lead_there_at_once(desktop, site):
     assert desktop.locator('h1').inner_text() == '搜索'
     for link in desktop.locator('a.ruling-result-link').all()[:6]:
         assert link.bounding_box()['height'] >= 24
+    # the order's two choices (a reader's round trip: 22 px)
+    choices = desktop.locator('label.ruling-order-choice').all()
+    assert len(choices) == 2 and all(c.bounding_box()['height'] >= 24 for c in choices)
 
 
 @pytest.mark.parametrize('path', PHONE_PAGES)

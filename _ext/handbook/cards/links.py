@@ -65,6 +65,7 @@ names as written.
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -86,6 +87,7 @@ from handbook.cards.registry import (
     fold,
 )
 from handbook.core import reports
+from handbook.core.files import write_if_changed
 from handbook.core.source_lines import BlockLines, set_location
 from handbook.nodes import card_reference, in_title
 from handbook.store import CARDS, PAGE_READ, State, collect, state, store
@@ -151,6 +153,8 @@ class CardReferences(SphinxTransform):
             ref.replace_self(link)
 
 
+#: the stamp of the registry whose notes a build printed last, in the doctree folder
+SAID = 'handbook-registry-said'
 #: the store's derived value: the HTML of each card link's <a>, by its URL, classes and
 #: the attributes the card index adds (:mod:`handbook.listings.card_index`)
 LINK_TAGS = 'card_link_tags'
@@ -350,6 +354,14 @@ def exclude_registry(app: Sphinx, config: Any) -> None:
         config.exclude_patterns = [*config.exclude_patterns, relative.as_posix()]
 
 
+def _said(path: Path) -> str | None:
+    """The stamp of the registry whose notes a build printed last (:data:`SAID`)."""
+    try:
+        return path.read_text(encoding='utf-8')
+    except (OSError, ValueError):
+        return None
+
+
 def load_registry(app: Sphinx) -> None:
     """Read the registry; report bad rows; note which names changed.  A
     registry file as it was at the last build (the same path, size and
@@ -387,7 +399,12 @@ def load_registry(app: Sphinx) -> None:
         return
     links.unreadable = False
     links.registry_stamp = stamp
-    read_before = new is kept.registry
+    # its notes printed already: by the build that kept it, or by one that read
+    # it and changed no page (Sphinx then keeps the environment as it was, the
+    # registry's stamp with it: an editor's round trip saw an alias's note at
+    # every build)
+    said = Path(app.doctreedir) / SAID
+    read_before = new is kept.registry or _said(said) == repr(stamp)
     report = {'error': reports.error, 'warning': reports.warning}
     notes: list[Problem] = []  # of a registry read before: said in one line
     for problem in new.problems:
@@ -399,6 +416,9 @@ def load_registry(app: Sphinx) -> None:
                          config=app.config)
         elif not reports.suppressed(app.config, problem.subtype):
             notes.append(problem)
+    if not read_before:
+        with contextlib.suppress(OSError):  # not kept: the next build prints them again
+            write_if_changed(said, repr(stamp))
     if notes:
         kinds = Counter(f'handbook.{problem.subtype}' for problem in notes)
         counts = ', '.join(f'{kind} ×{n}' for kind, n in sorted(kinds.items()))
