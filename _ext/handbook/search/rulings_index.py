@@ -447,10 +447,11 @@ class Index:
         else:
             counts, sizes, epoch = kept.counts, patched[1], kept.epoch
             alone = sorted(shards.alone_gram(name) for name in data if name[0] == 'g')
-        for name, entries in shards.chunks(laid.ruling_entries, 'r'):
-            data[name] = shards.dumps(entries)
-        for name, entries in shards.chunks(laid.text_entries, 'b'):
-            data[name] = shards.dumps(entries)
+        # (a chunk of empty ids alone, the texts' spare ones: no part, never asked for)
+        for kind, entries_of in (('r', laid.ruling_entries), ('b', laid.text_entries)):
+            for name, entries in shards.chunks(entries_of, kind):
+                if any(entry is not None for entry in entries):
+                    data[name] = shards.dumps(entries)
         data['s'] = shards.dumps(laid.doc_sections)
         # the other script's characters, for a term that finds nothing as typed (the
         # characters gathered a text at a time: a set per text at once took 75 MB)
