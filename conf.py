@@ -154,7 +154,7 @@ ogp_custom_meta_tags = ['<meta name="twitter:card" content="summary" />']
 handbook_description_width = 160      # columns: about 80 Chinese characters
 
 notfound_template = 'handbook-404.html'  # _ext/handbook/templates/: search, card index, contents
-notfound_context = {'title': '找不到页面', 'body': ''}
+notfound_context = {'body': ''}  # its title: the template's, in the build's language
 
 git_last_updated_timezone = 'Asia/Shanghai'
 

@@ -307,6 +307,11 @@ def test_zh_tw_site_reads_in_traditional_chinese(zh_tw_site):
     # make html builds one language: no link to the root language's page, which
     # need not be built (make html-all links them: test_editions checks the Makefile)
     assert 'hreflang="zh-CN"' not in page
+    # the 404 page too (a reader's round trip: it was in Simplified characters)
+    missing = (site / '404.html').read_text(encoding='utf-8')
+    assert '<title>找不到頁面 - 遊戲王 OCG 裁定手冊</title>' in missing
+    assert '<h1>找不到頁面</h1>' in missing and 'placeholder="搜尋卡名或規則"' in missing
+    assert '这个地址' not in missing and '這個地址沒有頁面' in missing
     # every message of every page was translated (Sphinx marks a toctree's
     # translated caption untranslated: its flag is not looked at)
     for path in sorted((out / 'doctrees-zh_TW').glob('**/*.doctree')):

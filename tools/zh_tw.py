@@ -239,6 +239,8 @@ def fill_catalog(path: Path, convert: Convert, registry: Registry,
         message.flags.add(FLAG)
         message.previous_id = []
         counts['converted'] += 1
+    if not counts['changed']:  # nothing converted: a catalog written by hand stays as written
+        return counts
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=WIDTH)
     if buffer.getvalue() != path.read_bytes():

@@ -56,6 +56,7 @@ from urllib.parse import urlsplit
 from xml.sax.saxutils import escape
 
 from sphinx.errors import ConfigError
+from sphinx.locale import get_translation
 from sphinx.util import logging
 
 from handbook.core import url_policy
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
+_ = get_translation('handbook')
 
 #: builders whose output is the published site
 SITE_BUILDERS = frozenset({'html', 'dirhtml'})
@@ -107,9 +109,15 @@ def root_of_the_404_page(app: Sphinx, pagename: str, templatename: str,
         context['content_root'] = app.config.notfound_urls_prefix
         # the card index it offers, where the handbook has one (a handbook without
         # one was offered a link to a page it does not have)
-        context['handbook_card_index'] = (card_index.index_page(app.env) if
-                                          'handbook.listings.card_index' in app.extensions
-                                          else None)
+        context['handbook_card_index'] = index = (
+            card_index.index_page(app.env) if 'handbook.listings.card_index' in app.extensions
+            else None)
+        # its texts, in the build's language (the template wrote them in Simplified)
+        texts = {'title': _('找不到页面'), 'search': _('搜索'), 'placeholder': _('搜索卡名或规则'),
+                 'card_index': _('卡片索引'), 'contents': _('目录'),
+                 'body': _('这个地址没有页面，它也许改名或移动了。可以搜索本手册，或者从卡片索引、目录找起。')
+                 if index else _('这个地址没有页面，它也许改名或移动了。可以搜索本手册，或者从目录找起。')}
+        context['handbook_404'] = {key: str(text) for key, text in texts.items()}
 
 
 def published(config: Config) -> str:

@@ -10,7 +10,7 @@ git_last_updated_timezone = 'Asia/Shanghai'
 ogp_social_cards = {'enable': False}
 ogp_custom_meta_tags = ['<meta name="twitter:card" content="summary" />']
 notfound_template = 'handbook-404.html'  # _ext/handbook/templates/, added by site_urls
-notfound_context = {'title': '找不到页面', 'body': ''}
+notfound_context = {'body': ''}
 redirects = {
     'old-name': 'renamed.html',             # a page renamed
     'sub/moved': '../renamed.html#foreword',  # a page moved out of sub/, to a section
