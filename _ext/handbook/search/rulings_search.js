@@ -370,8 +370,8 @@ const RulingSearch = (() => {
     const names = docs.map((doc) => `${kind}${Math.floor((doc - offset) / manifest.chunk)}`);
     await loadAll(names);
     const entries = docs.map((doc, i) => parts.get(names[i])[(doc - offset) % manifest.chunk]);
-    // a chunk loaded before a ruling was added; or newer than the manifest, its
-    // sections' numbers some the manifest does not know (layout.py)
+    // a chunk loaded before a ruling was added; or one newer than the manifest,
+    // naming a section number the manifest does not know (layout.py)
     const unknown = (number) => !sectionOf(number);
     if (entries.some((entry) => entry == null || (kind === "r"
       ? entry[3].some((place) => unknown(place[0])) : unknown(entry[0])))) {
