@@ -522,3 +522,16 @@ def test_intl_stat_counts_what_builds_use(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split() == ['zh_TW', 'page', '50.0%', '4', '2', '1', '1', '1']
     assert lines[2].split() == ['zh_TW', '(all)', '50.0%', '4', '2', '1', '1', '1']
+
+
+def test_a_catalog_written_by_hand_is_left_as_written(tmp_path, convert, registry):
+    """A catalog with nothing to convert (theme.po, every message reviewed)
+    keeps its bytes: make intl-zh_TW rewrote its header in Babel's form."""
+    po = tmp_path / 'theme.po'
+    po.write_text('# written by hand\nmsgid ""\nmsgstr ""\n"Language: zh_TW\\n"\n'
+                  '"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                  '#. page.html\nmsgid "Next"\nmsgstr "下一頁"\n', encoding='utf-8')
+    before = po.read_bytes()
+    counts = zh_tw.fill_catalog(po, convert, registry)
+    assert (counts['reviewed'], counts['changed'], counts['files changed']) == (1, 0, 0)
+    assert po.read_bytes() == before
