@@ -169,22 +169,14 @@ def once(found: list[T], ruling_of: Callable[[T], Ruling],
          apart: Callable[[T], Any] = lambda _item: None,
          ) -> tuple[list[T], dict[tuple[str, str], tuple[Ruling, ...]]]:
     """*found* with each ruling in several places once, where it is first
-    (:func:`handbook.rulings.same.identity`; and the same *apart*), and the
+    (:func:`handbook.rulings.same.grouped`; and the same *apart*), and the
     others of each, by the first's page and anchor (a reader's round trip:
     the timeline and 最近更新 listed such a ruling twice, the search and the
     card pages once)."""
-    firsts: dict[tuple, T] = {}
-    places: dict[tuple, list[Ruling]] = {}
-    for item in found:
-        key = (same.identity(ruling_of(item)), apart(item))
-        if key in firsts:
-            places[key].append(ruling_of(item))
-        else:
-            firsts[key] = item
-            places[key] = []
-    return list(firsts.values()), {
-        (ruling_of(item).docname, ruling_of(item).anchor): tuple(places[key])
-        for key, item in firsts.items() if places[key]}
+    groups = same.grouped(found, ruling_of, apart)
+    return [group[0] for group in groups], {
+        (ruling_of(group[0]).docname, ruling_of(group[0]).anchor):
+            tuple(map(ruling_of, group[1:])) for group in groups if len(group) > 1}
 
 
 def by_year(found: list[tuple[str, Ruling]]) -> list[tuple[str, list[tuple[str, Ruling]]]]:

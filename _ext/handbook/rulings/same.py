@@ -20,8 +20,8 @@ Configuration: none.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, TypeVar
 
 from handbook.core.names import fold
 
@@ -39,10 +39,16 @@ def identity(ruling: Ruling) -> tuple[str, frozenset[str], bool, bool, tuple[str
             tuple(fold(ruling.text[start:end]) for start, end in ruling.struck_spans))
 
 
-def grouped(rulings: Iterable[Ruling]) -> list[list[Ruling]]:
-    """*rulings* with the same ones together, each group where its first one
-    is, in the order given."""
-    groups: dict[tuple, list[Ruling]] = {}
-    for ruling in rulings:
-        groups.setdefault(identity(ruling), []).append(ruling)
+T = TypeVar('T')
+
+
+def grouped(items: Iterable[T], ruling_of: Callable[[T], Ruling] = lambda item: item,
+            apart: Callable[[T], Hashable] = lambda _item: None) -> list[list[T]]:
+    """*items* (rulings, or what *ruling_of* gives the ruling of) with the
+    same rulings together -- and the same *apart*, where a list keeps them
+    apart (the timeline: their date) -- each group where its first one is,
+    in the order given."""
+    groups: dict[tuple, list[T]] = {}
+    for item in items:
+        groups.setdefault((identity(ruling_of(item)), apart(item)), []).append(item)
     return list(groups.values())
