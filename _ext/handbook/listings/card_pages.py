@@ -129,7 +129,7 @@ from handbook.listings.card_index import Entry
 from handbook.publishing.editions import edition
 from handbook.publishing.link_previews import cut, preview_tags
 from handbook.publishing.reader_tools import CARD_PAGE
-from handbook.render.anchors import page_title
+from handbook.render.anchors import page_title, place_title
 from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
 from handbook.rulings import same, statuses
@@ -655,9 +655,8 @@ class Contexts:
         also = []
         for ruling in group[1:]:
             other = self.item(ruling)
-            where = other['page_title'] + (f" › {other['section_title']}"
-                                           if other['section_title'] else '')
-            also.append({'text': where, 'url': other['url']})
+            also.append({'text': place_title(other['page_title'], other['section_title']),
+                         'url': other['url']})
         return {**first, 'also': also}
 
     def html(self, group: list[Ruling], struck: bool) -> str:

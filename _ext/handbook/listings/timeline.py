@@ -75,7 +75,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from handbook.core.records import frozen_record
 from handbook.render import ruling_html, split_pages
-from handbook.render.anchors import link, page_title
+from handbook.render.anchors import link, page_title, place_title
 from handbook.render.html_parts import HtmlLinks, escape, late_part
 from handbook.render.placeholders import (
     PlaceholderDirective,
@@ -532,11 +532,6 @@ class FillTimeline(SphinxPostTransform):
         """The rulings this page shows (rendered together: one document);
         each list that shows rulings as the timeline does says its own."""
         return [ruling for _date, ruling in entries(self.env)]
-
-
-def place_title(title: str, section_title: str) -> str:
-    """Where a ruling is, as an entry's 也见于 names it: 页面 › 小节."""
-    return f'{title} › {section_title}' if section_title and section_title != title else title
 
 
 def superseding(env: BuildEnvironment, ruling: Ruling) -> tuple[str, str] | None:

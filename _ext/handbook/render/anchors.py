@@ -65,6 +65,12 @@ def page_title(env: BuildEnvironment, docname: str) -> str:
     return title.astext() if title is not None else docname
 
 
+def place_title(title: str, section_title: str) -> str:
+    """Where a ruling is, as a list's 也见于 names it: 页面 › 小节 (the page alone
+    for a section that is the page's own)."""
+    return f'{title} › {section_title}' if section_title and section_title != title else title
+
+
 def link(builder: Builder, fromdocname: str, docname: str, anchor: str,
          content: nodes.Node) -> nodes.Element:
     """A link from page *fromdocname* to *anchor* (an id, or '' for the top)

@@ -422,13 +422,13 @@ class Index:
         if kept is not None and read is not None and kept.layout is not None:
             placed = layout.kept(kept.layout, *keys)
             if placed is not None:
-                laid = _Laid(self, placed, texts, rulings)
+                laid = _Laid(self, placed, keys, texts, rulings)
                 patched = patch.patch(kept, laid.haystacks, laid.months, spellings, read)
                 data = _patched_shards(kept, patched, read) if patched is not None else None
                 if data is None:
                     laid = patched = None
         if laid is None:
-            laid = _Laid(self, layout.whole(*keys), texts, rulings)
+            laid = _Laid(self, layout.whole(*keys), keys, texts, rulings)
             postings = shards.Postings()
             for doc, haystack in enumerate(laid.haystacks):
                 if haystack:
@@ -438,15 +438,16 @@ class Index:
                     for number, text in parts.items()}
             counts = {kind: count for kind, (count, _texts, _size) in made.items()}
             sizes = {kind: size for kind, (_count, _texts, size) in made.items()}
+        # the bigrams that are parts of their own (the patch keeps them as they were)
+        alone = sorted(shards.alone_gram(name) for name in data if name[0] == 'g')
+        if patched is None:
             # how the ids are laid out and the shards' keys (a page's script
             # that finds an id its manifest does not hold, or a part without
             # it, loads the manifest again: rulings_search.js's stale())
-            alone = sorted(shards.alone_gram(name) for name in data if name[0] == 'g')
             epoch = shards.version([str(counts['k']), str(counts['u']), str(shards.CHUNK),
                                     repr(laid.layout), *alone])
         else:
             counts, sizes, epoch = kept.counts, patched[1], kept.epoch
-            alone = sorted(shards.alone_gram(name) for name in data if name[0] == 'g')
         # (a chunk of empty ids alone, the texts' spare ones: no part, never asked for)
         for kind, entries_of in (('r', laid.ruling_entries), ('b', laid.text_entries)):
             for name, entries in shards.chunks(entries_of, kind):
@@ -481,14 +482,15 @@ class Index:
 class _Laid:
     """The documents at their ids (:mod:`handbook.search.layout`): each id's
     haystack (``''``: an empty id), its chunk entry (None) and its sections;
-    the days' documents; the sections at their numbers."""
+    the days' documents; the sections at their numbers.  *keys*: the texts',
+    the rulings' and the sections' keys, in the order *laid* was given them."""
 
-    def __init__(self, index: Index, laid: layout.Layout,
+    def __init__(self, index: Index, laid: layout.Layout, keys: tuple[list[Any], ...],
                  texts: list[tuple[Any, int, str, str]],
                  rulings: list[tuple[Any, list[Any], str]]) -> None:
         self.layout = laid
         first = len(laid.texts.keys)  # the first ruling's id
-        numbers = layout.ids(laid.sections, index.section_keys)  # natural number -> its own
+        numbers = layout.ids(laid.sections, keys[2])  # natural number -> its own
         self.sections: list[Any] = [None] * len(laid.sections.keys)
         for natural, number in enumerate(numbers):
             self.sections[number] = index.sections[natural]
@@ -497,14 +499,14 @@ class _Laid:
         self.doc_sections: list[Any] = [None] * size
         self.text_entries: list[Any] = [None] * first
         for doc, (_key, section, block, haystack) in zip(
-                layout.ids(laid.texts, [key for key, *_ in texts]), texts):
+                layout.ids(laid.texts, keys[0]), texts):
             self.haystacks[doc] = haystack
             self.text_entries[doc] = [numbers[section], block]
             self.doc_sections[doc] = numbers[section]
         days: dict[str, list[int]] = {}
         self.ruling_entries: list[Any] = [None] * len(laid.rulings.keys)
         for at, (_key, entry, haystack) in zip(
-                layout.ids(laid.rulings, [key for key, *_ in rulings]), rulings):
+                layout.ids(laid.rulings, keys[1]), rulings):
             doc = first + at
             places = [[numbers[place[0]], *place[1:]] for place in entry[3]]
             self.ruling_entries[at] = [*entry[:3], places, *entry[4:]]
