@@ -483,12 +483,14 @@ def _inputs_kept(env: BuildEnvironment, order: tuple[str, ...]) -> bool:
 
 
 def _inputs_of(record: PageRecord | None) -> tuple | None:
-    """What :func:`_entries` reads of a page's record (of a ruling: not its text)."""
+    """What :func:`_entries` reads of a page's record: of a ruling that names
+    a card, not its text; of one that names none, nothing (its anchor, a
+    digest of its text, changes with every edit of its words)."""
     if record is None:
         return None
     return (record.title, record.sections, tuple(
         (r.index, r.anchor, r.section_id, r.section_title, r.cards,
-         tuple(ref.text for ref in r.references)) for r in record.rulings))
+         tuple(ref.text for ref in r.references)) for r in record.rulings if r.cards))
 
 
 def entries(env: BuildEnvironment, keys: Collection[str] | None = None) -> list[Entry]:
