@@ -16,9 +16,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from helpers import assert_no_warnings, html, warnings
+from helpers import assert_no_warnings, html, warnings, written_by
 from handbook.publishing.reader_tools import STYLES
-from handbook.rulings import days
+from handbook.rulings import days, same
 from handbook.rulings.lines import rulings
 
 FAQ = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid=19691&request_locale=ja'
@@ -1596,3 +1596,32 @@ def test_without_the_sections_concern_a_build_with_no_change_rewrites_no_list(
         written.append([name for name in pages if name not in ('search', 'genindex')])
     assert 'timeline/2021' in written[0] and 'recent' in written[0]
     assert written[1] == []
+
+
+def test_a_line_naming_no_card_edited_leaves_the_card_index_unwritten(
+        make_app, rootdir, tmp_path):
+    """A day's line that names no card is in no entry of the card index: its
+    words edited (its permalink, a digest of them where the day has two such
+    lines, with them), the page and the timeline are written again, the card
+    index and its initials' pages are not (the bench's edit of the largest
+    FAQ page wrote them every time)."""
+    srcdir = tmp_path / 'no-card-edited'
+    shutil.copytree(rootdir / 'test-yearly-faq-listings', srcdir)
+    page = srcdir / 'faq' / '2021.rst'
+    text = page.read_text(encoding='utf-8')
+    own = ('| 同时处理的效果让双方同时决斗败北的场合，决斗平局。\n'
+           '| 在1个时点进行的效果处理，即使是分步进行的，也是同时处理。\n')
+    after = '结果平局。\n'
+    assert after in text
+    page.write_text(text.replace(after, after + own, 1), encoding='utf-8')
+    warning_free_build(make_app, srcdir)
+    page.write_text(page.read_text(encoding='utf-8').replace('决斗平局。', '决斗平局，改。'),
+                    encoding='utf-8')
+    app, written = written_by(make_app, srcdir)
+    assert own_warnings(app) == []
+    assert '决斗平局，改。' in html(app, 'timeline/2021')
+    assert {'faq/2021', 'timeline/2021'} <= written
+    assert not {name for name in written if name.startswith('card-index')}
+    # (each ruling's words digested as its page was read, for the lists that group them)
+    assert all(r.words == same.words(r.text, r.struck_spans)
+               for rs in rulings(app.env).values() for r in rs)

@@ -264,8 +264,9 @@ class HandbookStore(Domain):
     # sections (Ruling.superseded_by, Reference.section), the export's lines keyed by
     # the sections they point to; 13: each card of a ruling dated by the date after
     # its name (Ruling.card_dates); 14: the struck parts of a ruling's text
-    # (Ruling.struck_spans); 15: a digest of a ruling's markup (Ruling.markup)
-    data_version = 15
+    # (Ruling.struck_spans); 15: a digest of a ruling's markup (Ruling.markup);
+    # 16: a digest of its folded words (Ruling.words)
+    data_version = 16
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord (made a Pages when first used)
         'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: as read (some rulings)

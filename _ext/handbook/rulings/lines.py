@@ -143,7 +143,7 @@ from handbook.nodes import (
     references_in,
     ruling_line,
 )
-from handbook.rulings import days, sentences, statuses
+from handbook.rulings import days, same, sentences, statuses
 from handbook.sections.ids import slug
 from handbook.store import PAGE_READ, Contribution, changes, collect, store, writes_pages
 
@@ -211,6 +211,10 @@ class Ruling:
     #: changed (its words set in bold) is another record, so that the lists that
     #: show its HTML (card pages) write it again
     markup: str = ''
+    #: a digest of its words as folded, struck ones apart
+    #: (:func:`handbook.rulings.same.words`): computed as the page is read, not
+    #: each time a list groups the same rulings (''), and each is listed once
+    words: str = ''
 
     @property
     def dates(self) -> tuple[str, ...]:
@@ -469,16 +473,14 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
     markers = env.config.handbook_changed_markers
     changed = struck or any(marker in text for marker in markers)
     superseded = line.get('ruling_superseded')
+    status = statuses.read_status(line, markers, superseded=superseded is not None)
+    spans = struck_spans(line, text) if struck and 'overturned' not in status else ()
     ruling = Ruling(env.docname, index, line['ids'][0], section_id, section_title, references,
-                    cards, text, changed, struck,
-                    status=statuses.read_status(line, markers, superseded=superseded is not None),
+                    cards, text, changed, struck, status=status,
                     sources=statuses.read_sources(references, env.config,
                                                   line.get('ruling_header')),
-                    superseded_by=superseded or None, markup=markup_of(inside))
-    if struck and 'overturned' not in ruling.status:
-        spans = struck_spans(line, text)
-        if spans:
-            ruling = dataclasses.replace(ruling, struck_spans=spans)
+                    superseded_by=superseded or None, struck_spans=spans,
+                    markup=markup_of(inside), words=same.words(text, spans))
     if day is None and len(cards) > 1 and len({r.date for r in references if r.date}) > 1:
         dates = card_dates(line, ruling.dated_by)
         if dates:

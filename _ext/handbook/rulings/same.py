@@ -20,6 +20,7 @@ Configuration: none.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -29,14 +30,21 @@ if TYPE_CHECKING:
     from handbook.rulings.lines import Ruling
 
 
-def identity(ruling: Ruling) -> tuple[str, frozenset[str], bool, bool, tuple[str, ...]]:
-    """What makes two rulings the same: their folded text, their cards,
-    whether they are overturned, whether superseded, and the words struck
-    where some are (``「旋风」:strike:`不能`可以发动`` says the opposite of
-    ``「旋风」不能:strike:`可以`发动``)."""
-    return (fold(ruling.text), frozenset(key for key, _name in ruling.cards),
-            'overturned' in ruling.status, 'superseded' in ruling.status,
-            tuple(fold(ruling.text[start:end]) for start, end in ruling.struck_spans))
+def identity(ruling: Ruling) -> tuple[str, frozenset[str], bool, bool]:
+    """What makes two rulings the same: their words (:func:`words`), their
+    cards, whether they are overturned, and whether superseded."""
+    return (ruling.words or words(ruling.text, ruling.struck_spans),
+            frozenset(key for key, _name in ruling.cards),
+            'overturned' in ruling.status, 'superseded' in ruling.status)
+
+
+def words(text: str, struck_spans: tuple[tuple[int, int], ...]) -> str:
+    """A digest of a ruling's *text* folded, and of the words struck where
+    some are (``「旋风」:strike:`不能`可以发动`` says the opposite of
+    ``「旋风」不能:strike:`可以`发动``): :attr:`Ruling.words
+    <handbook.rulings.lines.Ruling.words>`, made as the page is read."""
+    folded = '\0'.join((fold(text), *(fold(text[start:end]) for start, end in struck_spans)))
+    return hashlib.blake2b(folded.encode(), digest_size=12).hexdigest()
 
 
 T = TypeVar('T')
