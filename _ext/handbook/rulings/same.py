@@ -22,15 +22,23 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Hashable, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from handbook.core.names import fold
 
-if TYPE_CHECKING:
-    from handbook.rulings.lines import Ruling
+
+class Said(Protocol):
+    """What this module reads of a ruling (:class:`handbook.rulings.lines.Ruling`,
+    which imports this module: its reading makes :attr:`words`)."""
+
+    text: str
+    cards: tuple[tuple[str, str], ...]
+    status: tuple[str, ...]
+    struck_spans: tuple[tuple[int, int], ...]
+    words: str
 
 
-def identity(ruling: Ruling) -> tuple[str, frozenset[str], bool, bool]:
+def identity(ruling: Said) -> tuple[str, frozenset[str], bool, bool]:
     """What makes two rulings the same: their words (:func:`words`), their
     cards, whether they are overturned, and whether superseded."""
     return (ruling.words or words(ruling.text, ruling.struck_spans),
@@ -50,7 +58,7 @@ def words(text: str, struck_spans: tuple[tuple[int, int], ...]) -> str:
 T = TypeVar('T')
 
 
-def grouped(items: Iterable[T], ruling_of: Callable[[T], Ruling] = lambda item: item,
+def grouped(items: Iterable[T], ruling_of: Callable[[T], Said] = lambda item: item,
             apart: Callable[[T], Hashable] = lambda _item: None) -> list[list[T]]:
     """*items* (rulings, or what *ruling_of* gives the ruling of) with the
     same rulings together -- and the same *apart*, where a list keeps them
