@@ -418,13 +418,14 @@ def test_a_shard_is_a_few_kilobytes():
 def test_the_same_ruling_is_its_folded_text_and_cards():
     from types import SimpleNamespace
 
-    from handbook.rulings.same import grouped, words
+    from handbook.rulings.same import digest, grouped
 
     def ruling(text, *cards, where='', status=(), struck=()):
-        # the words' digest as a page's reading made it, or none (made when grouped)
-        return SimpleNamespace(text=text, cards=tuple((c, c) for c in cards), where=where,
-                               status=status, struck_spans=struck,
-                               words=words(text, struck) if where in 'aceg' else '')
+        # the digest as a page's reading made it, or none (made when grouped)
+        cards = tuple((c, c) for c in cards)
+        return SimpleNamespace(text=text, cards=cards, where=where, status=status,
+                               struck_spans=struck,
+                               same=digest(text, struck, cards, status) if where in 'aceg' else '')
 
     first = ruling('「旋风」不能对应「黑洞」。', '旋风', '黑洞', where='a')
     again = ruling('「旋风」不能对应 「黑洞」。', '黑洞', '旋风', where='b')  # spacing, card order

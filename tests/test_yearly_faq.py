@@ -1622,6 +1622,7 @@ def test_a_line_naming_no_card_edited_leaves_the_card_index_unwritten(
     assert '决斗平局，改。' in html(app, 'timeline/2021')
     assert {'faq/2021', 'timeline/2021'} <= written
     assert not {name for name in written if name.startswith('card-index')}
-    # (each ruling's words digested as its page was read, for the lists that group them)
-    assert all(r.words == same.words(r.text, r.struck_spans)
+    # (what makes each ruling the same as another digested as its page was
+    # read, for the lists that group them)
+    assert all(r.same == same.digest(r.text, r.struck_spans, r.cards, r.status)
                for rs in rulings(app.env).values() for r in rs)

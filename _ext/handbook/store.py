@@ -265,7 +265,7 @@ class HandbookStore(Domain):
     # the sections they point to; 13: each card of a ruling dated by the date after
     # its name (Ruling.card_dates); 14: the struck parts of a ruling's text
     # (Ruling.struck_spans); 15: a digest of a ruling's markup (Ruling.markup);
-    # 16: a digest of its folded words (Ruling.words)
+    # 16: a digest of what makes two rulings the same (Ruling.same)
     data_version = 16
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord (made a Pages when first used)

@@ -280,16 +280,7 @@ def _card_pages(env: BuildEnvironment, entries: list[Entry]) -> list[CardPage]:
         for key, written in record.cards:
             spellings.setdefault(key, {})[written] = None
     limit = env.config.handbook_card_page_rulings
-    # what makes each ruling the same as another (see listed()), made once:
-    # a ruling is on the page of each card it names
-    identities: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}
-
-    def identity(r: Ruling) -> tuple[str, frozenset[str]]:
-        found = identities.get((r.docname, r.anchor))
-        if found is None:
-            found = identities[r.docname, r.anchor] = same.identity(r)
-        return found
-
+    identity = same.identity  # what makes each ruling the same as another (see listed())
     out = []
     for entry in entries:
         card = entry.card

@@ -211,10 +211,9 @@ class Ruling:
     #: changed (its words set in bold) is another record, so that the lists that
     #: show its HTML (card pages) write it again
     markup: str = ''
-    #: a digest of its words as folded, struck ones apart
-    #: (:func:`handbook.rulings.same.words`): computed as the page is read, not
-    #: each time a list groups the same rulings (''), and each is listed once
-    words: str = ''
+    #: a digest of what makes two rulings the same (:func:`handbook.rulings.same.digest`),
+    #: made as the page is read: the lists that show each ruling once group by it
+    same: str = ''
 
     @property
     def dates(self) -> tuple[str, ...]:
@@ -480,7 +479,7 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
                     sources=statuses.read_sources(references, env.config,
                                                   line.get('ruling_header')),
                     superseded_by=superseded or None, struck_spans=spans,
-                    markup=markup_of(inside), words=same.words(text, spans))
+                    markup=markup_of(inside), same=same.digest(text, spans, cards, status))
     if day is None and len(cards) > 1 and len({r.date for r in references if r.date}) > 1:
         dates = card_dates(line, ruling.dated_by)
         if dates:
