@@ -6,8 +6,8 @@ of the build (``html-collect-pages``): on a handbook of 15,000 rulings it
 is seconds of work in the main process after the pages are written, in
 every build that read a page.  Here, where the machine has a core to spare,
 a process of its own makes it and writes its files as soon as the pages are
-read and checked (``env-check-consistency``), while the main process writes
-the pages; the search's ``handbook-search-index-made`` waits for it.  What
+read and what they change is known (the last of ``env-get-updated``), while
+the main process pickles the environment, checks it and writes the pages; the search's ``handbook-search-index-made`` waits for it.  What
 it writes is what the main process would: the same function
 (:func:`~handbook.search.rulings_index.make_index`) on the same store.  A
 process that failed is reported, and the main process makes the index.
@@ -35,15 +35,18 @@ class IndexAside:
     def __init__(self) -> None:
         self.task: Task | None = None
 
-    def start(self, app: Sphinx, env: BuildEnvironment) -> None:
-        """``env-check-consistency``: the pages are read, the card pages'
-        addresses known (``env-get-updated``); the pages are not written yet."""
+    def start(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
+        """``env-get-updated``, after the others: the pages are read, the card
+        pages' addresses known; the environment is not pickled yet (a
+        chapter's edit waited for that, then for the index).  No page to
+        write again."""
         self.task = None
         session = uses(app, 'index-aside')
         if session is None or not spare_core() or not rulings_index.index_wanted(app):
-            return
+            return []
         self.task = session.processes.start('making the search index',
                                             rulings_index.make_index, app)
+        return []
 
     def made(self, app: Sphinx) -> bool | None:
         """``handbook-search-index-made``: True once the process made it."""
@@ -56,6 +59,6 @@ class IndexAside:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     aside = IndexAside()
-    app.connect('env-check-consistency', aside.start, priority=900)
+    app.connect('env-get-updated', aside.start, priority=950)
     app.connect(rulings_index.INDEX_MADE, aside.made)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
