@@ -503,6 +503,16 @@ def test_which_conversions_a_language_gets(language, configs):
     assert other_scripts.configs(language) == configs
 
 
+def haystacks(kept) -> dict:
+    """Each document's haystack in a kept index, by its kind and key."""
+    laid = kept.layout
+    first = len(laid.texts.keys)
+    return {**{('text', key): kept.haystacks[doc] for doc, key in enumerate(laid.texts.keys)
+               if key is not None},
+            **{('ruling', key): kept.haystacks[first + at]
+               for at, key in enumerate(laid.rulings.keys) if key is not None}}
+
+
 def editing(app, make_app, tmp_path) -> Callable[[str, str, str], bool]:
     """``edit(page, old, new)``: the page of *app*'s root edited and built
     again, its index answering as a clean build of the same pages does
@@ -522,7 +532,10 @@ def editing(app, make_app, tmp_path) -> Callable[[str, str, str], bool]:
         whole.build()
         assert answers(app) == answers(whole)
         kept = pickle.loads((app.doctreedir / KEPT_INDEX).read_bytes())
-        assert not pickle.loads((whole.doctreedir / KEPT_INDEX).read_bytes()).patched
+        made = pickle.loads((whole.doctreedir / KEPT_INDEX).read_bytes())
+        assert not made.patched
+        # every document's haystack, reused or folded anew, is the clean build's
+        assert haystacks(kept) == haystacks(made)
         return kept.patched
 
     return edit
@@ -590,6 +603,31 @@ def test_an_edit_patches_the_shards_into_what_a_whole_index_holds(app, make_app,
     # a part of the last index gone: made whole, the part written again
     sorted((app.outdir / '_static' / 'search').glob('k*.js'))[0].unlink()
     assert not edit('other.rst', '再一段落', '第四段落')
+
+
+@pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-earlier')
+def test_an_edit_folds_only_the_pages_read_since_the_last_index(app, make_app, tmp_path):
+    """The haystacks of the pages not read since the last index are that
+    index's (:class:`handbook.search.rulings_index._Earlier`); a page read
+    by a build that made no index (here a text build on the same
+    environment) is folded anew by the next that makes one, though that
+    one does not read it."""
+    app.build()
+    edit = editing(app, make_app, tmp_path)
+    assert edit('other.rst', '没有裁定的段落。', '没有裁定的另一段落。')
+    # a ruling said in a second place (one result, two places), then edited there
+    copy = '| 「`黑洞`_」在伤害步骤也能发动。\\ :ruling:`19/5/1`\n'
+    assert edit('other.rst', '| 「`旋风`_」不能对应', copy + '| 「`旋风`_」不能对应')
+    assert any(len(entry[3]) == 2 for entry in rulings(app))
+    assert edit('other.rst', '在伤害步骤也能发动。', '在伤害步骤也能发动，另说。')
+    assert not any(len(entry[3]) == 2 for entry in rulings(app))
+    path = app.srcdir / 'other.rst'
+    path.write_text(path.read_text(encoding='utf-8').replace('另一段落', '第三段落'),
+                    encoding='utf-8')
+    make_app('text', srcdir=app.srcdir).build()
+    assert edit('index.rst', '同时处理。', '同时处理，又说。')
+    assert any('第三段落' in haystack for haystack in haystacks(
+        pickle.loads((app.doctreedir / KEPT_INDEX).read_bytes())).values())
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-patched-alone')

@@ -312,6 +312,10 @@ class HandbookStore(Domain):
         """The records, before this build, of the pages it read again or removed."""
         return self.data['before']
 
+    def this_build(self) -> tuple[str, int]:
+        """This build, as :meth:`read_in` names the build that read a page."""
+        return self.data.get('lineage'), self.data.get('builds', 0)
+
     def read_in(self, docname: str) -> tuple[str, int] | None:
         """The build that last read page *docname*: the environment's own
         token and the number of the build, which grows with each build.
@@ -409,8 +413,7 @@ class HandbookStore(Domain):
         self.data['ruling_nodes'][contribution.docname] = {
             anchor: pickle.dumps(children, pickle.HIGHEST_PROTOCOL)
             for anchor, children in contribution.ruling_nodes.items()}
-        self.data.setdefault('read_in', {})[contribution.docname] = (
-            self.data.get('lineage'), self.data.get('builds', 0))
+        self.data.setdefault('read_in', {})[contribution.docname] = self.this_build()
         self.build.changes = None
 
     def derived(self, name: str, compute: Callable[[], Any]) -> Any:

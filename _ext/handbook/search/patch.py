@@ -39,8 +39,10 @@ if TYPE_CHECKING:
 
 #: bump when what is kept, or how a shard is written, changes: a kept index
 #: of another format is not read (its fields may not be this one's; 5: the
-#: rulings' ids after the texts', oldest first; 6: their layout, layout.py)
-FORMAT = 6
+#: rulings' ids after the texts', oldest first; 6: their layout, layout.py;
+#: 7: the build that made it and its rulings' places, for the next to reuse
+#: the haystacks of the pages not read since: rulings_index._Earlier)
+FORMAT = 7
 #: the most documents an edit may change for the shards to be patched
 MOST_CHANGED = 300
 
@@ -59,6 +61,11 @@ class Kept:
     shards: list[str] = dataclasses.field(default_factory=list)  # its shards' part names
     patched: bool = False  # whether this index's shards were patched, not made whole
     layout: Layout | None = None  # each document's id (layout.py)
+    #: the build that made it (the store's lineage and build number: its
+    #: pages read since then are the ones whose documents may differ)
+    built: tuple[str, int] | None = None
+    #: the number of places of each ruling in more than one (rulings_index._Earlier)
+    places: dict[Any, int] = dataclasses.field(default_factory=dict)
     format: int = FORMAT
 
 

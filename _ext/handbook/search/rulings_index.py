@@ -328,26 +328,34 @@ class Index:
         return self.section(self.page_of[ruling.docname], ruling.docname, ruling.section_id,
                             ruling.section_title, False)
 
+    def counterpart(self, text: str) -> str | None:
+        """*text* in the other script, where the build has one and it differs."""
+        other = self.convert(text) if self.convert is not None else None
+        return None if other == text else other
+
     def haystack(self, text: str, extra: list[str] = ()) -> tuple[str, str | None]:
         """A document's haystack from its text (and its counterpart), and *extra*
         folded texts not in it already; the counterpart, where there is one."""
         folded = self.fold(text)
         fields = [folded]
-        other = self.convert(text) if self.convert is not None else None
-        if other == text:
-            other = None
+        other = self.counterpart(text)
         if other is not None:
             fields.append(self.fold(other))
         fields.extend(e for e in dict.fromkeys(extra) if e and e not in folded)
         return SEPARATOR.join(fields), other
 
-    def ruling_entry(self, group: list[Ruling]) -> tuple[list[Any], str]:
-        """The chunk entry of a ruling (in every place it is in) and its haystack."""
+    def ruling_entry(self, group: list[Ruling], haystack: str | None = None,
+                     ) -> tuple[list[Any], str]:
+        """The chunk entry of a ruling (in every place it is in) and its
+        haystack (*haystack*: the last index's, where it is the same: :class:`_Earlier`)."""
         ruling = group[0]
-        names = [self.fold(spelled) for r in group for key, name in r.cards
-                 for spelled in (key, name)]
+        if haystack is None:
+            names = [self.fold(spelled) for r in group for key, name in r.cards
+                     for spelled in (key, name)]
+            haystack, other = self.haystack(ruling.text, names)
+        else:
+            other = self.counterpart(ruling.text)
         keys = list(dict.fromkeys(key for key, _name in ruling.cards))
-        haystack, other = self.haystack(ruling.text, names)
         places = [[self.ruling_section(r), r.anchor, *dates_of(r), flags_of(r)] for r in group]
         entry = [ruling.text, other or '', keys, places]
         if ruling.struck_spans:  # some of its words struck: where, as the script counts
@@ -404,16 +412,20 @@ class Index:
         (:mod:`handbook.search.patch`); else the index is laid out whole."""
         # the documents in their order: the texts in page order (each known by
         # its section and its place in it), then the rulings, oldest first
+        earlier = _Earlier(self.env, kept)
         texts: list[tuple[Any, int, str, str]] = []  # (key, section, block, haystack)
         blocks: dict[int, int] = {}
         for section, block in self.texts:
             blocks[section] = place = blocks.get(section, -1) + 1
-            texts.append(((self.section_keys[section], place), section, block,
-                          self.haystack(block)[0]))
+            key = (self.section_keys[section], place)
+            haystack = earlier.text(key)
+            texts.append((key, section, block,
+                          haystack if haystack is not None else self.haystack(block)[0]))
         rulings: list[tuple[Any, list[Any], str]] = []  # (key, entry, haystack)
         for group in reversed(self.rulings):
-            entry, haystack = self.ruling_entry(group)
-            rulings.append(((group[0].docname, group[0].anchor), entry, haystack))
+            key = (group[0].docname, group[0].anchor)
+            entry, haystack = self.ruling_entry(group, earlier.ruling(key, group))
+            rulings.append((key, entry, haystack))
         keys = ([key for key, *_ in texts], [key for key, *_ in rulings], self.section_keys)
         spellings = {spelling: shards.dumps(value)
                      for spelling, value in self.spellings(app).items()}
@@ -475,8 +487,60 @@ class Index:
                           spellings=spellings, counts=counts, sizes=sizes, version=version,
                           shards=sorted(name for name in data if name[0] in 'kug'),
                           patched=patched is not None,
-                          layout=laid.layout)
+                          layout=laid.layout, built=store(self.env).this_build(),
+                          places={(group[0].docname, group[0].anchor): len(group)
+                                  for group in self.rulings if len(group) > 1})
         return manifest, data, keep
+
+
+class _Earlier:
+    """The haystacks of the last index (*kept*) that this build's would be
+    again, for :meth:`Index.parts` to take rather than fold the texts anew
+    (folding 15,000 rulings and 10,000 paragraphs was most of an edit's
+    index): a document's whose key is the same and whose page -- every page
+    of a ruling's places -- was not read since the last index was made (the
+    store's :meth:`~handbook.store.HandbookStore.read_in`; a build that
+    stopped before its index read pages too); of a ruling in several places,
+    only with as many places (a place gone to a page read since took its
+    names, spelled its way, out of the haystack)."""
+
+    def __init__(self, env: BuildEnvironment, kept: patch.Kept | None) -> None:
+        self.store = store(env)
+        self.built = kept.built if kept is not None and kept.layout is not None else None
+        self.texts: dict[Any, str] = {}
+        self.rulings: dict[Any, str] = {}
+        self.places: dict[Any, int] = {}
+        self.unread: dict[str, bool] = {}
+        if self.built is None:
+            return
+        laid, haystacks = kept.layout, kept.haystacks
+        first = len(laid.texts.keys)
+        self.texts = {key: haystacks[doc] for doc, key in enumerate(laid.texts.keys)
+                      if key is not None}
+        self.rulings = {key: haystacks[first + at] for at, key in enumerate(laid.rulings.keys)
+                        if key is not None}
+        self.places = kept.places
+
+    def _unread(self, docname: str) -> bool:
+        """Whether page *docname* was last read before the last index was made."""
+        found = self.unread.get(docname)
+        if found is None:
+            read = self.store.read_in(docname)
+            found = self.unread[docname] = (
+                read is not None and read[0] == self.built[0] and read[1] <= self.built[1])
+        return found
+
+    def text(self, key: tuple[tuple[str, str], int]) -> str | None:
+        """The last haystack of the text *key* (its section, its place), if it is its haystack."""
+        found = self.texts.get(key)
+        return found if found is not None and self._unread(key[0][0]) else None
+
+    def ruling(self, key: tuple[str, str], group: list[Ruling]) -> str | None:
+        """The last haystack of the ruling *key* in its places *group*, if it is its haystack."""
+        found = self.rulings.get(key)
+        if found is None or len(group) != self.places.get(key, 1):
+            return None
+        return found if all(self._unread(r.docname) for r in group) else None
 
 
 class _Laid:
