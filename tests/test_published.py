@@ -165,6 +165,15 @@ def test_the_sweep_removes_what_is_gone_and_leaves_other_sites_alone(tmp_path):
                                    'zh_TW/.buildinfo': b'x', 'zh_TW/index.html': '繁'.encode()}
     assert not folders.marker.exists()
 
+    # the last file of a folder gone (_related/ when no page shares a card):
+    # the staging folder stays, empty; the site's goes, as no clean build has it
+    (folders.staging / 'sub' / 'page.html').unlink()
+    (folders.staging / 'sub' / 'deeper').mkdir()
+    folders.marker.write_text('')
+    sweep = published.publish(folders)
+    assert sweep.removed == ['sub/page.html']
+    assert sorted(p.name for p in folders.site.iterdir()) == ['index.html', 'zh_TW']
+
 
 def test_a_sweep_that_fails_leaves_the_site_as_it_was(tmp_path):
     from handbook.publishing import published

@@ -67,7 +67,7 @@ import re
 import shutil
 import sys
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -257,7 +257,8 @@ def publish(folders: Folders) -> Sweep:
     for name in gone:
         with contextlib.suppress(FileNotFoundError):
             (site / name).unlink()
-    _remove_empty_folders(site, folders.staging)
+    _remove_empty_folders(site, {str(parent) for name in staged
+                                 for parent in PurePosixPath(name).parents})
     with contextlib.suppress(OSError):
         folders.swept.write_text(f'{start} {time.time_ns()}\n', encoding='ascii')
     folders.marker.unlink(missing_ok=True)
@@ -347,12 +348,16 @@ def _clear_way(site: Path, folder: Path) -> None:
             parent.unlink()
 
 
-def _remove_empty_folders(site: Path, staging: Path) -> None:
+def _remove_empty_folders(site: Path, holding: set[str]) -> None:
+    """The folders of the site that hold no staged file (*holding*: the
+    folders that do, relative) removed where they are empty: a folder
+    whose last file the build removed (``_related/``) is in no clean build's
+    site, though the staging folder keeps it, empty."""
     for folder, dirs, files in os.walk(site, topdown=False):
         here = Path(folder)
         if here == site or (here / SITE_MARK).is_file():
             continue
-        if not (staging / here.relative_to(site)).is_dir():
+        if here.relative_to(site).as_posix() not in holding:
             with contextlib.suppress(OSError):
                 here.rmdir()  # only an empty one
 
