@@ -340,7 +340,10 @@ def test_a_footnote_mark_is_no_word_of_the_ruling(make_app, rootdir, tmp_path):
     srcdir = edited_root(rootdir, tmp_path, 'footnote', {'chapter.rst': [
         ('立即被自身效果破坏。\n', '立即被自身效果破坏。 [#]_\n\n'
          '.. [#] | 数据库本条原文称『攻击力变成0』不适用，需要无视，实际处理是适用。\n')]})
-    assert exported(quiet_build(make_app, srcdir)) == EXPORTED
+    fixed = make_app('html', srcdir=srcdir)
+    fixed.build()
+    assert own_warnings(fixed) == [] and ' note: ' not in fixed.status.getvalue()
+    assert exported(fixed) == EXPORTED
 
 
 def test_a_sentence_without_a_card_is_about_the_cards_of_the_one_before(
@@ -631,6 +634,32 @@ def test_a_day_mistyped_says_its_lines_are_no_rulings(make_app, rootdir, tmp_pat
         f"faq/2021.rst:18: note: section '{title}' of '21/01' is not read as a day, so its lines "
         f'are no rulings: {fix} [handbook.ruling-day]']
     assert not [r for r in exported(app) if r[2] == '2021-01-05']
+
+
+@pytest.mark.parametrize(('title', 'fix'), [
+    ('21/13', 'write 21/01, the month of its first day'),
+    ('2021年13月', 'write 2021年1月, the month of its first day'),
+])
+def test_a_month_section_that_names_no_month_gets_the_month_of_its_days(
+        make_app, rootdir, tmp_path, title, fix):
+    """``21/13`` (a helper's slip, with no report): its days keep their
+    dates, but the reader sees a month that is none; a warning at its
+    title, whose fix gives the root back."""
+    srcdir = edited_root(rootdir, tmp_path, 'no-month', {
+        'faq/2021.rst': [('\n21/01\n=====\n', f'\n{title}\n{"=" * len(title) * 2}\n')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [line.replace(f'{srcdir}/', '') for line in own_warnings(app)] == [
+        f"faq/2021.rst:15: WARNING: month section '{title}' names no month (13): {fix} "
+        '[handbook.ruling-day]']
+    assert exported(app) == EXPORTED
+    written = fix.removeprefix('write ').split(',')[0]
+    srcdir = edited_root(rootdir, tmp_path, 'no-month-fixed', {
+        'faq/2021.rst': [('\n21/01\n=====\n', f'\n{written}\n{"=" * len(written) * 2}\n')]})
+    fixed = make_app('html', srcdir=srcdir)
+    fixed.build()
+    assert own_warnings(fixed) == [] and ' note: ' not in fixed.status.getvalue()
+    assert exported(fixed) == EXPORTED
 
 
 @pytest.mark.parametrize('written', ['数据库', '[数据库]', '数据库;', '（数据库）'])

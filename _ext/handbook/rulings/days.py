@@ -340,12 +340,14 @@ def days(document: nodes.document, today: datetime.date,
     numbered = under_title is None and not (first is not None
                                             and _ONLY_YEAR.match(dated_title(first)))
     seen: dict[str, nodes.section] = {}  # a date -> its first day section
+    no_month: set[int] = set()  # the month sections reported for naming no month
     for section in document.findall(nodes.section):
         parent = section.parent
         read = dated_title(section)
         m = _DAY.match(read)
         whole = m is not None
         at = _title_line(section[0] if section.children else section)
+        month_of = None
         if parent is under_title or (whole and m['year']):  # a date with its year: anywhere
             says_so = True
         else:
@@ -374,6 +376,10 @@ def days(document: nodes.document, today: datetime.date,
                 _not_a_day(section, parent, read, at, config)  # a day mistyped: 1-5, Jan 5
             if m is None or not says_so:
                 continue
+        if month_of is not None and says_so and not 1 <= int(month_of[2]) <= 12 \
+                and id(parent) not in no_month:
+            no_month.add(id(parent))
+            _no_month(parent, month_of)
         year = full_year(m['year']) if m['year'] else year_of(parent, document)
         if year is not None and year != titled_year and titled_year is not None:
             _other_year(section if m['year'] else parent, bool(m['year']), year, titled_year,
@@ -422,6 +428,27 @@ def days(document: nodes.document, today: datetime.date,
         else:
             seen[iso] = section
         yield section, Day(written, iso)
+
+
+def _no_month(month: nodes.section, m: re.Match) -> None:
+    """A warning for a month section whose title names no month (``21/13``):
+    its days keep their dates (a day's month is its own), but the reader
+    sees a month that is none.  The fix: the month of its first day."""
+    written, read = title_of(month), dated_title(month)
+    months = [month_day(d)[0] for d in (
+        _DAY.match(dated_title(child)) for child in month.children
+        if isinstance(child, nodes.section)) if d is not None and 1 <= month_day(d)[0] <= 12]
+    if months and read == written:
+        start, end = m.span(2)
+        padded = end - start == 2 and '月' not in read  # 21/01, but 1月
+        digits = f'{months[0]:02d}' if padded else str(months[0])
+        whose = 'its days' if len(set(months)) == 1 else 'its first day'
+        fix = f'write {written[:start]}{digits}{written[end:]}, the month of {whose}'
+    else:
+        fix = 'write the month of its days, 01 to 12'
+    heading = month[0] if month.children else month
+    reports.warning(f'month section {written!r} names no month ({m[2]}): {fix}',
+                    location=_title_line(heading), subtype='ruling-day')
 
 
 def _day_again(section: nodes.section, first: nodes.section, date: datetime.date,
