@@ -662,6 +662,24 @@ def test_a_month_section_that_names_no_month_gets_the_month_of_its_days(
     assert exported(fixed) == EXPORTED
 
 
+@pytest.mark.parametrize('host', ['www.db.yugioh-crad.com', 'evil.example'])
+def test_a_fid_on_another_host_is_no_faq_id(make_app, rootdir, tmp_path, host):
+    """The official FAQ's address on another host (a typo, or a look-alike):
+    its ``fid=`` is no FAQ id, so no 数据库 #19691 badge and no id in the
+    export; the line's header still says 数据库 (a round trip: the badge
+    named the official FAQ for any host)."""
+    srcdir = edited_root(rootdir, tmp_path, 'other-host', {
+        'faq/2021.rst': [('https://www.db.yugioh-card.com/', f'https://{host}/')]})
+    app = warning_free_build(make_app, srcdir)
+    ruling = next(r for r in json.loads((app.outdir / 'rulings.json').read_text(
+        encoding='utf-8'))['rulings'] if r['text'].startswith('反转召唤'))
+    assert [ref['faq'] for ref in ruling['references']] == [None, None]
+    assert ruling['sources'] == [{'kind': 'faq', 'faq': None, 'label': None},
+                                 {'kind': 'other', 'faq': None, 'label': None}]
+    assert ruling['anchor'] == 'ruling-2021-01-05-2021-01-06-神之宣告'
+    assert '#19691' not in html(app, 'faq/2021')
+
+
 @pytest.mark.parametrize('written', ['数据库', '[数据库]', '数据库;', '（数据库）'])
 def test_a_source_header_without_its_colon_is_a_header_with_a_note(
         make_app, rootdir, tmp_path, written):

@@ -242,8 +242,14 @@ def parse_role_text(text: str) -> tuple[str, str | None] | None:
     return text[:start].strip(), target.strip()
 
 
-def faq_id_from_url(url: str) -> str | None:
-    """The ``fid`` query parameter of an official FAQ URL."""
+def faq_id_from_url(url: str, faq_url: str) -> str | None:
+    """The ``fid`` query parameter of an official FAQ URL: one on the host
+    of *faq_url* (the handbook's ``faq_url``), none of another host's (a
+    round trip: a typo host's ``fid=`` was the badge 数据库 #id, as the
+    official FAQ's)."""
+    if url_policy.host(url) is None or url_policy.host(url) != url_policy.host(
+            faq_url.replace('{id}', '0')):
+        return None
     values = parse_qs(urlsplit(url).query).get('fid')
     return values[0] if values else None
 
@@ -307,7 +313,8 @@ class RulingRole(SphinxRole):
                 url = self.config.handbook_faq_url.replace('{id}', faq)
         elif target:
             url = target
-            found = faq_id_from_url(target)  # the official FAQ's address, as a date link's
+            # the official FAQ's address, as a date link's
+            found = faq_id_from_url(target, self.config.handbook_faq_url)
             faq = found if found and valid_faq(found) else None
         node = ruling_node(self.rawtext, date, url, faq)
         node['ruling_target'] = target
@@ -481,7 +488,7 @@ class RulingReferences(SphinxTransform):
     def legacy(self, node: nodes.reference, refuri: str, date: str) -> None:
         """A legacy date link, *date* as its text writes it (:func:`link_date`):
         a ruling reference (plain text when its URL is unsafe)."""
-        faq = faq_id_from_url(refuri)
+        faq = faq_id_from_url(refuri, self.config.handbook_faq_url)
         ruling = ruling_node(node.rawsource, date, refuri, faq if faq and valid_faq(faq) else None)
         ruling['ruling_target'] = refuri
         ruling['ruling_legacy'] = True

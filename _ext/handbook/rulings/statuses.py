@@ -222,7 +222,7 @@ def read_sources(references: Iterable, config: Config,
         if reference.faq:
             source = ('faq', reference.faq)
         elif host == official:
-            source = ('faq', faq_id_from_url(reference.url) or '')
+            source = ('faq', faq_id_from_url(reference.url, config.handbook_faq_url) or '')
         elif host in WIKI_HOSTS:
             source = ('wiki', '')
         else:
