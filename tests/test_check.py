@@ -72,8 +72,9 @@ def test_docutils_and_sphinx_errors(capsys, monkeypatch):
         f'{p}:9: error: Unknown interpreted text role "unknown". [docutils]',
         f'{p}:13: error: Unknown directive type "unknown-directive". [docutils]',
         f"{p}:16: error: anonymous link '`旋风`__' has no target (the page has 1 anonymous links "
-        '`…`__ and 0 anonymous targets .. __: URL, which pair up in order): write `旋风 <URL>`__ '
-        'with its URL, or 「`旋风`_」 for a card [handbook.anonymous-link]',
+        '`…`__ and 0 anonymous targets .. __: URL, which pair up in order): write its https:// '
+        'address inside the link, `旋风 <https://…>`__, or 「`旋风`_」 for the card '
+        '[handbook.anonymous-link]',
         f'{p}:18: error: `17/3/24 <https://www.db.yugioh-card.com/x>` is not a link: write '
         '`17/3/24 <https://www.db.yugioh-card.com/x>`__ (two underscores after the closing '
         'backquote) [handbook.markup]',

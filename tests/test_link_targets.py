@@ -46,6 +46,7 @@ def test_anonymous_link_without_target_at_its_line(app):
     # in a nested line block; docutils' page-wide message without a line is gone
     assert found == [
         "index.rst:16: ERROR: anonymous link '`旋风`__' has no target (the page has 1 anonymous "
-        'links `…`__ and 0 anonymous targets .. __: URL, which pair up in order): write '
-        '`旋风 <URL>`__ with its URL, or 「`旋风`_」 for a card [handbook.anonymous-link]']
+        'links `…`__ and 0 anonymous targets .. __: URL, which pair up in order): write its '
+        'https:// address inside the link, `旋风 <https://…>`__, or 「`旋风`_」 for the card '
+        '[handbook.anonymous-link]']
     assert '<span class="problematic">`旋风`__</span>' in (app.outdir / 'index.html').read_text(encoding='utf-8')

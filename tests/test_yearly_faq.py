@@ -956,6 +956,39 @@ def test_a_date_link_without_its_closing_bracket_is_told_it(make_app, rootdir, t
         '[handbook.anonymous-link]']
 
 
+@pytest.mark.parametrize(('slip', 'fix'), [
+    ('`wiki`__', 'write its https:// address inside the link, `wiki <https://…>`__'),
+    ('`21/1/6 <data:text/html,<script>alert(1)</script>>`__',
+     'its address holds < or >, so docutils reads none: write the https:// address of the '
+     'page it links, with no < or > in it'),
+])
+def test_a_link_that_lost_its_address_gets_no_fix_that_links_nowhere(
+        make_app, rootdir, tmp_path, slip, fix):
+    """A date link whose address is lost, or not read (< > inside): the
+    error says where the address goes, with no card link for a text that
+    names none; the template written as it is, ``https://…``, is an error
+    again, not a link to a page ``URL`` (a round trip: ``<URL>`` built clean)."""
+    url = 'https://yugioh-wiki.net/index.php?cmd=read&page=FAQ'
+    srcdir = edited_root(rootdir, tmp_path, 'lost-address', {
+        'faq/2021.rst': [(f'`21/1/6 <{url}>`__', slip)]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w.replace(f'{srcdir}/', '') for w in own_warnings(app)] == [
+        f"faq/2021.rst:26: ERROR: anonymous link {slip!r} has no target (the page has 1 "
+        'anonymous links `…`__ and 0 anonymous targets .. __: URL, which pair up in order): '
+        f'{fix} [handbook.anonymous-link]']
+    assert '<script>alert' not in html(app, 'faq/2021')
+    if '<https://…>' in fix:
+        written = edited_root(rootdir, tmp_path, 'template-written', {
+            'faq/2021.rst': [(f'`21/1/6 <{url}>`__', '`wiki <https://…>`__')]})
+        again = make_app('html', srcdir=written)
+        again.build()
+        assert [w.replace(f'{written}/', '') for w in own_warnings(again)] == [
+            "faq/2021.rst:26: ERROR: link 'wiki' goes to 'https://…', which is not a valid "
+            'URL: it is shown as plain text; write the https:// address of the page it should '
+            'open, or remove the link [handbook.link]']
+
+
 @pytest.mark.parametrize('written', ['试胆竟速', '試膽競速'])
 def test_a_plain_name_that_reads_as_a_card_gets_a_note(make_app, rootdir, tmp_path, written):
     """「试胆竟速」 (竟 for 竞, read alike), plainly quoted: no card name, so

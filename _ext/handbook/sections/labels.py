@@ -36,7 +36,9 @@ anonymous target) and renders those links as problematic text, as docutils
 would, so that the page-wide message does not repeat it.  The handbook
 writes anonymous links with the URL inside, ```17/3/24 <https://…>`__``;
 these are not counted.  An anonymous link written by mistake for a card,
-「`卡名`__」, gets the hint 「`卡名`_」.
+「`卡名`__」, gets the hint 「`卡名`_」 (a card's name only); any other, the
+place of its address, ``https://…``, which is an error again if written as
+it is.
 """
 
 from __future__ import annotations
@@ -82,9 +84,10 @@ class AnonymousLinks(SphinxTransform):
         counts = (f'the page has {len(links)} anonymous links `…`__ and {len(targets)} '
                   'anonymous targets .. __: URL, which pair up in order')
         if len(links) > len(targets):
+            registry = store(self.env).registry  # (None without handbook.cards)
             for link in links:
                 self.error(link, f'anonymous link {link.rawsource!r} has no target ({counts}): '
-                                 f'{_anonymous_fix(link.astext())}')
+                                 f'{_anonymous_fix(link.astext(), registry)}')
         else:
             for target in targets:
                 self.error(target, f'anonymous target {target.rawsource.strip()!r} has no link '
@@ -103,16 +106,25 @@ class AnonymousLinks(SphinxTransform):
 
 #: a link's text that is its text and a URL whose closing > is missing
 _UNENDED_URL = re.compile(r'.*\S\s+<[^<>\s]+', re.S)
-#: a link's text that is a date (17/3/24, 2017-03-24, （17/3/24）): no card
-_DATE_TEXT = re.compile(r'[\d/.\-年月日（）() ]+')
+#: a link's text that ends with an address docutils read none in: one that
+#: holds < or > (``<data:text/html,<b>x</b>>``)
+_BRACKETED = re.compile(r'.*\S\s+<.*>', re.S)
 
 
-def _anonymous_fix(text: str) -> str:
-    """How to write an anonymous link (``text``, no target) to give it one."""
+def _anonymous_fix(text: str, registry: Any) -> str:
+    """How to write an anonymous link (``text``, no target) to give it one.
+    Its address is the editor's to give: the template says where
+    (``https://…``, which is no address: written as it is, it is an error,
+    not a link to nowhere); the card link, only for a card's name."""
     if _UNENDED_URL.fullmatch(text):
         return f'write `{text}>`__: the > that ends its URL is missing'
-    fix = f'write `{text} <URL>`__ with its URL'
-    return fix if _DATE_TEXT.fullmatch(text) else f'{fix}, or 「`{text}`_」 for a card'
+    if _BRACKETED.fullmatch(text):
+        return ('its address holds < or >, so docutils reads none: write the https:// '
+                'address of the page it links, with no < or > in it')
+    fix = f'write its https:// address inside the link, `{text} <https://…>`__'
+    if registry is not None and registry.lookup(text) is not None:
+        return f'{fix}, or 「`{text}`_」 for the card'
+    return fix
 
 
 class RecordLabels(SphinxTransform):
