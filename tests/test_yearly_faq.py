@@ -1374,6 +1374,37 @@ def test_a_removed_page_leaves_no_file(make_app, rootdir, tmp_path):
     assert [path.exists() for path in files] == [False, False, False]
 
 
+def test_a_page_taken_out_of_the_toctree_leaves_no_page_showing_it(make_app, rootdir, tmp_path):
+    """Every page shows the site's navigation (furo's): a page removed from
+    the toctree (a round trip: the pages not read again, the card pages and
+    the timeline's kept it in their navigation and their next link), or a
+    caption given to the toctree, writes every page again; a build with no
+    change, none."""
+    srcdir = tmp_path / 'navigation'
+    shutil.copytree(rootdir / 'test-yearly-faq-listings', srcdir)
+    furo = {'confoverrides': {'html_theme': 'furo'}}
+    first = make_app('html', srcdir=srcdir, **furo)
+    first.build()
+    assert 'href="recent.html"' in html(first, 'chapter')
+    index = srcdir / 'index.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace('   recent\n', ''),
+                     encoding='utf-8')
+    (srcdir / 'recent.rst').unlink()
+    app, written = written_by(make_app, srcdir, **furo)
+    assert own_warnings(app) == []
+    assert {'chapter', 'faq/2021', 'timeline', 'card-index'} <= written
+    assert any(name.startswith('cards/') for name in written)
+    showing = sorted(str(path.relative_to(app.outdir)) for path in app.outdir.rglob('*.html')
+                     if 'recent.html' in path.read_text(encoding='utf-8'))
+    assert showing == []
+    index.write_text(index.read_text(encoding='utf-8').replace(
+        '.. toctree::\n', '.. toctree::\n   :caption: 本手册的页面\n'), encoding='utf-8')
+    app, written = written_by(make_app, srcdir, **furo)
+    assert all('本手册的页面' in html(app, name) for name in ('chapter', 'timeline/2021'))
+    _, written = written_by(make_app, srcdir, **furo)
+    assert written <= {'genindex', 'search'}
+
+
 def test_a_page_that_warned_warns_again(make_app, rootdir, tmp_path):
     """A build again with no change says a page's problem again (and fails
     under -W as the first did), until it is fixed; a page with notes only is

@@ -129,6 +129,7 @@ from handbook.listings.card_index import Entry
 from handbook.publishing.editions import edition
 from handbook.publishing.link_previews import cut, preview_tags
 from handbook.publishing.reader_tools import CARD_PAGE
+from handbook.render import navigation
 from handbook.render.anchors import page_title, place_title
 from handbook.render.ruling_html import ruling_html
 from handbook.rulings import lines as ruling_lines
@@ -351,11 +352,13 @@ class Shown:
 
 
 def build_base(app: Sphinx) -> str:
-    """What every page depends on: the configuration, tags, templates, this module."""
+    """What every page depends on: the configuration, tags, templates, this
+    module, and the site's navigation, which each page shows (a page taken
+    out of a toctree: :mod:`handbook.render.navigation`)."""
     builder = app.builder
     info = getattr(builder, 'build_info', None)
     templates = getattr(builder, 'templates', None)
-    parts = [VERSION, app.config.language or '', edition(app),
+    parts = [VERSION, app.config.language or '', edition(app), navigation.digest(app.env),
              getattr(info, 'config_hash', ''), getattr(info, 'tags_hash', ''),
              str(templates.newest_template_mtime()) if templates is not None else '',
              (TEMPLATES / TEMPLATE).read_text(encoding='utf-8'),

@@ -1,6 +1,7 @@
 """Publishing: editions, the site's address, link previews, page dates, the readers'
 tools (permalinks, copy, card pages), linkcheck's policy, the published site (built
-aside, swept in: published.py), reading offline."""
+aside, swept in: published.py), reading offline; every page written again where the
+site's navigation changed (handbook.render.navigation)."""
 
 from handbook import setup_concern
 
@@ -11,4 +12,4 @@ def setup(app):
                          'handbook.publishing.reader_tools', 'handbook.publishing.theme',
                          'handbook.publishing.linkcheck_policy',
                          'handbook.publishing.published',
-                         'handbook.publishing.offline')
+                         'handbook.publishing.offline', 'handbook.render.navigation')

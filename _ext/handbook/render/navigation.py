@@ -18,19 +18,33 @@ A page of the sources is left alone, and so is the 404 page, whose
 whichever of the two handlers runs first.  The function given says its
 folder (``folder``): the speed package keeps each source page's navigation,
 and each folder's, from build to build (:mod:`handbook.speed.toctree_cache`).
+
+**Never stale.**  Sphinx writes again the pages read again, not the others,
+though every page shows the navigation: a page taken out of a toctree, a
+title or a toctree's caption changed, and every other page kept the old
+navigation, and its next/previous links (a round trip; Sphinx's own
+issue).  So what the navigation is made of is digested (:func:`digest`),
+and kept from build to build (:class:`NavigationState`); a build in which
+it changed writes every page again (``env-get-updated``), and the lists'
+pages (:mod:`handbook.render.split_pages`) and the card pages
+(:mod:`handbook.listings.card_pages`) digest it with what they show.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import posixpath
 from typing import TYPE_CHECKING, Any
 
+from sphinx import addnodes
 from sphinx.errors import NoUri
 
-from handbook.store import store
+from handbook.store import State, state, store, writes_pages
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
 
 #: the per-build navigation of the pages no source gives, by folder and arguments
 MADE = 'navigation_of_folders'
@@ -60,7 +74,48 @@ def shared_navigation(app: Sphinx, pagename: str, templatename: str,
     context['toctree'] = navigation
 
 
+#: a toctree's options that change what the navigation shows
+_SHOWN = ('caption', 'entries', 'hidden', 'maxdepth', 'numbered', 'titlesonly', 'includehidden')
+
+
+def digest(env: BuildEnvironment) -> str:
+    """What the theme's navigation on every page is made of: the title of
+    each page in it (the root and the pages a toctree includes: not an
+    orphan's), the pages each toctree includes, and each toctree's caption,
+    entries and options (not the pages' sections: the theme shows titles)."""
+    shown = {env.config.root_doc, *(doc for docs in env.toctree_includes.values()
+                                    for doc in docs)}
+    found = hashlib.sha256()
+    for docname in sorted(shown & env.found_docs):
+        title = env.titles.get(docname)
+        toc = env.tocs.get(docname)
+        trees = [[tree.get(option) for option in _SHOWN]
+                 for tree in (toc.findall(addnodes.toctree) if toc is not None else ())]
+        found.update(f'{docname}\0{title.astext() if title is not None else ""}\0'
+                     f'{env.toctree_includes.get(docname, [])}\0{trees!r}\0'.encode())
+    return found.hexdigest()
+
+
+@dataclasses.dataclass
+class NavigationState(State):
+    """The digest of the navigation the last build wrote its pages with."""
+
+    digest: str = ''
+
+
+def pages_with_other_navigation(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-get-updated``: every page, where the navigation is not the one
+    the last build wrote them with (not at the first build: all are written)."""
+    kept = state(env, NavigationState)
+    now = digest(env)
+    before, kept.digest = kept.digest, now
+    if not before or before == now or not writes_pages(env):
+        return []
+    return sorted(env.found_docs)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.store')
     app.connect('html-page-context', shared_navigation, priority=400)  # before the theme's
+    app.connect('env-get-updated', pages_with_other_navigation)
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}

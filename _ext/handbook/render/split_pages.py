@@ -53,6 +53,7 @@ from handbook.core.files import write_if_changed
 from handbook.core.records import frozen_record
 from handbook.publishing.link_previews import cut, preview_tags
 from handbook.render.anchors import page_title
+from handbook.render import navigation
 from handbook.render.html_parts import escape
 from handbook.store import State, state, store
 
@@ -207,17 +208,6 @@ def needed(app: Sphinx, kind: str, holder: str) -> bool:
             or not all(Path(app.builder.get_outfilename(name)).is_file() for name in parts))
 
 
-def _navigation(env: BuildEnvironment) -> str:
-    """What the theme's navigation on every page shows: the pages' titles
-    and their tables of contents."""
-    digest = hashlib.sha256()
-    for docname in sorted(env.found_docs):
-        title = env.titles.get(docname)
-        digest.update(f'{docname}\0{title.astext() if title is not None else ""}\0'
-                      f'{env.toctree_includes.get(docname, [])}\0'.encode())
-    return digest.hexdigest()
-
-
 def _assets(builder: Builder) -> str:
     """The style sheets and scripts every page links, with their content:
     a page names each with its checksum."""
@@ -252,7 +242,7 @@ def write_parts(app: Sphinx, holder: str, parts: list[Part]) -> None:
         written = {}
     if not isinstance(written, dict):
         written = {}
-    common = f'{build_base(app)}\0{_navigation(env)}\0{_assets(builder)}'
+    common = f'{build_base(app)}\0{navigation.digest(env)}\0{_assets(builder)}'
     for i, part in enumerate(parts):
         if part.name in env.found_docs:
             reports.error(f'the page {part.name} has the name of a page the generated list of '
