@@ -220,6 +220,17 @@ JOINS = {
           '`17/3/24 <https://…>`__, or write its text alone, 17/3/24 [handbook.markup]',
           UNENDED, UNENDED],
          '| 「`旋风`_」不能发动。\\ 17/3/24'),
+    # a space before a card link's closing backquote (a round trip: the fix
+    # quoted the line up to its next backquote; the line holding none,
+    # docutils' warning alone)
+    39: (['ERROR: card link 「`旋风 `_」 has a space before its closing backquote, where '
+          'reStructuredText sees no end, so that it is shown as text: write 「`旋风`_」 '
+          '[handbook.card-markup]'],
+         '| 「`旋风`_」的场合，效果不适用。\\ :ruling:`17/3/24`'),
+    40: (['ERROR: card link 「`旋风 `_」 has a space before its closing backquote, where '
+          'reStructuredText sees no end, so that it is shown as text: write 「`旋风`_」 '
+          '[handbook.card-markup]', UNENDED, UNENDED],
+         '| 「`旋风`_」的场合，效果不适用。'),
 }
 
 
@@ -286,7 +297,7 @@ def test_a_card_link_that_misses_a_piece_of_its_markup(app, make_app, tmp_path):
     text up to the line's next backquote, with _ after it (an editor's round
     trip: that fix gave a second error), or, the line holding none, said the
     link had no opening 「 or gave no fix at all."""
-    reported_and_fixed(app, make_app, tmp_path, [26, 27, 28, 29, 30, 33, 34, 35])
+    reported_and_fixed(app, make_app, tmp_path, [26, 27, 28, 29, 30, 33, 34, 35, 39, 40])
 
 
 @pytest.mark.sphinx('html', testroot='check-markup-joins')

@@ -128,6 +128,8 @@ _LEFTOVER = re.compile(r'''
 #: a card link's start, after 「, that misses a piece of its markup: 卡名_」,
 #: 卡名`_ (no 」 after it), 卡名」 (:meth:`CardMarkup.card_cut_short`)
 _CUT_SHORT = re.compile(r'(?P<name>[^`_」\s][^`」\n]*?)(?:(?P<under>_+」)|(?P<tick>`_+)(?!」)|」)')
+#: one with a space before its closing backquote, 「`卡名 `_」, which ends nothing
+_SPACED = re.compile(r'(?P<name>[^`_」\s][^`」\n]*?)\s+`_+」?')
 #: a role written before its text, ``:red:`…```: what split_role splits
 _ROLE_TEXT = re.compile(r'(?P<role>:[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)?:`)(?P<text>.+)`',
                         re.DOTALL)
@@ -524,7 +526,13 @@ class CardMarkup(SphinxTransform):
         so that docutils read on from its opening backquote (*text*, up to a
         later backquote or the line's end): 「`卡名_」 (the closing backquote),
         「`卡名`_ and text (the 」), 「`卡名」 (the backquote and _); None where
-        *text* does not start with a registry name cut so."""
+        *text* does not start with a registry name cut so.  And 「`卡名 `_」, a
+        space before the closing backquote, which closes nothing there."""
+        spaced = _SPACED.match(text)
+        if spaced is not None and self.known(spaced['name'].strip()):
+            return (f'card link 「`{spaced.group()} has a space before its closing backquote, '
+                    'where reStructuredText sees no end, so that it is shown as text: write '
+                    f'「`{spaced["name"].strip()}`_」')
         m = _CUT_SHORT.match(text)
         if m is None or not self.known(m['name'].strip()):
             return None
@@ -546,7 +554,11 @@ class CardMarkup(SphinxTransform):
             after = self.sibling(tick, +1)
             if isinstance(before, nodes.Text) and before.endswith('「') \
                     and isinstance(after, nodes.Text):  # 「`卡名`_的…: the 」 is missing
-                message = self.card_cut_short(after.split('\n')[0])
+                line, node = '', after  # the rest of the line (「`卡名 `_」: a tick of its own)
+                while node is not None and '\n' not in line:
+                    line += node.astext() if isinstance(node, nodes.Text) else node.rawsource
+                    node = self.sibling(node, +1)
+                message = self.card_cut_short(line.split('\n')[0])
                 if message is not None:
                     self.error(tick, message, 'card-markup')
             else:
