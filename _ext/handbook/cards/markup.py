@@ -599,10 +599,12 @@ class CardMarkup(SphinxTransform):
                 node = self.sibling(node, +1)
             text = target.rstrip()
             if text and '`' not in later:
-                shown = text if len(text) <= 24 else f'{text[:8]}…{text[-8:]}'
+                # the whole text where it is short; else where the backquote goes
+                # (a text cut with … in the fix, written as it is, lost its words)
+                where = (f'after its text, {role.group()}`{text}`' if len(text) <= 24 else
+                         f'at the end of its text, after {text[-8:]!r}')
                 self.error(tick, f'role {role.group()} is not closed (readers see its markup): '
-                                 f'write its closing backquote after its text, '
-                                 f'{role.group()}`{shown}`', 'markup')
+                                 f'write its closing backquote {where}', 'markup')
 
     def tangle(self, node: nodes.Node) -> None:
         """The text blocks around *node*, a role that holds a link or runs
