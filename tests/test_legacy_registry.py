@@ -260,6 +260,11 @@ def test_hostile_registry_input_never_leaks_into_html(app):
     ('.. _`旋风`: ygocdb.com/card/name/旋风',
      "the URL 'ygocdb.com/card/name/旋风' is not http(s), so it is never a link; write it as "
      '.. _`旋风`: https://ygocdb.com/card/name/旋风'),
+    # two rows' URLs on one line (a round trip: it linked both joined)
+    ('.. _`旋风`: https://ygocdb.com/card/name/旋风 https://ygocdb.com/card/name/黑洞',
+     "the URL 'https://ygocdb.com/card/name/旋风https://ygocdb.com/card/name/黑洞' is two "
+     'addresses joined (two rows on one line?), so it links neither; write it as '
+     '.. _`旋风`: https://ygocdb.com/card/name/旋风'),
     ('.. _`旋风`: ftp://ygocdb.com/card/name/旋风',
      "the URL 'ftp://ygocdb.com/card/name/旋风' is not http(s), so it is never a link; a row "
      'links https://…'),
@@ -293,6 +298,13 @@ def test_broken_rows_name_the_cause_and_a_fix_that_works(tmp_path, text, message
     if fixed:  # the corrected row differs from the row, and is a good row
         assert fixed[1] != text
         assert registry_of(tmp_path, fixed[1] + '\n', 'fixed.rst').problems == []
+
+
+def test_an_address_that_a_url_carries_is_no_second_url(tmp_path):
+    """``?u=https://…``, ``/r/https://…``: one address, which carries another."""
+    registry = registry_of(tmp_path, '.. _`旋风`: https://ygocdb.com/?u=https://example.com/x\n'
+                                     '.. _`黑洞`: https://ygocdb.com/r/https://example.com/y\n')
+    assert registry.problems == []
 
 
 def test_rejected_names_are_kept_to_silence_their_uses(tmp_path):

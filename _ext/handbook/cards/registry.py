@@ -792,8 +792,19 @@ def _message(cause: str, fixed: str | None, row: str) -> str:
     return f'{text}; a row is .. _`卡名`: https://…'
 
 
+#: a second address in a row's URL (two rows' URLs joined on one line), not
+#: one a query or a path gives (``?u=https://…``)
+_SECOND_URL = re.compile(r'(?<![=?&/:%#(])\s*https?://', re.IGNORECASE)
+
+
 def _uri_problem(target: _Target, row: str) -> str | None:
     """What is wrong with a target's URL, with the corrected row if there is one."""
+    second = _SECOND_URL.search(target.uri, 1) if target.refname is None else None
+    if second is not None and _is_http(target.uri[:second.start()]):
+        first = target.uri[:second.start()]
+        return (f'the URL {_shown(target.uri)!r} is two addresses joined (two rows on one '
+                'line?), so it links neither; write it as '
+                f'.. _`{_shown(target.name)}`: {_shown(first, 200)}')
     if target.refname is not None or _is_http(target.uri):
         return None
     name = target.name
