@@ -422,8 +422,12 @@ BAD_SETTINGS = [
      "1: ERROR: setting 'faq_url' must be an http(s) URL (a string) with {id} where the FAQ id "
      "goes, not 'https://www.db.yugioh-card.com/faq'; e.g. faq_url = "
      "'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={id}&request_locale=ja'"),
+    # unclosed: at the line that opens it, not where TOML gave up (a round trip)
     ("cards = 'data/cards.tsv'\nplanned_sections = ['调整中'\n",
-     "3: ERROR: the settings file is not valid TOML: Unclosed array; write each setting as "
+     "2: ERROR: the settings file is not valid TOML: Unclosed array; write each setting as "
+     "key = value, e.g. planned_sections = ['调整中']: none of its settings apply"),
+    ("planned_sections = ['调整中'\ncards = 'data/cards.tsv'\n",
+     "1: ERROR: the settings file is not valid TOML: Unclosed array; write each setting as "
      "key = value, e.g. planned_sections = ['调整中']: none of its settings apply"),
     ("cards = data/cards.tsv\n",
      "1: ERROR: the settings file is not valid TOML: Invalid value; write each setting as "

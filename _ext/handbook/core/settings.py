@@ -164,6 +164,8 @@ def load(path: Path) -> Settings:
         m = _TOML_AT.search(message)
         line = int(m[1]) if m and m[1] else text.count('\n') + 1
         what = _TOML_AT.sub('', message).rstrip('.')
+        if what.startswith('Unclosed'):  # where it opens, not where the parser gave up
+            line = _opened_at(text, line)
         return Settings(path, {}, {}, (Problem(line, (
             f'the settings file is not valid TOML: {what}; write each setting as '
             f"key = value, e.g. {KEYS['planned_sections'].example}: none of its "
@@ -240,6 +242,22 @@ def _describe(value: Any) -> str:
                 else 'a list with an empty or non-string item')
     kinds = {bool: 'true/false', int: 'a number', float: 'a number', dict: 'a table'}
     return kinds.get(type(value), 'a date or time')
+
+
+#: a setting whose value opens a list or a table it does not close on its line
+_OPENS = re.compile(r'\s*[^#=\s][^=]*=\s*(?P<open>[\[{])(?P<rest>.*)$')
+
+
+def _opened_at(text: str, line: int) -> int:
+    """The line, at *line* or before it, whose setting opens the list or
+    table TOML found unclosed at *line* (the next setting's line, or the
+    file's end: a round trip was told the line after its slip)."""
+    lines = text.split('\n')
+    for number in range(min(line, len(lines)), 0, -1):
+        m = _OPENS.match(lines[number - 1])
+        if m and ((']' if m['open'] == '[' else '}') not in m['rest']):
+            return number
+    return line
 
 
 def _line_of(text: str, key: str) -> int:
