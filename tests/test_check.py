@@ -98,7 +98,9 @@ def test_references_labels_toctree_rulings(capsys, monkeypatch):
     assert status == 1
     p = P + 'refs/'
     assert out == [
-        f"{p}index.rst:15: warning: undefined label: '没有的标签' [ref.ref]",
+        f"{p}index.rst:15: error: undefined label '没有的标签', so the link leads nowhere (its "
+        'text is shown plain): define it on the line before the section it names, '
+        '.. _没有的标签:, or write a label the handbook defines [handbook.ref]',
         f'{p}index.rst:16: error: unknown card name 「没有的目标」: check the spelling; '
         'if it is a new card, add a row to cards.tsv. [handbook.card]',
         f"{p}index.rst:19: error: ruling date '17/2/30' is not a calendar date; check the "
@@ -111,8 +113,8 @@ def test_references_labels_toctree_rulings(capsys, monkeypatch):
         f"note: handbook.ruling-https ×1 ({p}index.rst:21): ruling URL "
         "'http://www.db.yugioh-card.com/x' is http: write https://www.db.yugioh-card.com/x "
         '(the same page over https; make fix rewrites it)',
-        'make check: 2 errors (handbook.card 1, handbook.ruling 1), 3 warnings '
-        '(handbook.label 1, ref.ref 1, toc.not_included 1); 1 note',
+        'make check: 3 errors (handbook.card 1, handbook.ref 1, handbook.ruling 1), 2 warnings '
+        '(handbook.label 1, toc.not_included 1); 1 note',
     ]
 
 

@@ -364,7 +364,9 @@ def test_the_settings_file_is_used(app):
         "index.rst:10: WARNING: ruling URL host 'www.db.yugioh-card.com' is not an allowed source "
         '(ocg-rule.readthedocs.io); link one of those, or add the host to ruling_hosts in '
         'handbook.toml if it is a trusted source [handbook.ruling]',
-        "index.rst:12: WARNING: undefined label: 'conf的标签' [ref.ref]",
+        "index.rst:12: ERROR: undefined label 'conf的标签', so the link leads nowhere (its text "
+        'is shown plain): define it on the line before the section it names, .. _conf的标签:, '
+        'or write a label the handbook defines [handbook.ref]',
         "index.rst:15: note: section '已写' is written now (its label is defined here); remove "
         "'已写' from planned_sections in handbook.toml [handbook.planned]",
     ]
@@ -387,7 +389,9 @@ def test_the_command_line_overrides_the_settings_file(app):
         "index.rst:9: WARNING: ruling URL host 'ocg-rule.readthedocs.io' is not an allowed source "
         '(www.db.yugioh-card.com); link one of those, or add the host to the command line option '
         '-D handbook_ruling_hosts=… if it is a trusted source [handbook.ruling]',
-        "index.rst:11: WARNING: undefined label: '调整中' [ref.ref]",
+        "index.rst:11: ERROR: undefined label '调整中', so the link leads nowhere (its text is "
+        'shown plain): define it on the line before the section it names, .. _调整中:, or write '
+        'a label the handbook defines [handbook.ref]',
     ]
     assert '<span class="planned"><span class="xref std std-ref">conf的标签</span>' in html(app)
 

@@ -776,31 +776,33 @@ def test_a_year_that_is_not_the_page_titles_is_said(make_app, rootdir, tmp_path,
 
 def test_a_misspelt_label_gets_the_label_it_means(make_app, rootdir, tmp_path):
     """The outdated day's :ref: misspells its label (处里 for 处理, read
-    alike): Sphinx's "undefined label" gets a note beside it with the label
-    to write (an editor's round trip); a label read differently gets none."""
+    alike): an error with the label to write, in place of Sphinx's
+    "undefined label" (an editor's round trip: it said no fix); a label read
+    differently gets no did-you-mean."""
     srcdir = edited_root(rootdir, tmp_path, 'label', {
         'faq/2021.rst': [(':ref:`同时处理`', ':ref:`同时处里`')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
-    assert warnings(app) == ["faq/2021.rst:34: WARNING: undefined label: '同时处里' [ref.ref]"]
-    assert notes(app, srcdir) == [
-        "faq/2021.rst:34: note: the undefined label '同时处里' may be a misspelling of '同时处理': "
-        'write :ref:`同时处理` [handbook.ref]']
+    assert warnings(app) == [
+        "faq/2021.rst:34: ERROR: undefined label '同时处里', so the link leads nowhere (its text "
+        'is shown plain): write :ref:`同时处理`, the label it misspells [handbook.ref]']
+    assert notes(app, srcdir) == []
 
 
 def test_a_sections_title_written_for_its_label_gets_the_label(make_app, rootdir, tmp_path):
     """The section retitled, and the :ref: written as its title reads (an
-    editor's round trip: Sphinx's "undefined label" alone): a note with the
-    section's label."""
+    editor's round trip: Sphinx's "undefined label" alone): the error gives
+    the section's label."""
     srcdir = edited_root(rootdir, tmp_path, 'title', {
         'chapter.rst': [('\n同时处理\n--------\n', '\n同时处理的场合\n--------------\n')],
         'faq/2021.rst': [(':ref:`同时处理`', ':ref:`同时处理的场合`')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
-    assert warnings(app) == ["faq/2021.rst:34: WARNING: undefined label: '同时处理的场合' [ref.ref]"]
-    assert notes(app, srcdir) == [
-        "faq/2021.rst:34: note: '同时处理的场合' is the title of the section labelled '同时处理', "
+    assert warnings(app) == [
+        "faq/2021.rst:34: ERROR: undefined label '同时处理的场合', so the link leads nowhere (its "
+        "text is shown plain): '同时处理的场合' is the title of the section labelled '同时处理', "
         'not a label: write :ref:`同时处理` [handbook.ref]']
+    assert notes(app, srcdir) == []
 
 
 def test_a_label_read_differently_gets_no_did_you_mean(make_app, rootdir, tmp_path):
@@ -1341,7 +1343,10 @@ def test_a_moved_label_rewrites_the_pages_that_refer_to_it(make_app, rootdir, tm
     faq.write_text(faq.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''), encoding='utf-8')
     app = make_app('html', srcdir=srcdir)
     app.build()
-    assert own_warnings(app) == ["faq/2021.rst:34: WARNING: undefined label: '同时处理' [ref.ref]"]
+    assert own_warnings(app) == [
+        "faq/2021.rst:34: ERROR: undefined label '同时处理', so the link leads nowhere (its text "
+        'is shown plain): define it on the line before the section it names, .. _同时处理:, or '
+        'write a label the handbook defines [handbook.ref]']
 
 
 def own_warnings(app) -> list[str]:

@@ -1,5 +1,11 @@
-"""Link targets: duplicate labels across pages and anonymous-link mismatches,
-reported at the exact line of the fault.
+"""Link targets: duplicate labels across pages, labels no page defines, and
+anonymous-link mismatches, reported at the exact line of the fault.
+
+error ``handbook.ref`` (the reader gets no link) -- a ``:ref:`` to a label
+no page defines, at its line, with its fix: the label it misspells, the
+label of the section whose title it is, else where a label goes
+(:func:`missing_label`; Sphinx's own "undefined label" said no fix, as a
+warning).
 
 Two faults that Sphinx and docutils report without a usable line
 (:mod:`handbook.core.reports`):
@@ -230,34 +236,44 @@ def report_duplicates(app: Sphinx, env: BuildEnvironment) -> None:
                             location=f'{source}:{line}', subtype='label')
 
 
-def misspelt_label(app: Sphinx, domain: Any, node: nodes.Element) -> None:
-    """``warn-missing-reference``: a ``:ref:`` to no label that is a
-    misspelling of one label (the slips of a card's name: a character read
-    alike, a particle; :func:`handbook.cards.registry.slips`) gets a note
-    with that label, at its line, beside Sphinx's warning (every handler of
-    the event runs: the standard domain's says "undefined label" all the
-    same, and fails the build)."""
-    if domain is None or domain.name != 'std' or node.get('reftype') not in ('ref', 'numref'):
-        return
-    target = node.get('reftarget', '')
+def missing_label(app: Sphinx, env: BuildEnvironment, node: nodes.Element,
+                  contnode: nodes.Element) -> nodes.Element | None:
+    """``missing-reference``: a ``:ref:`` to no label is an error at its
+    line, with its fix, in place of Sphinx's warning (a link that leads
+    nowhere is broken for readers; Sphinx's says no fix), and its text is
+    shown plain, as Sphinx shows it: the one label it misspells (the slips
+    of a card's name: a character read alike, a particle;
+    :func:`handbook.cards.registry.slips`), the label of the section whose
+    title it is (an editor's round trip: the title renamed, the :ref:
+    written as the title reads), else where a label is defined.  A planned
+    section's label is :mod:`handbook.sections.planned`'s; a label that
+    names no section, Sphinx's to say."""
+    if node.get('refdomain') != 'std' or node.get('reftype') not in ('ref', 'numref'):
+        return None
+    domain = env.domains.standard_domain
+    target, role = node.get('reftarget', ''), node['reftype']
+    if target in domain.anonlabels or target in getattr(
+            env.config, 'handbook_planned_sections', ()):
+        return None
     labels = sorted(domain.labels.keys() | domain.anonlabels.keys())
     close = slips(target, labels) if target else []
     best = min((distance for distance, _ in close), default=None)
     meant = [labels[i] for distance, i in close if distance == best]
-    if len(meant) == 1:
-        reports.note(f'the undefined label {target!r} may be a misspelling of {meant[0]!r}: '
-                     f'write :{node["reftype"]}:`{meant[0]}`', location=node, subtype='ref',
-                     config=app.config)
-        return
-    # a section's title written for its label (an editor's round trip: the
-    # title renamed, the :ref: written as the title reads)
     # (a page's labels: not Sphinx's own, genindex and search, whose titles are proxies)
     titled = sorted(label for label, (doc, _id, title) in domain.labels.items()
-                    if doc in app.env.found_docs and title and fold(str(title)) == fold(target))
-    if target and len(titled) == 1:
-        reports.note(f'{target!r} is the title of the section labelled {titled[0]!r}, not a '
-                     f'label: write :{node["reftype"]}:`{titled[0]}`', location=node,
-                     subtype='ref', config=app.config)
+                    if doc in env.found_docs and title and fold(str(title)) == fold(target))
+    if len(meant) == 1:
+        fix = f'write :{role}:`{meant[0]}`, the label it misspells'
+    elif target and len(titled) == 1:
+        fix = (f'{target!r} is the title of the section labelled {titled[0]!r}, not a label: '
+               f'write :{role}:`{titled[0]}`')
+    else:
+        fix = (f'define it on the line before the section it names, .. _{target}:, or write '
+               'a label the handbook defines')
+    if node.get('refwarn', True):  # (a copy of a ruling elsewhere: its own page says it)
+        reports.error(f'undefined label {target!r}, so the link leads nowhere (its text is '
+                      f'shown plain): {fix}', location=node, subtype='ref')
+    return contnode
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -269,7 +285,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect('env-get-outdated', note_labels)
     app.connect('env-get-updated', pages_referring_to_changed_labels)
     app.connect('env-check-consistency', report_duplicates)
-    app.connect('warn-missing-reference', misspelt_label)
+    app.connect('missing-reference', missing_label, priority=900)  # after planned sections'
     # env_version 3: the labels a page refers to
     return {'version': '1', 'env_version': 3,
             'parallel_read_safe': True, 'parallel_write_safe': True}

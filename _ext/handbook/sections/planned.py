@@ -9,8 +9,8 @@ A ``:ref:`` to a planned label renders as plain text marked as not yet
 written (``<span class="planned">``, which the handbook's stylesheet shows
 like a wiki's red link), followed by the label （待编写）
 (``<span class="planned-label">``, translatable: the ``handbook`` catalog of
-translations.py); every other unresolved reference stays Sphinx's
-``undefined label`` warning.
+translations.py); every other label no page defines is an error with its fix
+(``handbook.ref``, :func:`handbook.sections.labels.missing_label`).
 
 When a planned label gets written (some page defines it), a note
 ``handbook.planned`` at the label's definition (file and line, recorded by
