@@ -628,6 +628,12 @@ def test_an_edit_folds_only_the_pages_read_since_the_last_index(app, make_app, t
     assert edit('index.rst', '同时处理。', '同时处理，又说。')
     assert any('第三段落' in haystack for haystack in haystacks(
         pickle.loads((app.doctreedir / KEPT_INDEX).read_bytes())).values())
+    # a part the last index wrote and this one would write the same is not
+    # written again, unless its file is gone
+    chunk = app.outdir / '_static' / 'search' / 'r0.js'
+    chunk.unlink()
+    assert edit('other.rst', '第三段落', '第四段落')
+    assert chunk.is_file()
 
 
 @pytest.mark.sphinx('html', testroot='ruling-search', srcdir='ruling-search-patched-alone')

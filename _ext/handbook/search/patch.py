@@ -41,8 +41,9 @@ if TYPE_CHECKING:
 #: of another format is not read (its fields may not be this one's; 5: the
 #: rulings' ids after the texts', oldest first; 6: their layout, layout.py;
 #: 7: the build that made it and its rulings' places, for the next to reuse
-#: the haystacks of the pages not read since: rulings_index._Earlier)
-FORMAT = 7
+#: the haystacks of the pages not read since: rulings_index._Earlier; 8: the
+#: digest of each part written, for the next to write only those that differ)
+FORMAT = 8
 #: the most documents an edit may change for the shards to be patched
 MOST_CHANGED = 300
 
@@ -66,6 +67,8 @@ class Kept:
     built: tuple[str, int] | None = None
     #: the number of places of each ruling in more than one (rulings_index._Earlier)
     places: dict[Any, int] = dataclasses.field(default_factory=dict)
+    #: each part's name -> the digest of the JSON its file holds (rulings_index.make_index)
+    parts: dict[str, bytes] = dataclasses.field(default_factory=dict)
     format: int = FORMAT
 
 

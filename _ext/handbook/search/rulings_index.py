@@ -134,6 +134,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
 import os
 import pickle
@@ -679,8 +680,14 @@ def make_index(app: Sphinx) -> None:
     read = _PartReader(folder, kept.epoch) if kept is not None else None
     manifest, data, keep = Index(app, builder).parts(app, kept, read)
     kept_path.unlink(missing_ok=True)
+    # a part whose JSON is the one the last index wrote, in this epoch, is
+    # not written (nor its file read to compare: 6,400 files of an edit)
+    same = kept.parts if kept is not None and kept.epoch == manifest['epoch'] else {}
+    present = {entry.name for entry in os.scandir(folder)} if folder.is_dir() else set()
     for name, content in data.items():
-        write_text(folder / f'{name}.js', shards.part_text(name, manifest['epoch'], content))
+        keep.parts[name] = digest = hashlib.blake2b(content.encode(), digest_size=12).digest()
+        if same.get(name) != digest or f'{name}.js' not in present:
+            write_text(folder / f'{name}.js', shards.part_text(name, manifest['epoch'], content))
     wanted = {f'{name}.js' for name in data}
     for entry in os.scandir(folder):
         if entry.name not in wanted and entry.name.endswith('.js'):
