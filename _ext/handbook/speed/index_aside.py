@@ -7,8 +7,9 @@ is seconds of work in the main process after the pages are written, in
 every build that read a page.  Here, where the machine has a core to spare,
 a process of its own makes it and writes its files as soon as the pages are
 read and what they change is known (the last of ``env-get-updated``), while
-the main process pickles the environment, checks it and writes the pages; the search's ``handbook-search-index-made`` waits for it.  What
-it writes is what the main process would: the same function
+the main process pickles the environment, checks it and writes the pages;
+the search's ``handbook-search-index-made`` waits for it.  What it writes
+is what the main process would: the same function
 (:func:`~handbook.search.rulings_index.make_index`) on the same store.  A
 process that failed is reported, and the main process makes the index.
 Part ``index-aside``.
