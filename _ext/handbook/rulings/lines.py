@@ -693,7 +693,10 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
     found = [dataclasses.replace(
         r, replaces=tuple(found[j].anchor for j in replaces.get(i, ())),
         replaced_by=found[replaced_by[i]].anchor if i in replaced_by else None,
-        block=blocks.setdefault(id(line.parent), len(blocks)), cards=cards[i])
+        block=blocks.setdefault(id(line.parent), len(blocks)), cards=cards[i],
+        # (cards taken from the sentence before: what makes it the same is its final cards)
+        same=r.same if cards[i] == r.cards else same.digest(r.text, r.struck_spans, cards[i],
+                                                              r.status))
         for i, (r, line) in enumerate(zip(found, lines))]
     for line, ruling in zip(lines, found):  # what the HTML shows after the dates
         line['ruling_marks'] = (ruling.status, ruling.replaces, ruling.replaced_by,

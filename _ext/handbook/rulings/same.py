@@ -27,7 +27,7 @@ from typing import Protocol, TypeVar
 from handbook.core.names import fold
 
 
-class Said(Protocol):
+class Compared(Protocol):
     """What this module reads of a ruling (:class:`handbook.rulings.lines.Ruling`,
     which imports this module: its reading makes :attr:`same`)."""
 
@@ -38,7 +38,7 @@ class Said(Protocol):
     same: str
 
 
-def identity(ruling: Said) -> str:
+def identity(ruling: Compared) -> str:
     """What makes two rulings the same, digested (:func:`digest`): made as
     its page is read (:attr:`Ruling.same <handbook.rulings.lines.Ruling.same>`),
     not for each of 15,000 rulings by each list that groups them."""
@@ -60,7 +60,7 @@ def digest(text: str, struck_spans: tuple[tuple[int, int], ...],
 T = TypeVar('T')
 
 
-def grouped(items: Iterable[T], ruling_of: Callable[[T], Said] = lambda item: item,
+def grouped(items: Iterable[T], ruling_of: Callable[[T], Compared] = lambda item: item,
             apart: Callable[[T], Hashable] = lambda _item: None) -> list[list[T]]:
     """*items* (rulings, or what *ruling_of* gives the ruling of) with the
     same rulings together -- and the same *apart*, where a list keeps them
