@@ -415,6 +415,25 @@ def test_a_shard_is_a_few_kilobytes():
     assert sizes[len(sizes) // 2] <= 2 * shards.SHARD_BYTES
 
 
+def test_a_sentence_that_takes_its_cards_from_the_one_before_is_the_same_by_them(
+        make_app, rootdir, tmp_path):
+    """A sentence that names no card is about the card of the sentence before
+    it (its cards): two such sentences about two cards are two rulings, one
+    each, though their words are the same (a review: what made them the same
+    was digested before they took their cards, so they were one result)."""
+    srcdir = tmp_path / 'taken'
+    shutil.copytree(rootdir / 'test-ruling-search', srcdir)
+    for page, card in (('index.rst', '旋风'), ('other.rst', '黑洞')):
+        path = srcdir / page
+        path.write_text(path.read_text(encoding='utf-8') + f'\n| 「`{card}`_」可以发动。\\ '
+                        ':ruling:`17/3/25` 这个场合，不能发动。\\ :ruling:`17/3/25`\n',
+                        encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    said = [entry for entry in rulings(app) if entry[0] == '这个场合，不能发动。']
+    assert sorted((entry[2], len(entry[3])) for entry in said) == [(['旋风'], 1), (['黑洞'], 1)]
+
+
 def test_the_same_ruling_is_its_folded_text_and_cards():
     from types import SimpleNamespace
 
@@ -628,8 +647,21 @@ def test_an_edit_folds_only_the_pages_read_since_the_last_index(app, make_app, t
     assert edit('index.rst', '同时处理。', '同时处理，又说。')
     assert any('第三段落' in haystack for haystack in haystacks(
         pickle.loads((app.doctreedir / KEPT_INDEX).read_bytes())).values())
-    # a part the last index wrote and this one would write the same is not
-    # written again, unless its file is gone
+    # a build that makes the index and reads no page (a registry row no page
+    # links) saves no environment: the next build has its number, and the
+    # page it reads is folded anew all the same (a review)
+    assert edit('cards.tsv', 'card\t黑洞\n', 'card\t黑洞\ncard\t死者苏生\n')
+    assert edit('other.rst', '不能对应', '不能对应新词')
+    # an index folded otherwise (fold() or the conversion changed): none of
+    # its haystacks is taken, though their pages were not read (here one is
+    # made wrong, to tell)
+    kept_path = app.doctreedir / KEPT_INDEX
+    kept = pickle.loads(kept_path.read_bytes())
+    kept.haystacks[0], kept.folding = '错的', 'folded otherwise'
+    kept_path.write_bytes(pickle.dumps(kept))
+    edit('other.rst', '新词', '新的词')  # (made whole: the wrong haystack's shards disagree)
+    # a part whose JSON is the last index's is not written again; but a part
+    # whose file is gone is
     chunk = app.outdir / '_static' / 'search' / 'r0.js'
     chunk.unlink()
     assert edit('other.rst', '第三段落', '第四段落')

@@ -238,6 +238,9 @@ class Build:
     derived: dict[str, Any] | None = None  # what HandbookStore.derived computed since a change
     per_build: dict[str, Any] = dataclasses.field(default_factory=dict)
     kinds: dict[type, list] | None = None
+    #: this build's own token, never another's: a build that saves no
+    #: environment leaves the next one its number (HandbookStore.this_build)
+    token: str = dataclasses.field(default_factory=lambda: secrets.token_hex(8))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -312,11 +315,14 @@ class HandbookStore(Domain):
         """The records, before this build, of the pages it read again or removed."""
         return self.data['before']
 
-    def this_build(self) -> tuple[str, int]:
-        """This build, as :meth:`read_in` names the build that read a page."""
-        return self.data.get('lineage'), self.data.get('builds', 0)
+    def this_build(self) -> tuple[str, int, str]:
+        """This build, as :meth:`read_in` names the build that read a page:
+        the environment's token, the build's number and its own token (a
+        build that read no page saves no environment, and the next one gets
+        its number again: a review)."""
+        return self.data.get('lineage'), self.data.get('builds', 0), self.build.token
 
-    def read_in(self, docname: str) -> tuple[str, int] | None:
+    def read_in(self, docname: str) -> tuple[str, int, str] | None:
         """The build that last read page *docname*: the environment's own
         token and the number of the build, which grows with each build.
         What was made of the page since then is still the page's

@@ -40,10 +40,10 @@ if TYPE_CHECKING:
 #: bump when what is kept, or how a shard is written, changes: a kept index
 #: of another format is not read (its fields may not be this one's; 5: the
 #: rulings' ids after the texts', oldest first; 6: their layout, layout.py;
-#: 7: the build that made it and its rulings' places, for the next to reuse
-#: the haystacks of the pages not read since: rulings_index._Earlier; 8: the
+#: 9: the build each page was read in and each ruling's places, for the next to
+#: reuse the haystacks of the pages not read since (rulings_index._Earlier), the
 #: digest of each part written, for the next to write only those that differ)
-FORMAT = 8
+FORMAT = 9
 #: the most documents an edit may change for the shards to be patched
 MOST_CHANGED = 300
 
@@ -62,9 +62,11 @@ class Kept:
     shards: list[str] = dataclasses.field(default_factory=list)  # its shards' part names
     patched: bool = False  # whether this index's shards were patched, not made whole
     layout: Layout | None = None  # each document's id (layout.py)
-    #: the build that made it (the store's lineage and build number: its
-    #: pages read since then are the ones whose documents may differ)
-    built: tuple[str, int] | None = None
+    #: the build each page had last been read in (the store's read_in) when
+    #: it was made: a page read since, in any build, is one whose documents may differ
+    read: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: what folded its texts (rulings_index.folding): other folding, no reuse
+    folding: str = ''
     #: the number of places of each ruling in more than one (rulings_index._Earlier)
     places: dict[Any, int] = dataclasses.field(default_factory=dict)
     #: each part's name -> the digest of the JSON its file holds (rulings_index.make_index)

@@ -135,6 +135,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib.metadata
 import json
 import os
 import pickle
@@ -146,6 +147,7 @@ from sphinx.locale import get_translation
 
 from handbook.cards import links as card_links
 from handbook.core.files import write_atomically, write_if_changed
+from handbook.core import names as names_module
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.render.anchors import page_title
 from handbook.listings.card_index import card_page
@@ -413,7 +415,7 @@ class Index:
         (:mod:`handbook.search.patch`); else the index is laid out whole."""
         # the documents in their order: the texts in page order (each known by
         # its section and its place in it), then the rulings, oldest first
-        earlier = _Earlier(self.env, kept)
+        earlier = _Earlier(self, kept)
         texts: list[tuple[Any, int, str, str]] = []  # (key, section, block, haystack)
         blocks: dict[int, int] = {}
         for section, block in self.texts:
@@ -488,10 +490,23 @@ class Index:
                           spellings=spellings, counts=counts, sizes=sizes, version=version,
                           shards=sorted(name for name in data if name[0] in 'kug'),
                           patched=patched is not None,
-                          layout=laid.layout, built=store(self.env).this_build(),
+                          layout=laid.layout,
+                          read={doc: store(self.env).read_in(doc) for doc in self.env.found_docs},
+                          folding=folding(self.convert is not None),
                           places={(group[0].docname, group[0].anchor): len(group)
                                   for group in self.rulings if len(group) > 1})
         return manifest, data, keep
+
+
+@functools.cache
+def folding(converts: bool) -> str:
+    """What folds the index's texts: :func:`handbook.core.names.fold`'s
+    module, and the conversion to the other script where the build has one
+    (a haystack kept from a build that folded otherwise is not reused)."""
+    parts = [Path(names_module.__file__).read_text(encoding='utf-8')]
+    if converts:
+        parts.append(importlib.metadata.version('opencc'))
+    return hashlib.sha256('\0'.join(parts).encode()).hexdigest()
 
 
 class _Earlier:
@@ -499,20 +514,22 @@ class _Earlier:
     again, for :meth:`Index.parts` to take rather than fold the texts anew
     (folding 15,000 rulings and 10,000 paragraphs was most of an edit's
     index): a document's whose key is the same and whose page -- every page
-    of a ruling's places -- was not read since the last index was made (the
-    store's :meth:`~handbook.store.HandbookStore.read_in`; a build that
-    stopped before its index read pages too); of a ruling in several places,
-    only with as many places (a place gone to a page read since took its
-    names, spelled its way, out of the haystack)."""
+    of a ruling's places -- was last read in the build it had last been
+    read in when that index was made (the store's
+    :meth:`~handbook.store.HandbookStore.read_in`, each build's own: a
+    build that stopped before its index, or that made no index, read
+    pages too), folded the same way (:func:`folding`); of a ruling in
+    several places, only with as many places (a place gone to a page read
+    since took its names, spelled its way, out of the haystack)."""
 
-    def __init__(self, env: BuildEnvironment, kept: patch.Kept | None) -> None:
-        self.store = store(env)
-        self.built = kept.built if kept is not None and kept.layout is not None else None
+    def __init__(self, index: Index, kept: patch.Kept | None) -> None:
+        self.store = store(index.env)
+        self.read: dict[str, Any] = {}
         self.texts: dict[Any, str] = {}
         self.rulings: dict[Any, str] = {}
         self.places: dict[Any, int] = {}
-        self.unread: dict[str, bool] = {}
-        if self.built is None:
+        if kept is None or kept.layout is None or not kept.read \
+                or kept.folding != folding(index.convert is not None):
             return
         laid, haystacks = kept.layout, kept.haystacks
         first = len(laid.texts.keys)
@@ -521,15 +538,12 @@ class _Earlier:
         self.rulings = {key: haystacks[first + at] for at, key in enumerate(laid.rulings.keys)
                         if key is not None}
         self.places = kept.places
+        self.read = kept.read
 
     def _unread(self, docname: str) -> bool:
-        """Whether page *docname* was last read before the last index was made."""
-        found = self.unread.get(docname)
-        if found is None:
-            read = self.store.read_in(docname)
-            found = self.unread[docname] = (
-                read is not None and read[0] == self.built[0] and read[1] <= self.built[1])
-        return found
+        """Whether page *docname* was not read since the last index was made."""
+        found = self.read.get(docname)
+        return found is not None and found == self.store.read_in(docname)
 
     def text(self, key: tuple[tuple[str, str], int]) -> str | None:
         """The last haystack of the text *key* (its section, its place), if it is its haystack."""
