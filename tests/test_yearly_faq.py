@@ -1407,6 +1407,17 @@ def test_a_page_taken_out_of_the_toctree_leaves_no_page_showing_it(make_app, roo
     assert all('本手册的页面' in html(app, name) for name in ('chapter', 'timeline/2021'))
     _, written = written_by(make_app, srcdir, **furo)
     assert written <= {'genindex', 'search'}
+    # a page's second title of the first level, which the navigation shows
+    # too, retitled (a review: only the first was digested)
+    chapter = srcdir / 'chapter.rst'
+    chapter.write_text(chapter.read_text(encoding='utf-8')
+                       + '\n其他处理\n========\n\n没有裁定的段落。\n', encoding='utf-8')
+    app, _ = written_by(make_app, srcdir, **furo)
+    assert '其他处理' in html(app, 'faq/2021')
+    chapter.write_text(chapter.read_text(encoding='utf-8').replace('其他处理', '别的处理'),
+                       encoding='utf-8')
+    app, written = written_by(make_app, srcdir, **furo)
+    assert '别的处理' in html(app, 'faq/2021') and '其他处理' not in html(app, 'faq/2021')
 
 
 def test_a_page_that_warned_warns_again(make_app, rootdir, tmp_path):

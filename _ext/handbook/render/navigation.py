@@ -37,6 +37,7 @@ import hashlib
 import posixpath
 from typing import TYPE_CHECKING, Any
 
+from docutils import nodes
 from sphinx import addnodes
 from sphinx.errors import NoUri
 
@@ -79,19 +80,28 @@ _SHOWN = ('caption', 'entries', 'hidden', 'maxdepth', 'numbered', 'titlesonly', 
 
 
 def digest(env: BuildEnvironment) -> str:
-    """What the theme's navigation on every page is made of: the title of
+    """:func:`_digest`, once per build (the pages read, it is the same)."""
+    return store(env).derived('navigation_digest', lambda: _digest(env))
+
+
+def _digest(env: BuildEnvironment) -> str:
+    """What the theme's navigation on every page is made of: the titles of
     each page in it (the root and the pages a toctree includes: not an
-    orphan's), the pages each toctree includes, and each toctree's caption,
-    entries and options (not the pages' sections: the theme shows titles)."""
+    orphan's), its first title and every title of its first level (a page
+    with two is two entries: a review), the pages each toctree includes,
+    and each toctree's caption, entries and options (not the pages' deeper
+    sections: the theme shows titles)."""
     shown = {env.config.root_doc, *(doc for docs in env.toctree_includes.values()
                                     for doc in docs)}
     found = hashlib.sha256()
     for docname in sorted(shown & env.found_docs):
         title = env.titles.get(docname)
         toc = env.tocs.get(docname)
+        tops = [item[0].astext() for item in (toc.children if toc is not None else ())
+                if isinstance(item, nodes.list_item) and item.children]  # (toc: a list)
         trees = [[tree.get(option) for option in _SHOWN]
                  for tree in (toc.findall(addnodes.toctree) if toc is not None else ())]
-        found.update(f'{docname}\0{title.astext() if title is not None else ""}\0'
+        found.update(f'{docname}\0{title.astext() if title is not None else ""}\0{tops!r}\0'
                      f'{env.toctree_includes.get(docname, [])}\0{trees!r}\0'.encode())
     return found.hexdigest()
 
@@ -106,10 +116,12 @@ class NavigationState(State):
 def pages_with_other_navigation(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-get-updated``: every page, where the navigation is not the one
     the last build wrote them with (not at the first build: all are written)."""
+    if not writes_pages(env):  # (make check's: it writes none, so it takes no digest)
+        return []
     kept = state(env, NavigationState)
     now = digest(env)
     before, kept.digest = kept.digest, now
-    if not before or before == now or not writes_pages(env):
+    if not before or before == now:
         return []
     return sorted(env.found_docs)
 
