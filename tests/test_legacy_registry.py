@@ -260,11 +260,20 @@ def test_hostile_registry_input_never_leaks_into_html(app):
     ('.. _`旋风`: ygocdb.com/card/name/旋风',
      "the URL 'ygocdb.com/card/name/旋风' is not http(s), so it is never a link; write it as "
      '.. _`旋风`: https://ygocdb.com/card/name/旋风'),
-    # two rows' URLs on one line (a round trip: it linked both joined)
+    # two rows' URLs, or two rows, on one line (a round trip, a review: it
+    # linked them joined, or lost the second row)
     ('.. _`旋风`: https://ygocdb.com/card/name/旋风 https://ygocdb.com/card/name/黑洞',
-     "the URL 'https://ygocdb.com/card/name/旋风https://ygocdb.com/card/name/黑洞' is two "
-     'addresses joined (two rows on one line?), so it links neither; write it as '
+     "the row holds a second address or row after its URL ('https://ygocdb.com/card/name/黑洞'), "
+     'which the link would join to it (a second row goes on a line of its own); write it as '
      '.. _`旋风`: https://ygocdb.com/card/name/旋风'),
+    ('.. _`旋风`: https://ygocdb.com/card/name/旋风 .. _`黑洞`: https://ygocdb.com/card/name/黑洞',
+     "the row holds a second address or row after its URL ('.. _`黑洞`: "
+     "https://ygocdb.com/card/name/黑洞'), which the link would join to it (a second row goes "
+     'on a line of its own); write it as .. _`旋风`: https://ygocdb.com/card/name/旋风'),
+    ('.. _`旋风`: https://ygocdb.com/card/ https://ygocdb.com/card/name/旋风',
+     "the row holds a second address or row after its URL ('https://ygocdb.com/card/name/旋风'), "
+     'which the link would join to it (a second row goes on a line of its own); write it as '
+     '.. _`旋风`: https://ygocdb.com/card/'),
     ('.. _`旋风`: ftp://ygocdb.com/card/name/旋风',
      "the URL 'ftp://ygocdb.com/card/name/旋风' is not http(s), so it is never a link; a row "
      'links https://…'),
@@ -303,7 +312,9 @@ def test_broken_rows_name_the_cause_and_a_fix_that_works(tmp_path, text, message
 def test_an_address_that_a_url_carries_is_no_second_url(tmp_path):
     """``?u=https://…``, ``/r/https://…``: one address, which carries another."""
     registry = registry_of(tmp_path, '.. _`旋风`: https://ygocdb.com/?u=https://example.com/x\n'
-                                     '.. _`黑洞`: https://ygocdb.com/r/https://example.com/y\n')
+                                     '.. _`黑洞`: https://ygocdb.com/r/https://example.com/y\n'
+                                     '.. _`神之宣告`: https://ygocdb.com/?to=x,https://e.com/z\n'
+                                     '.. _`月之书`: https://ygocdb.com/?search=月之 书\n')
     assert registry.problems == []
 
 

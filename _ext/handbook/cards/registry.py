@@ -792,19 +792,21 @@ def _message(cause: str, fixed: str | None, row: str) -> str:
     return f'{text}; a row is .. _`卡名`: https://…'
 
 
-#: a second address in a row's URL (two rows' URLs joined on one line), not
-#: one a query or a path gives (``?u=https://…``)
-_SECOND_URL = re.compile(r'(?<![=?&/:%#(])\s*https?://', re.IGNORECASE)
+#: the first address of a row, and what follows it after a space: a second
+#: address, or a second row (two rows on one line), not words of the same
+#: address (``?search=No.39 希望皇``) nor one a query carries (``?u=https://…``)
+_SECOND_URL = re.compile(r'(?P<first>https?://\S*(?:\s+(?!https?://|\.\.\s+_)\S+)*?)'
+                         r'\s+(?:https?://|\.\.\s+_)', re.IGNORECASE)
 
 
 def _uri_problem(target: _Target, row: str) -> str | None:
     """What is wrong with a target's URL, with the corrected row if there is one."""
-    second = _SECOND_URL.search(target.uri, 1) if target.refname is None else None
-    if second is not None and _is_http(target.uri[:second.start()]):
-        first = target.uri[:second.start()]
-        return (f'the URL {_shown(target.uri)!r} is two addresses joined (two rows on one '
-                'line?), so it links neither; write it as '
-                f'.. _`{_shown(target.name)}`: {_shown(first, 200)}')
+    second = _SECOND_URL.search(row) if target.refname is None else None
+    if second is not None and _is_http(second['first']):
+        after = row[second.end('first'):].strip()
+        return (f'the row holds a second address or row after its URL ({_shown(after, 60)!r}), '
+                'which the link would join to it (a second row goes on a line of its own); '
+                f'write it as .. _`{_shown(target.name)}`: {_shown(second["first"], 200)}')
     if target.refname is not None or _is_http(target.uri):
         return None
     name = target.name
