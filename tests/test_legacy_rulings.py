@@ -433,6 +433,13 @@ BAD_SETTINGS = [
     ("planned_sections = ['调整中'\ncards = 'data/cards.tsv'\n",
      "1: ERROR: the settings file is not valid TOML: Unclosed array; write each setting as "
      "key = value, e.g. planned_sections = ['调整中']: none of its settings apply"),
+    # a ] in a string or a comment closes nothing; a list closed on a later line is closed
+    ("planned_sections = [\n  '调整中',\n]\nchanged_markers = ['[x]', 'y'\n",
+     "4: ERROR: the settings file is not valid TOML: Unclosed array; write each setting as "
+     "key = value, e.g. planned_sections = ['调整中']: none of its settings apply"),
+    ("changed_markers = ['x'  # ]\ncards = 'data/cards.tsv'\n",
+     "1: ERROR: the settings file is not valid TOML: Unclosed array; write each setting as "
+     "key = value, e.g. planned_sections = ['调整中']: none of its settings apply"),
     ("cards = data/cards.tsv\n",
      "1: ERROR: the settings file is not valid TOML: Invalid value; write each setting as "
      "key = value, e.g. planned_sections = ['调整中']: none of its settings apply"),

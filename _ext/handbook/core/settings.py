@@ -244,8 +244,10 @@ def _describe(value: Any) -> str:
     return kinds.get(type(value), 'a date or time')
 
 
-#: a setting whose value opens a list or a table it does not close on its line
+#: a setting whose value opens a list or a table (which it may close on its line)
 _OPENS = re.compile(r'\s*[^#=\s][^=]*=\s*(?P<open>[\[{])(?P<rest>.*)$')
+#: a TOML string, or a comment to the line's end
+_QUOTED_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|#.*$')
 
 
 def _opened_at(text: str, line: int) -> int:
@@ -255,7 +257,11 @@ def _opened_at(text: str, line: int) -> int:
     lines = text.split('\n')
     for number in range(min(line, len(lines)), 0, -1):
         m = _OPENS.match(lines[number - 1])
-        if m and ((']' if m['open'] == '[' else '}') not in m['rest']):
+        if m is None:
+            continue
+        rest = _QUOTED_OR_COMMENT.sub('', m['rest'])  # a ] in a string or a comment closes nothing
+        closing = ']' if m['open'] == '[' else '}'
+        if rest.count(closing) <= rest.count(m['open']):
             return number
     return line
 
