@@ -146,8 +146,8 @@ from typing import TYPE_CHECKING, Any
 from sphinx.locale import get_translation
 
 from handbook.cards import links as card_links
-from handbook.core.files import write_atomically, write_if_changed
 from handbook.core import names as names_module
+from handbook.core.files import write_atomically, write_if_changed
 from handbook.core.names import SEPARATOR_CLASS, fold
 from handbook.render.anchors import page_title
 from handbook.listings.card_index import card_page
@@ -505,7 +505,8 @@ def folding(converts: bool) -> str:
     (a haystack kept from a build that folded otherwise is not reused)."""
     parts = [Path(names_module.__file__).read_text(encoding='utf-8')]
     if converts:
-        parts.append(importlib.metadata.version('opencc'))
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            parts.append(importlib.metadata.version('opencc'))
     return hashlib.sha256('\0'.join(parts).encode()).hexdigest()
 
 
