@@ -479,7 +479,7 @@ def record(env: BuildEnvironment, index: int, line: ruling_line,
                     sources=statuses.read_sources(references, env.config,
                                                   line.get('ruling_header')),
                     superseded_by=superseded or None, struck_spans=spans,
-                    markup=markup_of(inside), same=same.digest(text, spans, cards, status))
+                    markup=markup_of(inside))
     if day is None and len(cards) > 1 and len({r.date for r in references if r.date}) > 1:
         dates = card_dates(line, ruling.dated_by)
         if dates:
@@ -694,9 +694,8 @@ def read_rulings(app: Sphinx, page: Contribution) -> None:
         r, replaces=tuple(found[j].anchor for j in replaces.get(i, ())),
         replaced_by=found[replaced_by[i]].anchor if i in replaced_by else None,
         block=blocks.setdefault(id(line.parent), len(blocks)), cards=cards[i],
-        # (cards taken from the sentence before: what makes it the same is its final cards)
-        same=r.same if cards[i] == r.cards else same.digest(r.text, r.struck_spans, cards[i],
-                                                              r.status))
+        # with its final cards (those a sentence takes from the one before: a review)
+        same=same.digest(r.text, r.struck_spans, cards[i], r.status))
         for i, (r, line) in enumerate(zip(found, lines))]
     for line, ruling in zip(lines, found):  # what the HTML shows after the dates
         line['ruling_marks'] = (ruling.status, ruling.replaces, ruling.replaced_by,
