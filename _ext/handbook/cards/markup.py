@@ -357,6 +357,16 @@ class _Siblings:
         i += step
         return parent[i] if 0 <= i < len(parent) else None
 
+    def line_from(self, node: nodes.Node | None) -> tuple[str, nodes.Node | None]:
+        """The text of *node* and of the siblings after it, up to the first
+        one that ends a line (their texts joined: a line break is in the
+        last); and the sibling after that one, where the block goes on."""
+        text = ''
+        while node is not None and '\n' not in text:
+            text += node.astext()
+            node = self(node, +1)
+        return text, node
+
 
 class CardMarkup(SphinxTransform):
     """Report broken card markup; remember and report plain registry names."""
@@ -554,10 +564,8 @@ class CardMarkup(SphinxTransform):
             after = self.sibling(tick, +1)
             if isinstance(before, nodes.Text) and before.endswith('「') \
                     and isinstance(after, nodes.Text):  # 「`卡名`_的…: the 」 is missing
-                line, node = '', after  # the rest of the line (「`卡名 `_」: a tick of its own)
-                while node is not None and '\n' not in line:
-                    line += node.astext() if isinstance(node, nodes.Text) else node.rawsource
-                    node = self.sibling(node, +1)
+                # the rest of the line (「`卡名 `_」: its closing tick a node of its own)
+                line, _after_line = self.sibling.line_from(after)
                 message = self.card_cut_short(line.split('\n')[0])
                 if message is not None:
                     self.error(tick, message, 'card-markup')
@@ -581,10 +589,7 @@ class CardMarkup(SphinxTransform):
                                      f'markup): give it its address, `{text} <https://…>`__, '
                                      f'or write its text alone, {text}', 'markup')
             return
-        following, node = '', self.sibling(tick, +1)
-        while node is not None and '\n' not in following:  # the rest of the line
-            following += node.astext()
-            node = self.sibling(node, +1)
+        following, node = self.sibling.line_from(self.sibling(tick, +1))  # the rest of the line
         target, tick_after, rest = following.split('\n')[0].partition('`')
         if tick_after and target.strip():
             self.error(tick, _run_on(role.group(), target, rest,
