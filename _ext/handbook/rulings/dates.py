@@ -247,8 +247,8 @@ def faq_id_from_url(url: str, faq_url: str) -> str | None:
     of *faq_url* (the handbook's ``faq_url``), none of another host's (a
     round trip: a typo host's ``fid=`` was the badge 数据库 #id, as the
     official FAQ's)."""
-    if url_policy.host(url) is None or url_policy.host(url) != url_policy.host(
-            faq_url.replace('{id}', '0')):
+    host = url_policy.host(url)
+    if host is None or host != url_policy.host(faq_url.replace('{id}', '0')):
         return None
     values = parse_qs(urlsplit(url).query).get('fid')
     return values[0] if values else None

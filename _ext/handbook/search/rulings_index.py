@@ -491,7 +491,7 @@ class Index:
                           shards=sorted(name for name in data if name[0] in 'kug'),
                           patched=patched is not None,
                           layout=laid.layout,
-                          read={doc: store(self.env).read_in(doc) for doc in self.env.found_docs},
+                          read={doc: earlier.store.read_in(doc) for doc in self.env.found_docs},
                           folding=folding(self.convert is not None),
                           places={(group[0].docname, group[0].anchor): len(group)
                                   for group in self.rulings if len(group) > 1})
