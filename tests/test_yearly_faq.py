@@ -805,6 +805,25 @@ def test_a_sections_title_written_for_its_label_gets_the_label(make_app, rootdir
     assert notes(app, srcdir) == []
 
 
+@pytest.mark.parametrize('silenced', [
+    {'suppress_warnings': ['ref.ref']},
+    {'nitpicky': True, 'nitpick_ignore': [('std:ref', '同时处里')]}],
+    ids=['suppress_warnings', 'nitpick_ignore'])
+def test_a_handbook_that_silenced_sphinxs_undefined_label_is_not_told(
+        make_app, rootdir, tmp_path, silenced):
+    """A handbook that silenced Sphinx's "undefined label" (its own
+    ``suppress_warnings`` or, nitpicky, ``nitpick_ignore``) is not told it
+    again by the toolchain's error, which took its place (the review of the
+    error): the text is shown plain, as Sphinx shows it."""
+    srcdir = edited_root(rootdir, tmp_path, 'silenced', {
+        'faq/2021.rst': [(':ref:`同时处理`', ':ref:`同时处里`')]})
+    app = make_app('html', srcdir=srcdir, confoverrides=silenced)
+    app.build()
+    assert warnings(app) == []
+    page = (app.outdir / 'faq' / '2021.html').read_text(encoding='utf-8')
+    assert '最新调整见<span class="xref std std-ref">同时处里</span>中的内容' in page
+
+
 def test_a_label_read_differently_gets_no_did_you_mean(make_app, rootdir, tmp_path):
     srcdir = edited_root(rootdir, tmp_path, 'other', {
         'faq/2021.rst': [(':ref:`同时处理`', ':ref:`同时发动`')]})

@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
+from sphinx.util.logging import is_suppressed_warning
 
 from handbook.cards.registry import slips
 from handbook.core import reports
@@ -247,8 +248,15 @@ def missing_label(app: Sphinx, env: BuildEnvironment, node: nodes.Element,
     title it is (an editor's round trip: the title renamed, the :ref:
     written as the title reads), else where a label is defined.  A planned
     section's label is :mod:`handbook.sections.planned`'s; a label that
-    names no section, Sphinx's to say."""
+    names no section, Sphinx's to say.  A handbook that silenced Sphinx's
+    warning (``suppress_warnings = ['ref.ref']``, or ``nitpick_ignore`` in a
+    nitpicky build) silenced this one: Sphinx is left to say it, as before."""
     if node.get('refdomain') != 'std' or node.get('reftype') not in ('ref', 'numref'):
+        return None
+    config = app.config
+    if is_suppressed_warning('ref', node['reftype'], config.suppress_warnings) or (
+            config.nitpicky and (f'std:{node["reftype"]}', node.get('reftarget', ''))
+            in {tuple(entry) for entry in config.nitpick_ignore}):
         return None
     domain = env.domains.standard_domain
     target, role = node.get('reftarget', ''), node['reftype']
