@@ -52,3 +52,26 @@ def test_invisible_characters_full_width_dates_and_line_separators(app):
     dates = [n.get('ruling_date') for n in app.env.get_doctree('index').findall(
         lambda n: 'ruling_text' in getattr(n, 'attributes', {}))]
     assert dates == ['2017-03-24', '2017-03-24', '2017-03-25', None]
+
+
+@pytest.mark.sphinx('html', testroot='html-typed', freshenv=True)
+def test_html_typed_into_the_text_is_an_error_with_rests_form(app):
+    """HTML tags typed into a ruling are shown as text, escaped (safe, but
+    readers see ``<b>``): an error at each line, with reST's form where it has
+    one; ``攻击力<1000``, a literal ``<b>`` and a ``<https://…>`` link are text
+    and get no report (stop 54's left-alone list)."""
+    app.build()
+    assert warnings(app) == [
+        "index.rst:9: ERROR: HTML tags '<b>', '</b>' in the text: reStructuredText is not "
+        'HTML, so readers see them as text: write **…** for <b>…</b> [handbook.html]',
+        "index.rst:10: ERROR: HTML tag '<br>' in the text: reStructuredText is not HTML, so "
+        'readers see it as text: write a new line of the line block (| …) for <br> '
+        '[handbook.html]',
+        "index.rst:11: ERROR: HTML tags '<script>', '</script>' in the text: reStructuredText "
+        'is not HTML, so readers see them as text: delete them [handbook.html]',
+        "index.rst:12: ERROR: HTML tags '<SPAN class=\"x\">', '</SPAN>' in the text: "
+        'reStructuredText is not HTML, so readers see them as text: delete them '
+        '[handbook.html]',
+    ]
+    page = html(app)
+    assert '&lt;script&gt;alert(1)&lt;/script&gt;' in page and '<script>alert' not in page

@@ -227,6 +227,9 @@ def test_hostile_input_is_a_located_error_never_a_link(app):
         f'URL, not an http(s) address: {link_fix}',
         "hostile.rst:17: ERROR: link '链接二' goes to 'vbscript:msgbox(1)', which is a vbscript: "
         f'URL, not an http(s) address: {link_fix}',
+        # HTML typed into the text shows as text, escaped (struck text and a title too)
+        "hostile.rst:18: ERROR: HTML tags '<script>', '</script>' in the text: "
+        'reStructuredText is not HTML, so readers see them as text: delete them [handbook.html]',
         "hostile.rst:20: ERROR: malformed ruling reference ':ruling:`<script>alert(1)</script>`': "
         'after the date, only one target in angle brackets may follow, with no < or > inside; '
         'it is shown as plain text: write :ruling:`YY/M/D`, :ruling:`YY/M/D <faq:ID>` or '
@@ -238,6 +241,8 @@ def test_hostile_input_is_a_located_error_never_a_link(app):
         'hostile.rst:22: ERROR: the line holds the invisible character U+202E (RIGHT-TO-LEFT '
         'OVERRIDE), which readers do not see but which changes how the text reads and the ids '
         'made from it: delete it (the page is built without it) [handbook.invisible-character]',
+        "hostile.rst:29: ERROR: HTML tags '<script>', '</script>' in the text: "
+        'reStructuredText is not HTML, so readers see them as text: delete them [handbook.html]',
         # docutils links a URI standing alone in the text
         "hostile.rst:34: ERROR: link 'javascript:alert(1' goes to 'javascript:alert(1', which is "
         f'a javascript: URL, not an http(s) address: {link_fix}',

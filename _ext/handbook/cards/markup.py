@@ -45,6 +45,15 @@ A card link inside a role's text (``:red:`「`卡名`_」…```) is reported wit
 split form; where the page does not declare the role, with its declaration
 first (the split alone would be an unknown role still).
 
+``handbook.html`` (error: readers see the markup as text) -- an HTML tag
+typed into prose (``<b>…</b>``, ``<br>``, ``<span …>``): reStructuredText
+shows it as text, escaped, so readers see the tag.  One report per line,
+naming its tags, with reST's form where there is one (``**…**`` for
+``<b>``, ``*…*`` for ``<i>``, ``:strike:`…``` for ``<s>``, a new line of
+the line block for ``<br>``), else: delete the tags.  Only the names of
+HTML's tags are taken for tags (:data:`_HTML_TAG`): 攻击力<1000, ``<b>`` in a
+literal and a ``<https://…>`` link are text.
+
 ``handbook.unlinked`` (warning: a house rule) -- a plain 「卡名」 whose
 content is a registry name (or alias): linking card names is the house
 style.  ``make autolink`` (and ``make fix``) writes the links; inside
@@ -138,6 +147,20 @@ _CARD_REFERENCE = re.compile(r'「?`(?P<name>[^`]+)`_(?!_)」?')
 #: a name that can go between backquotes as a card link (make autolink's rule too):
 #: no backquote or backslash, no space at an edge, not one line break, no <uri> ending
 LINKABLE = re.compile(r'[^`\s\\](?:[^`\\\n]*[^`\s\\>])?')
+#: an HTML tag typed into prose (:meth:`CardMarkup.check_html`): a name of HTML's
+#: tags, then its attributes, on one line
+_HTML_TAG = re.compile(
+    r'</?(?P<name>b|i|u|s|em|strong|del|ins|strike|mark|small|big|sub|sup|br|hr|p|span|'
+    r'div|font|a|img|script|style|iframe|table|tr|td|th|ul|ol|li|h[1-6]|code|pre|center|'
+    r'blockquote)(?:\s[^<>\n]*)?/?>', re.IGNORECASE)
+#: the quotes smart quotes make, as typed
+_STRAIGHT = str.maketrans('“”‘’', '""\'\'')
+#: reST's form of some tags (:meth:`CardMarkup.check_html`)
+_HTML_IN_REST = {'b': '**…** for <b>…</b>', 'strong': '**…** for <strong>…</strong>',
+                 'i': '*…* for <i>…</i>', 'em': '*…* for <em>…</em>',
+                 's': ':strike:`…` for <s>…</s>', 'del': ':strike:`…` for <del>…</del>',
+                 'strike': ':strike:`…` for <strike>…</strike>',
+                 'br': 'a new line of the line block (| …) for <br>'}
 #: the brackets :func:`quotes` pairs
 _BRACKETS = re.compile(r'[「」『』]')
 #: a 「…」 longer than this is never a card name (nor looked up, nor remembered)
@@ -675,6 +698,8 @@ class CardMarkup(SphinxTransform):
             self.check_bar(block, text)
         elif isinstance(block, nodes.line) and '\n| ' in text:
             self.check_indented_bar(block, text)
+        if '<' in text:
+            self.check_html(block, text, pieces)
         title = isinstance(block, (nodes.title, nodes.subtitle, nodes.rubric))
         backquoted = '`' in text
         if not backquoted and (title or '「' not in text):
@@ -984,6 +1009,36 @@ class CardMarkup(SphinxTransform):
                               'other bars, "| …", for a line of its own, or spaces after the '
                               'bar, "|     …", for a line nested in the one above',
                               location=f'{source}:{first + i}', subtype='markup')
+
+    def check_html(self, block: nodes.TextElement, text: str,
+                   pieces: list[tuple[str, bool, nodes.Element | None, bool]]) -> None:
+        """HTML tags typed into the block's prose: one error per line, naming
+        its tags, with reST's form of those that have one."""
+        source, first = self.first_line(block)
+        tags: dict[int, list[re.Match]] = {}
+        offset = 0
+        for piece, prose, emphasis, _uri in pieces:
+            # (a malformed :ruling:`…` shown as text: its own error says it)
+            if prose and '<' in piece and not (
+                    emphasis is not None and emphasis.get('ruling_malformed')):
+                for tag in _HTML_TAG.finditer(piece):
+                    line = first + text.count('\n', 0, offset + tag.start())
+                    tags.setdefault(line, []).append(tag)
+            offset += len(piece)
+        for line, found in tags.items():
+            # as typed: docutils' smart quotes curled an attribute's quotes
+            written = ', '.join(dict.fromkeys(repr(tag.group().translate(_STRAIGHT))
+                                              for tag in found))
+            forms = [form for name in dict.fromkeys(tag['name'].lower() for tag in found)
+                     if (form := _HTML_IN_REST.get(name))]
+            fix = (f'write {"; ".join(forms)}, and delete the other tags' if forms
+                   and len(forms) < len({tag['name'].lower() for tag in found}) else
+                   f'write {"; ".join(forms)}' if forms else
+                   f'delete {"it" if len(found) == 1 else "them"}')
+            reports.error(f'HTML {"tag" if len(found) == 1 else "tags"} {written} in the text: '
+                          'reStructuredText is not HTML, so readers see '
+                          f'{"it" if len(found) == 1 else "them"} as text: {fix}',
+                          location=f'{source}:{line}', subtype='html')
 
     def first_line(self, block: nodes.Element) -> tuple[str, int]:
         """Source and line of the block's first line of text."""
