@@ -7,6 +7,7 @@ break)."""
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 from sphinx.util.console import strip_escape_sequences
@@ -54,24 +55,50 @@ def test_invisible_characters_full_width_dates_and_line_separators(app):
     assert dates == ['2017-03-24', '2017-03-24', '2017-03-25', None]
 
 
+HTML_TYPED = [
+    "index.rst:9: ERROR: HTML tags '<b>', '</b>' in the text: reStructuredText is not HTML, "
+    'so readers see them as text: delete them [handbook.html]',
+    "index.rst:10: ERROR: HTML tags '<b>', '</b>' in the text: reStructuredText is not HTML, "
+    'so readers see them as text: write \\ **效果** for <b>效果</b> [handbook.html]',
+    "index.rst:11: ERROR: HTML tag '<br>' in the text: reStructuredText is not HTML, so "
+    'readers see it as text: write a new line of the line block (| …) for <br> '
+    '[handbook.html]',
+    "index.rst:12: ERROR: HTML tags '<script>', '</script>' in the text: reStructuredText "
+    'is not HTML, so readers see them as text: delete them [handbook.html]',
+    "index.rst:13: ERROR: HTML tags '<SPAN class=\"x\">', '</SPAN>' in the text: "
+    'reStructuredText is not HTML, so readers see them as text: delete them '
+    '[handbook.html]',
+]
+
+
 @pytest.mark.sphinx('html', testroot='html-typed', freshenv=True)
 def test_html_typed_into_the_text_is_an_error_with_rests_form(app):
     """HTML tags typed into a ruling are shown as text, escaped (safe, but
-    readers see ``<b>``): an error at each line, with reST's form where it has
-    one; ``攻击力<1000``, a literal ``<b>`` and a ``<https://…>`` link are text
-    and get no report (stop 54's left-alone list)."""
+    readers see ``<b>``): an error at each line, with reST's form of a pair
+    that has one, but around a card link, which emphasis cannot hold;
+    ``攻击力<1000``, a literal ``<b>`` and a ``<https://…>`` link are text and
+    get no report (stop 54's left-alone list)."""
     app.build()
-    assert warnings(app) == [
-        "index.rst:9: ERROR: HTML tags '<b>', '</b>' in the text: reStructuredText is not "
-        'HTML, so readers see them as text: write **…** for <b>…</b> [handbook.html]',
-        "index.rst:10: ERROR: HTML tag '<br>' in the text: reStructuredText is not HTML, so "
-        'readers see it as text: write a new line of the line block (| …) for <br> '
-        '[handbook.html]',
-        "index.rst:11: ERROR: HTML tags '<script>', '</script>' in the text: reStructuredText "
-        'is not HTML, so readers see them as text: delete them [handbook.html]',
-        "index.rst:12: ERROR: HTML tags '<SPAN class=\"x\">', '</SPAN>' in the text: "
-        'reStructuredText is not HTML, so readers see them as text: delete them '
-        '[handbook.html]',
-    ]
+    assert warnings(app) == HTML_TYPED
     page = html(app)
     assert '&lt;script&gt;alert(1)&lt;/script&gt;' in page and '<script>alert' not in page
+
+
+def test_the_fixes_of_html_typed_work_as_written(make_app, rootdir, tmp_path):
+    """Each report's fix, applied as written, leaves no report: the bold
+    text is bold (docutils reads ``\\ **效果**`` after Chinese text), the
+    line goes on in a new line."""
+    srcdir = tmp_path / 'fixed'
+    shutil.copytree(rootdir / 'test-html-typed', srcdir)
+    page = srcdir / 'index.rst'
+    text = page.read_text(encoding='utf-8')
+    for old, new in [('<b>「`旋风`_」的效果。</b>', '「`旋风`_」的效果。'),
+                     ('<b>效果</b>', '\\ **效果**'), ('<br>', '\n| '),
+                     ('<script>alert(1)</script>', ''), ('<SPAN class="x">效果</SPAN>', '效果')]:
+        assert old in text
+        text = text.replace(old, new, 1)
+    page.write_text(text, encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    assert warnings(app) == []
+    assert '的<strong>效果</strong>。' in html(app)

@@ -156,10 +156,8 @@ _HTML_TAG = re.compile(
 #: the quotes smart quotes make, as typed
 _STRAIGHT = str.maketrans('“”‘’', '""\'\'')
 #: reST's form of some tags (:meth:`CardMarkup.check_html`)
-_HTML_IN_REST = {'b': '**…** for <b>…</b>', 'strong': '**…** for <strong>…</strong>',
-                 'i': '*…* for <i>…</i>', 'em': '*…* for <em>…</em>',
-                 's': ':strike:`…` for <s>…</s>', 'del': ':strike:`…` for <del>…</del>',
-                 'strike': ':strike:`…` for <strike>…</strike>',
+_HTML_IN_REST = {'b': '**{}**', 'strong': '**{}**', 'i': '*{}*', 'em': '*{}*',
+                 's': ':strike:`{}`', 'del': ':strike:`{}`', 'strike': ':strike:`{}`',
                  'br': 'a new line of the line block (| …) for <br>'}
 #: the brackets :func:`quotes` pairs
 _BRACKETS = re.compile(r'[「」『』]')
@@ -1013,31 +1011,64 @@ class CardMarkup(SphinxTransform):
     def check_html(self, block: nodes.TextElement, text: str,
                    pieces: list[tuple[str, bool, nodes.Element | None, bool]]) -> None:
         """HTML tags typed into the block's prose: one error per line, naming
-        its tags, with reST's form of those that have one."""
+        its tags, with reST's form of a pair that has one (``<b>…</b>`` as
+        ``**…**``, with ``\\ `` where text touches it, as docutils needs),
+        but where the pair holds a link, a literal or a role, which reST's
+        emphasis or role could not hold: delete the tags."""
         source, first = self.first_line(block)
-        tags: dict[int, list[re.Match]] = {}
+        found: list[tuple[int, re.Match]] = []  # (offset in text, tag)
+        markup: list[int] = []  # where the pieces that are no prose start
         offset = 0
         for piece, prose, emphasis, _uri in pieces:
             # (a malformed :ruling:`…` shown as text: its own error says it)
             if prose and '<' in piece and not (
                     emphasis is not None and emphasis.get('ruling_malformed')):
-                for tag in _HTML_TAG.finditer(piece):
-                    line = first + text.count('\n', 0, offset + tag.start())
-                    tags.setdefault(line, []).append(tag)
+                found += [(offset + tag.start(), tag) for tag in _HTML_TAG.finditer(piece)]
+            elif not prose or emphasis is not None:
+                markup.append(offset)
             offset += len(piece)
-        for line, found in tags.items():
+        lines: dict[int, list[str]] = {}  # line: its tags as written
+        forms: dict[int, list[str]] = {}  # line: reST's forms
+        paired: set[int] = set()  # the closing tags of a pair given its form
+        covered: dict[int, int] = {}  # line: how many of its tags a form replaces
+        for i, (at, tag) in enumerate(found):
+            line = first + text.count('\n', 0, at)
             # as typed: docutils' smart quotes curled an attribute's quotes
-            written = ', '.join(dict.fromkeys(repr(tag.group().translate(_STRAIGHT))
-                                              for tag in found))
-            forms = [form for name in dict.fromkeys(tag['name'].lower() for tag in found)
-                     if (form := _HTML_IN_REST.get(name))]
-            fix = (f'write {"; ".join(forms)}, and delete the other tags' if forms
-                   and len(forms) < len({tag['name'].lower() for tag in found}) else
-                   f'write {"; ".join(forms)}' if forms else
-                   f'delete {"it" if len(found) == 1 else "them"}')
-            reports.error(f'HTML {"tag" if len(found) == 1 else "tags"} {written} in the text: '
-                          'reStructuredText is not HTML, so readers see '
-                          f'{"it" if len(found) == 1 else "them"} as text: {fix}',
+            lines.setdefault(line, []).append(tag.group().translate(_STRAIGHT))
+            name = tag['name'].lower()
+            if i in paired or name not in _HTML_IN_REST or tag.group().startswith('</'):
+                continue
+            if name == 'br':
+                forms.setdefault(line, []).append(_HTML_IN_REST[name])
+                covered[line] = covered.get(line, 0) + 1
+                continue
+            close = next((j for j in range(i + 1, len(found))
+                          if found[j][1].group().lower() == f'</{name}>'), None)
+            if close is None:
+                continue
+            inner_at, end = at + len(tag.group()), found[close][0]
+            inner = text[inner_at:end]
+            after = end + len(found[close][1].group())
+            if not inner.strip() or '\n' in inner or any(at < m < end for m in markup):
+                continue
+            paired.add(close)
+            covered[line] = covered.get(line, 0) + 2
+            before = '\\ ' if at and not (text[at - 1].isspace()
+                                          or _BEFORE_MARKUP.match(text[at - 1])) else ''
+            behind = '\\ ' if after < len(text) and not (
+                text[after].isspace() or _AFTER_MARKUP.match(text[after])) else ''
+            forms.setdefault(line, []).append(
+                f'{before}{_HTML_IN_REST[name].format(inner)}{behind} for '
+                f'{text[at:after].translate(_STRAIGHT)}')
+        for line, tags in lines.items():
+            written = ', '.join(repr(tag) for tag in dict.fromkeys(tags))
+            them = 'it' if len(tags) == 1 else 'them'
+            told = forms.get(line, [])
+            fix = f'write {"; ".join(told)}' if told else f'delete {them}'
+            if told and covered.get(line, 0) < len(tags):
+                fix += ', and delete the other tags'
+            reports.error(f'HTML {"tag" if len(tags) == 1 else "tags"} {written} in the text: '
+                          f'reStructuredText is not HTML, so readers see {them} as text: {fix}',
                           location=f'{source}:{line}', subtype='html')
 
     def first_line(self, block: nodes.Element) -> tuple[str, int]:
