@@ -1040,17 +1040,64 @@ def test_a_bar_without_a_space_gets_the_note_with_the_fix(make_app, rootdir, tmp
         'indent its other lines) to make it a ruling of 2021-01-05 [handbook.ruling-day]']
 
 
-def test_a_day_at_the_level_of_the_months_says_so(make_app, rootdir, tmp_path):
+def test_a_day_at_the_level_of_the_months_is_a_warning(make_app, rootdir, tmp_path):
     """A day underlined as the months are is one of them, not a day of the
-    month above: a note says how to make its lines rulings again."""
+    month above: its rulings would leave the card pages, the search and the
+    feed, so a warning (CI fails; an editor's round trip: a note let them go)
+    says how to make its lines rulings again."""
     srcdir = edited_root(rootdir, tmp_path, 'level', {
         'faq/2021.rst': [('\n2/9\n-------\n', '\n2/9\n=======\n')]})
-    app = warning_free_build(make_app, srcdir)
-    assert notes(app, srcdir) == [
-        "faq/2021.rst:31: note: day section '2/9' is at the level of the month sections (its "
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == [
+        "faq/2021.rst:31: WARNING: day section '2/9' is at the level of the month sections (its "
         'title is underlined as theirs are), so its lines are no rulings: underline it as the '
         'days are, under its month [handbook.ruling-day]']
     assert not [r for r in exported(app) if r[2] == '2021-02-09']
+
+
+@pytest.mark.parametrize('month', ['一月', 'Jan', 'January', '说明'])
+def test_days_under_a_section_not_read_as_a_month_are_a_warning_with_its_title(
+        make_app, rootdir, tmp_path, month):
+    """The month section titled in words (一月, Jan), or in an editor's own
+    (说明): its days are read as no days, and their rulings were lost without
+    a word (an editor's round trip).  A warning, once, at that section, with
+    the title to write; written as it says, the rulings are the root's."""
+    underline = '=' * (2 * len(month) if not month.isascii() else len(month))
+    srcdir = edited_root(rootdir, tmp_path, 'words', {
+        'faq/2021.rst': [('\n21/01\n=====\n', f'\n{month}\n{underline}\n')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    fix = '21/01' if month != '说明' else '21/01, the month of its first day'
+    assert own_warnings(app) == [
+        f"faq/2021.rst:15: WARNING: section '{month}' holds the day sections '1/5', '2/9' but is "
+        f'not read as a month section (YY/MM), so their lines are no rulings: title it {fix} '
+        '[handbook.ruling-day]']
+    page = srcdir / 'faq' / '2021.rst'
+    page.write_text(page.read_text(encoding='utf-8').replace(
+        f'\n{month}\n{underline}\n', '\n21/01\n=====\n'), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == [] and notes(app, srcdir) == []
+    assert exported(app) == EXPORTED
+
+
+def test_a_day_before_its_month_is_a_warning_at_each_day_left_out(make_app, rootdir, tmp_path):
+    """A day added before the first month, underlined as the days are (an
+    editor's round trip): docutils makes the days the page's first level
+    and the month a section of that day, so no line of the page was a
+    ruling, without a word.  A warning at each day left out."""
+    srcdir = edited_root(rootdir, tmp_path, 'before', {
+        'faq/2021.rst': [('\n21/01\n=====\n', '\n1/4\n-------\n\n| 邮件：\n| '
+                          '「`倍倍伤害`_」发动后，受到战斗伤害和造成效果伤害是同时适用的。\n'
+                          '\n21/01\n=====\n')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    told = ('is under no month section, so its lines are no rulings: write it under its '
+            "month's section (YY/MM), underlined as the other days are [handbook.ruling-day]")
+    assert own_warnings(app) == [f"faq/2021.rst:15: WARNING: day section '1/4' {told}",
+                                 f"faq/2021.rst:24: WARNING: day section '1/5' {told}",
+                                 f"faq/2021.rst:37: WARNING: day section '2/9' {told}"]
 
 
 def test_a_section_of_a_month_in_an_editors_words_is_no_day_and_no_note(
@@ -1366,6 +1413,81 @@ def test_a_moved_label_rewrites_the_pages_that_refer_to_it(make_app, rootdir, tm
         "faq/2021.rst:34: ERROR: undefined label '同时处理', so the link leads nowhere (its text "
         'is shown plain): define it on the line before the section it names, .. _同时处理:, or '
         'write a label the handbook defines [handbook.ref]']
+
+
+def test_a_label_moved_to_a_page_read_before_stays_defined(make_app, rootdir, tmp_path):
+    """A label moved, in one edit, from a page read later to a page read
+    before it (faq/2019 to chapter): the domain still held the later page's
+    old definition when the first was read, so the label was dropped from
+    both and an incremental build said it was undefined (an editor's round
+    trip; a clean build passed).  Now it is defined where it moved, as in a
+    clean build."""
+    srcdir = edited_root(rootdir, tmp_path, 'moved-back', {
+        'chapter.rst': [('.. _同时处理:\n\n', '')],
+        'faq/2019.rst': [('19/04\n=====', '.. _同时处理:\n\n19/04\n=====')]})
+    make_app('html', srcdir=srcdir).build()
+    chapter, faq = srcdir / 'chapter.rst', srcdir / 'faq' / '2019.rst'
+    faq.write_text(faq.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''),
+                   encoding='utf-8')
+    chapter.write_text(chapter.read_text(encoding='utf-8').replace(
+        '同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------'), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == []
+    assert '<a class="ruling-superseded-by" href="../chapter.html#同时处理">→ 最新调整</a>' \
+        in html(app, 'faq/2021')
+
+
+@pytest.mark.parametrize('silenced', [False, True], ids=['warned', 'suppress_warnings'])
+def test_the_duplicate_of_a_label_deleted_leaves_the_other_defined(
+        make_app, rootdir, tmp_path, silenced):
+    """A label of faq/2019 defined again on a page read before it (chapter):
+    the warning is at the copy the build dropped, naming the one that
+    stands (it named the first in page order, the one kept by a clean
+    build); the label deleted from faq/2019, the page that had dropped it is
+    read again, and the label is defined there (an editor's round trip: it
+    was defined nowhere until a clean build).  Also where the handbook
+    silenced the warning, so that no warning has the page read again."""
+    conf = {'suppress_warnings': ['handbook.label']} if silenced else {}
+    srcdir = edited_root(rootdir, tmp_path, 'duplicate', {
+        'chapter.rst': [('.. _同时处理:\n\n', '')],
+        'faq/2019.rst': [('19/04\n=====', '.. _同时处理:\n\n19/04\n=====')]})
+    make_app('html', srcdir=srcdir, confoverrides=conf).build()
+    chapter, faq = srcdir / 'chapter.rst', srcdir / 'faq' / '2019.rst'
+    chapter.write_text(chapter.read_text(encoding='utf-8').replace(
+        '同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------'), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, confoverrides=conf)
+    app.build()
+    assert own_warnings(app) == ([] if silenced else [
+        "chapter.rst:8: WARNING: duplicate label '同时处理': faq/2019.rst:9 defines it already; "
+        'labels are unique across the handbook: rename one (and the :ref: that mean it) '
+        '[handbook.label]'])
+    faq.write_text(faq.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''),
+                   encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, confoverrides=conf)
+    app.build()
+    assert own_warnings(app) == []
+    assert '<a class="ruling-superseded-by" href="../chapter.html#同时处理">→ 最新调整</a>' \
+        in html(app, 'faq/2021')
+
+
+def test_a_label_defined_twice_on_one_page_is_said_where_it_is_referred_to(
+        make_app, rootdir, tmp_path):
+    """A label defined twice on one page: docutils drops it (its "Duplicate
+    explicit target name", at the second), and the :ref: to it said the
+    label is undefined, with the fix to define it (an editor's round trip).
+    The error says where it is defined twice and to delete one."""
+    srcdir = edited_root(rootdir, tmp_path, 'twice', {
+        'chapter.rst': [('- | 同时处理的效果', '.. _同时处理:\n\n- | 同时处理的效果')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == [
+        # docutils' own, at the second
+        'chapter.rst:15: WARNING: Duplicate explicit target name: "同时处理". [docutils]',
+        "faq/2021.rst:34: ERROR: label '同时处理' is defined twice on chapter.rst (lines 8 and "
+        '15), so docutils drops it and the link leads nowhere (its text is shown plain): delete '
+        'all but one of the .. _同时处理: lines, or rename one (and the :ref: that mean it) '
+        '[handbook.ref]']
 
 
 def own_warnings(app) -> list[str]:

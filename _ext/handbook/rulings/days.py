@@ -94,6 +94,13 @@ its lines are rulings of that first day), under a month section that says
 it is one (``21/01``, ``5月``: a chapter's section ``1`` may hold a ``1.1
 概述``, which is no day).
 
+**Days that are read as no days**, a warning ``handbook.ruling-day`` (CI
+fails: their rulings would leave the card pages, the search and the feed
+without a word): a day section (``1/5``, holding lines) at the level of the
+month sections, under a section not read as a month (``一月``, ``Jan``: once,
+at that section, with its title to write), or under no month at all
+(:func:`_lost_day`).
+
 **Text that is left out, said** in a note ``handbook.ruling-day`` at its
 line, with the fix: days under a month section whose year neither its title
 nor the page title gives (``1月`` on a page titled 调整汇总: their lines are
@@ -341,6 +348,7 @@ def days(document: nodes.document, today: datetime.date,
                                             and _ONLY_YEAR.match(dated_title(first)))
     seen: dict[str, nodes.section] = {}  # a date -> its first day section
     no_month: set[int] = set()  # the month sections reported for naming no month
+    lost: set[int] = set()  # the sections reported for holding days not read as days
     for section in document.findall(nodes.section):
         parent = section.parent
         read = dated_title(section)
@@ -354,13 +362,10 @@ def days(document: nodes.document, today: datetime.date,
             month_title = dated_title(parent) if isinstance(parent, nodes.section) else ''
             month_of = month_match(month_title)
             if not month_of:
-                if whole and _has_lines(section) and any(
-                        _is_month(sibling) for sibling in parent.children
-                        if isinstance(sibling, nodes.section) and sibling is not section):
-                    reports.note(f'day section {title_of(section)!r} is at the level of the month '
-                                 'sections (its title is underlined as theirs are), so its lines '
-                                 'are no rulings: underline it as the days are, under its month',
-                                 location=at, subtype='ruling-day', config=config)
+                if whole and _has_lines(section) and '.' not in read and (
+                        titled_year is not None or under_title is not None) and (
+                        m['year'] or _calendar_day(read, 2000)) and not _is_month(section):
+                    _lost_day(section, parent, first, titled_year, at, lost)
                 continue
             # not a bare number: a chapter's section "1" may hold a "1.1 概述"
             says_so = bool(month_of[1]) or '月' in month_title
@@ -428,6 +433,57 @@ def days(document: nodes.document, today: datetime.date,
         else:
             seen[iso] = section
         yield section, Day(written, iso)
+
+
+def _lost_day(section: nodes.section, parent: nodes.Element, first: nodes.section | None,
+              year: int | None, at: str | nodes.Element, lost: set[int]) -> None:
+    """A warning for a day section (``1/5``, holding lines) that is read as
+    no day, because it is under no month section: its lines would be lost
+    to the card pages, the search and the feed without a word (an editor's
+    round trip), which CI must not let pass.  At the level of the month
+    sections (underlined as they are): at the day.  Under a section that is
+    not read as a month (``一月``, ``Jan``): once, at that section, with the
+    title to write (the month it names, else its first day's; the page's
+    year).  Under the page title, where days are not read (the page has
+    months): at the day."""
+    months = [sibling for sibling in parent.children if isinstance(sibling, nodes.section)
+              and sibling is not section and _is_month(sibling)]
+    if months:
+        message = (f'day section {title_of(section)!r} is at the level of the month sections '
+                   '(its title is underlined as theirs are), so its lines are no rulings: '
+                   'underline it as the days are, under its month')
+    elif isinstance(parent, nodes.section) and parent is not first:
+        if id(parent) in lost:
+            return
+        lost.add(id(parent))
+        days = [title_of(child) for child in parent.children
+                if isinstance(child, nodes.section) and _DAY.match(dated_title(child))]
+        named = _month_named(title_of(parent))
+        month = named or month_day(_DAY.match(dated_title(section)))[0]
+        title = f'{year % 100:02d}/{month:02d}' if year is not None else f'YY/{month:02d}'
+        held = ', '.join(repr(day) for day in days[:3]) + (', …' if len(days) > 3 else '')
+        message = (f'section {title_of(parent)!r} holds the day sections {held} but is not read '
+                   'as a month section (YY/MM), so their lines are no rulings: title it '
+                   f'{title}' + ('' if named else ', the month of its first day'))
+        at = _title_line(parent[0] if parent.children else parent)
+    else:
+        message = (f'day section {title_of(section)!r} is under no month section, so its lines '
+                   'are no rulings: write it under its month\'s section (YY/MM), underlined as '
+                   'the other days are')
+    reports.warning(message, location=at, subtype='ruling-day')
+
+
+#: months as editors also name them: 一月 … 十二月, Jan … Dec, January … December
+_MONTH_NAMES = {name: i for names in (
+    '一 二 三 四 五 六 七 八 九 十 十一 十二', 'jan feb mar apr may jun jul aug sep oct nov dec',
+    'january february march april may june july august september october november december')
+    for i, name in enumerate(names.split(), 1)}
+
+
+def _month_named(title: str) -> int | None:
+    """The month a title names in words (``一月``, ``Jan``, ``January``), or None."""
+    return _MONTH_NAMES.get(title.strip().lower().removesuffix('月份').removesuffix('月')
+                            .removesuffix('.'))
 
 
 def _no_month(month: nodes.section, m: re.Match) -> None:

@@ -75,6 +75,12 @@ REFS = 'label-refs'
 MOVED = 'moved-labels'
 #: the cross-references that point at a label
 _LABEL_ROLES = frozenset({'ref', 'numref'})
+#: what the store keeps of the labels a page did not define because another
+#: page did (:class:`DropDuplicateLabels`): frozenset of labels
+DROPPED = 'dropped-labels'
+#: what it keeps of the labels a page defines twice, which docutils drops:
+#: {label: (source, lines)}
+TWICE = 'labels-twice'
 
 
 class AnonymousLinks(SphinxTransform):
@@ -143,19 +149,28 @@ class RecordLabels(SphinxTransform):
 
     def apply(self, **kwargs: Any) -> None:
         labels: dict[str, tuple[str, int]] = {}
+        twice: dict[str, tuple[str, list[int]]] = {}
         for target in self.document.findall(nodes.target):
             if target.get('refuri') or target.get('refname') or target.get('anonymous'):
                 continue  # a link to elsewhere, not a label
             source, line = locate(target)
+            source = source or self.document['source']
             for name in target['names']:
-                labels.setdefault(name, (source or self.document['source'], line or 0))
+                labels.setdefault(name, (source, line or 0))
+            for name in target.get('dupnames', ()):  # defined twice on the page: dropped
+                twice.setdefault(name, (source, []))[1].append(line or 0)
         if labels:  # for DropDuplicateLabels, then the store (read_labels)
             self.document[LABELS] = labels
+        if twice:  # for the store: missing_label says why the label is undefined
+            self.document[TWICE] = twice
 
 
 class DropDuplicateLabels(SphinxTransform):
-    """A label another page already defines is not defined again (first wins);
-    the duplicate is reported, once, by :func:`report_duplicates`."""
+    """A label another page already defines is not defined again (the first
+    page read wins); the duplicate is reported, once, by
+    :func:`report_duplicates`.  The labels dropped are kept
+    (:data:`DROPPED`): the page is read again when the page that held them
+    is (:func:`note_labels`)."""
 
     # before Sphinx's domains collect the labels (850)
     default_priority = 849
@@ -163,15 +178,33 @@ class DropDuplicateLabels(SphinxTransform):
     def apply(self, **kwargs: Any) -> None:
         docname = self.env.current_document.docname
         known = self.env.domains.standard_domain.anonlabels
-        for name in self.document.get(LABELS, {}):
-            if name in known and known[name][0] != docname and self.document.nametypes.get(name):
-                self.document.nametypes[name] = False  # Sphinx skips it
+        dropped = [name for name in self.document.get(LABELS, {})
+                   if name in known and known[name][0] != docname
+                   and self.document.nametypes.get(name)]
+        for name in dropped:
+            self.document.nametypes[name] = False  # Sphinx skips it
+        if dropped:
+            self.document[DROPPED] = frozenset(dropped)
+
+
+def clear_labels_to_read(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """The labels of the pages this build reads, cleared before it reads the
+    first (``env-before-read-docs``), as a parallel build clears them: Sphinx
+    reading one page at a time clears each just before reading it, so the
+    domain held a page not read yet as its last build defined it, and a
+    label an edit moved to a page read before it was dropped there, then
+    defined nowhere (an editor's round trip; a clean build passed)."""
+    std = env.domains.standard_domain
+    for docname in docnames:
+        std.clear_doc(docname)
 
 
 def read_labels(app: Sphinx, page: Contribution) -> None:
     """The page's labels, and those it refers to, for the store
     (``handbook-page-read``)."""
     carry(page, LABELS)
+    carry(page, DROPPED)
+    carry(page, TWICE)
     refs = frozenset(xref['reftarget'] for xref in page.nodes.xrefs
                      if xref.get('refdomain') == 'std' and xref.get('reftype') in _LABEL_ROLES)
     if refs:
@@ -181,9 +214,18 @@ def read_labels(app: Sphinx, page: Contribution) -> None:
 def note_labels(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
                 removed: set[str]) -> list[str]:
     """Before the build reads: where each label is and its title
-    (``env-get-outdated``; nothing is purged yet)."""
+    (``env-get-outdated``; nothing is purged yet); and the pages to read
+    again because a page read again or removed held a label they dropped
+    (:class:`DropDuplicateLabels`): it may hold it no more (an editor's round
+    trip: the duplicate deleted, the label was defined nowhere until a clean
+    build)."""
     store(env).per_build(REFS, lambda: _places(env))
-    return []
+    going = changed | removed
+    held = {name for docname in going for name in page_labels(env, docname)}
+    if not held:
+        return []
+    return sorted(docname for docname, record in store(env).pages.items()
+                  if docname not in going and not held.isdisjoint(record.extra.get(DROPPED, ())))
 
 
 def _places(env: BuildEnvironment) -> dict[str, tuple[Any, Any]]:
@@ -222,13 +264,19 @@ def page_labels(env: BuildEnvironment, docname: str) -> dict[str, tuple[str, int
 
 
 def report_duplicates(app: Sphinx, env: BuildEnvironment) -> None:
+    """Each definition of a label on a second page, at its line, naming the
+    one that stands: the page :class:`DropDuplicateLabels` kept it on (the
+    first read), else the first in page order."""
     where: dict[str, list[tuple[str, str, int]]] = {}
     for docname in sorted(store(env).pages):
         for name, (source, line) in page_labels(env, docname).items():
             where.setdefault(name, []).append((docname, source, line))
+    kept = env.domains.standard_domain.anonlabels
     for name, places in sorted(where.items()):
         if len(places) < 2:
             continue
+        holder = kept.get(name, (None,))[0]
+        places.sort(key=lambda place: place[0] != holder)  # (stable: then page order)
         _, first_source, first_line = places[0]
         first = f'{os.path.relpath(first_source, app.srcdir)}:{first_line}'
         for _, source, line in places[1:]:
@@ -263,6 +311,18 @@ def missing_label(app: Sphinx, env: BuildEnvironment, node: nodes.Element,
     if target in domain.anonlabels or target in getattr(
             env.config, 'handbook_planned_sections', ()):
         return None
+    twice = _defined_twice(env, target)
+    if twice is not None:
+        source, lines = twice
+        if node.get('refwarn', True):
+            reports.error(
+                f'label {target!r} is defined {"twice" if len(lines) == 2 else f"{len(lines)} times"} on '
+                f'{os.path.relpath(source, app.srcdir)} (lines '
+                f'{", ".join(map(str, lines[:-1]))} and {lines[-1]}), so docutils drops it and '
+                'the link leads nowhere (its text is shown plain): delete all but one of the '
+                f'.. _{target}: lines, or rename one (and the :ref: that mean it)',
+                location=node, subtype='ref')
+        return contnode
     labels = sorted(domain.labels.keys() | domain.anonlabels.keys())
     close = slips(target, labels) if target else []
     best = min((distance for distance, _ in close), default=None)
@@ -284,16 +344,27 @@ def missing_label(app: Sphinx, env: BuildEnvironment, node: nodes.Element,
     return contnode
 
 
+def _defined_twice(env: BuildEnvironment, target: str) -> tuple[str, list[int]] | None:
+    """Where a page defines the label *target* twice (docutils' "Duplicate
+    explicit target name", which drops it): ``(source, lines)``, or None."""
+    for record in store(env).pages.values():
+        found = record.extra.get(TWICE, {}).get(target)
+        if found is not None:
+            return found
+    return None
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(AnonymousLinks)
     app.add_transform(RecordLabels)
     app.add_transform(DropDuplicateLabels)
     app.setup_extension('handbook.store')
     app.connect(PAGE_READ, read_labels)
+    app.connect('env-before-read-docs', clear_labels_to_read)
     app.connect('env-get-outdated', note_labels)
     app.connect('env-get-updated', pages_referring_to_changed_labels)
     app.connect('env-check-consistency', report_duplicates)
     app.connect('missing-reference', missing_label, priority=900)  # after planned sections'
-    # env_version 3: the labels a page refers to
-    return {'version': '1', 'env_version': 3,
+    # env_version 4: the labels a page dropped or defines twice
+    return {'version': '1', 'env_version': 4,
             'parallel_read_safe': True, 'parallel_write_safe': True}
