@@ -1490,6 +1490,28 @@ def test_a_label_defined_twice_on_one_page_is_said_where_it_is_referred_to(
         '[handbook.ref]']
 
 
+@pytest.mark.parametrize('written, where', [
+    ('「 `罪`_」', 'after 「'), ('「`罪`_　」', 'before 」'), ('「 `罪`_ 」', 'after 「 and before 」')])
+def test_a_space_inside_the_brackets_of_a_card_link_is_said_as_it_is(
+        make_app, rootdir, tmp_path, written, where):
+    """「 `卡名`_」: a space between 「 and the link was said to be "no opening
+    「", whose fix, applied, left the 「 and its space before the link (an
+    editor's round trip).  The error names the space; its fix, applied as
+    written, leaves no report."""
+    srcdir = edited_root(rootdir, tmp_path, 'spaced', {'chapter.rst': [('「`罪`_」', written)]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == [
+        f"chapter.rst:13: ERROR: card link {written!r} has a space {where}: write 「`罪`_」 "
+        '[handbook.card-markup]']
+    chapter = srcdir / 'chapter.rst'
+    chapter.write_text(chapter.read_text(encoding='utf-8').replace(written, '「`罪`_」'),
+                       encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == [] and notes(app, srcdir) == []
+
+
 def own_warnings(app) -> list[str]:
     """The warnings of a build but those of a second app in one process
     (it sets Sphinx's own nodes up again)."""

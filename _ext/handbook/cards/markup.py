@@ -159,6 +159,9 @@ _STRAIGHT = str.maketrans('“”‘’', '""\'\'')
 _HTML_IN_REST = {'b': '**{}**', 'strong': '**{}**', 'i': '*{}*', 'em': '*{}*',
                  's': ':strike:`{}`', 'del': ':strike:`{}`', 'strike': ':strike:`{}`',
                  'br': 'a new line of the line block (| …) for <br>'}
+#: a 「 and spaces just before a card link; spaces and a 」 just after one
+_SPACE_AFTER_OPENING = re.compile('「[ \t\u3000\u00a0]+$')
+_SPACE_BEFORE_CLOSING = re.compile('[ \t\u3000\u00a0]+」')
 #: the brackets :func:`quotes` pairs
 _BRACKETS = re.compile(r'[「」『』]')
 #: a 「…」 longer than this is never a card name (nor looked up, nor remembered)
@@ -463,6 +466,18 @@ class CardMarkup(SphinxTransform):
                 and self.sibling(before, -1).endswith('「'):  # 「`卡名_」: read as 卡名_
             self.error(link, f'card link 「`{name}_」 misses the backquote before _ (readers '
                              f'see the other one): write 「`{name}`_」', 'card-markup')
+            return
+        # 「 `卡名`_」: a space between the bracket and the link (an editor's round
+        # trip: "no opening 「" was said, and its fix left the 「 and its space)
+        space_before = isinstance(before, nodes.Text) and _SPACE_AFTER_OPENING.search(before)
+        space_after = isinstance(after, nodes.Text) and _SPACE_BEFORE_CLOSING.match(after)
+        if (opened or space_before) and (closed or space_after):
+            written = (f'{space_before.group() if space_before else "「"}`{name}`_'
+                       f'{space_after.group() if space_after else "」"}')
+            where = ' and '.join(side for side, spaced in (
+                ('after 「', space_before), ('before 」', space_after)) if spaced)
+            self.error(link, f'card link {written!r} has a space {where}: write 「`{name}`_」',
+                       'card-markup')
             return
         if opened:
             problem = f'card link 「`{name}`_ has no closing 」'
