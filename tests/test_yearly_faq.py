@@ -1512,6 +1512,32 @@ def test_a_space_inside_the_brackets_of_a_card_link_is_said_as_it_is(
     assert own_warnings(app) == [] and notes(app, srcdir) == []
 
 
+@pytest.mark.parametrize('fid, problem', [
+    ('fid=1969l', "has the FAQ id '1969l' (fid=), which is no number"),
+    ('', "has no fid=, so it opens the official FAQ's search, not its answer")])
+def test_an_faq_address_without_its_number_is_an_error(make_app, rootdir, tmp_path, fid, problem):
+    """The official FAQ's address with its id mistyped or missing: the
+    badge said 数据库 #1969l, or the link opened the FAQ's search, with no
+    report (an editor's round trip).  An error at its line; the source is
+    the FAQ, with no number."""
+    url = ('https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&'
+           f'{fid + "&" if fid else ""}request_locale=ja')
+    srcdir = edited_root(rootdir, tmp_path, 'fid', {'faq/2021.rst': [
+        ('faq_search.action?ope=5&fid=19691&request_locale=ja',
+         url.removeprefix('https://www.db.yugioh-card.com/yugiohdb/'))]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == [
+        f"faq/2021.rst:29: ERROR: ruling URL '{url}' {problem}: write the number of the answer, "
+        "as the FAQ's own address gives it, or the date alone, :ruling:`21/1/6` "
+        '[handbook.ruling]']
+    data = json.loads((app.outdir / 'rulings.json').read_text(encoding='utf-8'))
+    sources = [r['sources'] for r in data['rulings']
+               if r['page'] == 'faq/2021' and '神之宣告' in r['cards']]
+    assert sources == [[{'kind': 'faq', 'faq': None, 'label': None}]]
+    assert '#1969l' not in html(app, 'faq/2021')  # (the badge said 数据库 #1969l)
+
+
 def own_warnings(app) -> list[str]:
     """The warnings of a build but those of a second app in one process
     (it sets Sphinx's own nodes up again)."""

@@ -243,15 +243,36 @@ def parse_role_text(text: str) -> tuple[str, str | None] | None:
 
 
 def faq_id_from_url(url: str, faq_url: str) -> str | None:
-    """The ``fid`` query parameter of an official FAQ URL: one on the host
-    of *faq_url* (the handbook's ``faq_url``), none of another host's (a
-    round trip: a typo host's ``fid=`` was the badge 数据库 #id, as the
-    official FAQ's)."""
+    """The ``fid`` query parameter of an official FAQ URL, where it is an id
+    (:func:`valid_faq`): one on the host of *faq_url* (the handbook's
+    ``faq_url``), none of another host's (a round trip: a typo host's
+    ``fid=`` was the badge 数据库 #id, as the official FAQ's), nor ``fid=1969l``
+    (an editor's round trip: the badge 数据库 #1969l)."""
     host = url_policy.host(url)
     if host is None or host != url_policy.host(faq_url.replace('{id}', '0')):
         return None
     values = parse_qs(urlsplit(url).query).get('fid')
-    return values[0] if values else None
+    return values[0] if values and valid_faq(values[0]) else None
+
+
+def faq_url_problem(url: str, faq_url: str) -> str | None:
+    """What is wrong with *url*, an address of the official FAQ's answers
+    (the host and path of *faq_url*, whose query names the id, ``fid={id}``),
+    whose id is missing (it opens the FAQ's search, not an answer) or is no
+    number (``fid=1969l``); None for any other URL."""
+    template = urlsplit(faq_url)
+    key = next((name for name, values in parse_qs(template.query).items()
+                if '{id}' in values), None)
+    parts = urlsplit(url)
+    if key is None or url_policy.host(url) != url_policy.host(faq_url.replace('{id}', '0')) \
+            or parts.path != template.path:
+        return None
+    values = parse_qs(parts.query).get(key)
+    if not values:
+        return f"has no {key}=, so it opens the official FAQ's search, not its answer"
+    if not valid_faq(values[0]):
+        return f'has the FAQ id {values[0]!r} ({key}=), which is no number'
+    return None
 
 
 def unsafe(url: str) -> str | None:
@@ -314,8 +335,7 @@ class RulingRole(SphinxRole):
         elif target:
             url = target
             # the official FAQ's address, as a date link's
-            found = faq_id_from_url(target, self.config.handbook_faq_url)
-            faq = found if found and valid_faq(found) else None
+            faq = faq_id_from_url(target, self.config.handbook_faq_url)
         node = ruling_node(self.rawtext, date, url, faq)
         node['ruling_target'] = target
         if faq and url == target:
@@ -488,8 +508,8 @@ class RulingReferences(SphinxTransform):
     def legacy(self, node: nodes.reference, refuri: str, date: str) -> None:
         """A legacy date link, *date* as its text writes it (:func:`link_date`):
         a ruling reference (plain text when its URL is unsafe)."""
-        faq = faq_id_from_url(refuri, self.config.handbook_faq_url)
-        ruling = ruling_node(node.rawsource, date, refuri, faq if faq and valid_faq(faq) else None)
+        ruling = ruling_node(node.rawsource, date, refuri,
+                             faq_id_from_url(refuri, self.config.handbook_faq_url))
         ruling['ruling_target'] = refuri
         ruling['ruling_legacy'] = True
         if isinstance(ruling, nodes.reference):
@@ -575,6 +595,12 @@ class RulingReferences(SphinxTransform):
         if problem:
             reports.error(self.unsafe_message(target, problem, date, legacy),
                           location=node, subtype='ruling')
+            return
+        problem = faq_url_problem(target, self.config.handbook_faq_url)
+        if problem:  # the link leads to no answer
+            reports.error(f'ruling URL {quoted(target, 1000)} {problem}: write the number of '
+                          "the answer, as the FAQ's own address gives it, or the date alone, "
+                          f':ruling:`{date}`', location=node, subtype='ruling')
             return
         hosts = self.config.handbook_ruling_hosts
         host = url_policy.host(target)  # as the browser reads it, as the badge shows it
