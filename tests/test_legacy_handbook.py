@@ -9,6 +9,7 @@ and test_legacy_rulings.py."""
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 from sphinx.util.console import strip_escape_sequences
@@ -23,6 +24,25 @@ def notes(app) -> list[tuple[str, int, str]]:
     text = strip_escape_sequences(app.status.getvalue()).replace(str(app.srcdir) + '/', '')
     return [(m['path'], int(m['line']), m['kind'])
             for m in map(NOTE.match, text.splitlines()) if m]
+
+
+def test_a_fresh_environment_prints_the_registrys_notes_again(make_app, rootdir, tmp_path):
+    """A build with a fresh environment (``-E``, a new configuration) prints
+    every page's notes again, and so the registry's: they were summed up in
+    one line as printed by an earlier build (the suite: a fresh build of a
+    root another test had built); an unchanged registry's second build sums
+    them up."""
+    srcdir = tmp_path / 'handbook'
+    shutil.copytree(rootdir / 'test-legacy-handbook', srcdir)
+    registry = [('links.rst', 9, 'handbook.registry-alias'),
+                ('links.rst', 11, 'handbook.registry-alias'),
+                ('links.rst', 13, 'handbook.registry-alias'),
+                ('links.rst', 16, 'handbook.registry')]
+    for fresh, expected in [(True, registry), (False, [('links.rst', 9, 'handbook.registry-notes')]),
+                            (True, registry)]:
+        app = make_app('html', srcdir=srcdir, freshenv=fresh)
+        app.build()
+        assert [note for note in notes(app) if note[0] == 'links.rst'] == expected
 
 
 @pytest.mark.sphinx('html', testroot='legacy-handbook', freshenv=True,

@@ -402,9 +402,12 @@ def load_registry(app: Sphinx) -> None:
     # its notes printed already: by the build that kept it, or by one that read
     # it and changed no page (Sphinx then keeps the environment as it was, the
     # registry's stamp with it: an editor's round trip saw an alias's note at
-    # every build)
+    # every build); not for a fresh environment (-E, a new configuration), whose
+    # build prints every page's reports again (the suite: a fresh build of a root
+    # another test had built summed its notes up)
     said = Path(app.doctreedir) / SAID
-    read_before = new is kept.registry or _said(said) == repr(stamp)
+    read_before = new is kept.registry or (kept.registry is not None
+                                           and _said(said) == repr(stamp))
     report = {'error': reports.error, 'warning': reports.warning}
     notes: list[Problem] = []  # of a registry read before: said in one line
     for problem in new.problems:
