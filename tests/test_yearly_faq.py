@@ -1538,6 +1538,30 @@ def test_an_faq_address_without_its_number_is_an_error(make_app, rootdir, tmp_pa
     assert '#1969l' not in html(app, 'faq/2021')  # (the badge said 数据库 #1969l)
 
 
+def test_a_directive_written_with_one_colon_is_a_warning(make_app, rootdir, tmp_path):
+    """``.. attention: …`` with one colon: docutils reads a comment and says
+    nothing; the outdated day's note was gone, its rulings no longer outdated
+    (an editor's round trip).  A warning at its line, with the fix; written
+    as it says, the root is as it was.  A comment in other words (the root's
+    own) is none."""
+    srcdir = edited_root(rootdir, tmp_path, 'comment', {
+        'faq/2021.rst': [('.. attention:: 这些', '.. attention: 这些')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == [
+        "faq/2021.rst:34: WARNING: comment '.. attention: 这些调整已经过时，最新调整见\\\\ :ref:`同时处理…' "
+        'reads as the directive attention written with one colon: docutils took it for a '
+        'comment, which readers do not see: write .. attention:: (two colons), or start the '
+        'comment with other words if it is one [handbook.markup]']
+    page = srcdir / 'faq' / '2021.rst'
+    page.write_text(page.read_text(encoding='utf-8').replace(
+        '.. attention: 这些', '.. attention:: 这些'), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert own_warnings(app) == []
+    assert exported(app) == EXPORTED
+
+
 def own_warnings(app) -> list[str]:
     """The warnings of a build but those of a second app in one process
     (it sets Sphinx's own nodes up again)."""

@@ -96,7 +96,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from docutils.parsers.rst import languages, roles
+from docutils.parsers.rst import directives, languages, roles
 from docutils.utils import punctuation_chars
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
@@ -104,6 +104,7 @@ from sphinx.transforms import SphinxTransform
 from handbook.cards.links import changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
+from handbook.core.hostile_input import quoted
 from handbook.core.source_lines import BlockLines, foreign_bar, locate
 from handbook.nodes import ancestors, card_of, card_reference, is_struck
 from handbook.store import PAGE_READ, Contribution, carry, store
@@ -162,6 +163,8 @@ _HTML_IN_REST = {'b': '**{}**', 'strong': '**{}**', 'i': '*{}*', 'em': '*{}*',
 #: a 「 and spaces just before a card link; spaces and a 」 just after one
 _SPACE_AFTER_OPENING = re.compile('「[ \t\u3000\u00a0]+$')
 _SPACE_BEFORE_CLOSING = re.compile('[ \t\u3000\u00a0]+」')
+#: a comment's first line that is a directive written with one colon (.. note: …)
+_ONE_COLON = re.compile(r'(?P<name>[A-Za-z][\w-]*):(?!:)(?:\s|$)')
 #: the brackets :func:`quotes` pairs
 _BRACKETS = re.compile(r'[「」『』]')
 #: a 「…」 longer than this is never a card name (nor looked up, nor remembered)
@@ -409,6 +412,7 @@ class CardMarkup(SphinxTransform):
         self.meant: dict[str, str | None] = {}
         self.check_card_references()
         self.check_default_role()
+        self.check_comments()
         emphasised = self.check_emphasis()
         plain: set[str] = set()
         for block in self.prose_blocks():  # struck text is prose: its quotes too
@@ -498,6 +502,38 @@ class CardMarkup(SphinxTransform):
                 return struck
             node = node.parent
         return False
+
+    # -- a directive or a label that docutils read as a comment ---------------------
+
+    def check_comments(self) -> None:
+        """``.. attention: …`` (one colon): docutils reads a comment, which
+        readers never see, and says nothing (an editor's round trip: an outdated
+        day's note was gone, and its rulings were no longer outdated).  A
+        warning: a comment may say such words on purpose.  (A label without
+        its colon, ``.. _标签``, is docutils' "malformed hyperlink target".)"""
+        for comment in self.document.findall(nodes.comment):
+            text = comment.astext()
+            first = text.split('\n', 1)[0]
+            directive = _ONE_COLON.match(first)
+            if not directive or not self.is_directive(directive['name']):
+                continue
+            name = directive['name']
+            source, line = locate(comment)
+            # docutils gives a comment the line after it (before the blank line)
+            line = max(1, (line or 0) - text.count('\n') - 1)
+            reports.warning(f'comment {quoted(".. " + first, 40)} reads as the directive {name} '
+                            'written with one colon: docutils took it for a comment, which '
+                            f'readers do not see: write .. {name}:: (two colons), or start the '
+                            'comment with other words if it is one',
+                            location=f'{source or self.document.get("source")}:{line}',
+                            subtype='markup')
+
+    def is_directive(self, name: str) -> bool:
+        """Whether *name* is a directive docutils or Sphinx knows."""
+        found, _messages = directives.directive(
+            name, languages.get_language(self.document.settings.language_code,
+                                         self.document.reporter), self.document)
+        return found is not None
 
     # -- `卡名` without the underscore --------------------------------------------
 
