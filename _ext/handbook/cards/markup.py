@@ -408,6 +408,9 @@ class CardMarkup(SphinxTransform):
         #: the text blocks that hold a role with a link in its text: their plain
         #: names are not told to be linked (the role's fix makes them its text)
         self.tangled: set[int] = set()
+        #: the lines whose backquote closes a role left open on the line before
+        #: (:meth:`closed_on_next_line`): not a stray backquote of their own
+        self.joined: set[tuple[str | None, int]] = set()
         #: the did-you-mean of each plain 「…」 the registry does not know, this page's
         self.meant: dict[str, str | None] = {}
         self.check_card_references()
@@ -675,13 +678,40 @@ class CardMarkup(SphinxTransform):
                 later += node.astext()
                 node = self.sibling(node, +1)
             text = target.rstrip()
-            if text and '`' not in later:
+            joined = self.closed_on_next_line(tick, role.group()) if text and '`' not in later \
+                else None
+            if joined is not None:
+                self.error(tick, joined, 'markup')
+            elif text and '`' not in later:
                 # the whole text where it is short; else where the backquote goes
                 # (a text cut with … in the fix, written as it is, lost its words)
                 where = (f'after its text, {role.group()}`{text}`' if len(text) <= 24 else
                          f'at the end of its text, after {text[-8:]!r}')
                 self.error(tick, f'role {role.group()} is not closed (readers see its markup): '
                                  f'write its closing backquote {where}', 'markup')
+
+    def closed_on_next_line(self, tick: nodes.Node, role: str) -> str | None:
+        """The message for a role left open at the end of a line of a line
+        block whose next line holds its closing backquote: a role cannot span
+        two lines of a line block (an editor's round trip: the fix "close it
+        on its line", then "delete the stray backquote" of the next, made that
+        line's 调整中。 a ruling of its own).  That backquote is not reported
+        again as a stray (:attr:`joined`)."""
+        line = next((a for a in ancestors(tick) if isinstance(a, nodes.line)), None)
+        following = self.sibling(line, +1) if line is not None else None
+        # the next line's one backquote, ending its text (not a literal's, a role's)
+        raw = following.rawsource if isinstance(following, nodes.line) else ''
+        if raw.count('`') != 1 or raw.rstrip().rstrip('_')[-1:] != '`':
+            return None
+        source, number = locate(following)
+        if number is None:
+            return None
+        self.joined.add((source, number))
+        start = raw.split('`', 1)[0][:12]
+        return (f'role {role} is not closed on its line: its closing backquote is on the next '
+                f'line of the line block ({number}), which a role cannot reach (readers see its '
+                f"markup): join the two lines, deleting the line break and the '| ' before "
+                f'{start!r}')
 
     def tangle(self, node: nodes.Node) -> None:
         """The text blocks around *node*, a role that holds a link or runs
@@ -874,7 +904,8 @@ class CardMarkup(SphinxTransform):
         written: masked, at its place."""
         piece = piece.replace('\x00`', '\x00\x02')
         for number, line in enumerate(piece.split('\n')):
-            if '`' not in line or first + number in reported:
+            if '`' not in line or first + number in reported \
+                    or (source, first + number) in self.joined:
                 continue
             location = f'{source}:{first + number}'
             strays = []
