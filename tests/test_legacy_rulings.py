@@ -448,6 +448,10 @@ BAD_SETTINGS = [
     ("cards = data/cards.tsv\n",
      "1: ERROR: the settings file is not valid TOML: Invalid value; write each setting as "
      "key = value, e.g. planned_sections = ['调整中']: none of its settings apply"),
+    # at the end of the file: its last line, not the one after (an editor's round trip)
+    ("planned_sections = ['调整中]\n",
+     "1: ERROR: the settings file is not valid TOML: Expected \"'\"; write each setting as "
+     "key = value, e.g. planned_sections = ['调整中']: none of its settings apply"),
     (b"# \xff\ncards = 'data/cards.tsv'\n",
      '1: ERROR: the settings file is not UTF-8 (byte 0xff); save it as UTF-8: none of its '
      'settings apply'),

@@ -162,7 +162,7 @@ def load(path: Path) -> Settings:
     except tomllib.TOMLDecodeError as err:
         message = str(err)
         m = _TOML_AT.search(message)
-        line = int(m[1]) if m and m[1] else text.count('\n') + 1
+        line = int(m[1]) if m and m[1] else max(1, len(text.splitlines()))  # its last line
         what = _TOML_AT.sub('', message).rstrip('.')
         if what.startswith('Unclosed'):  # where it opens, not where the parser gave up
             line = _opened_at(text, line)
