@@ -309,6 +309,18 @@ def test_broken_rows_name_the_cause_and_a_fix_that_works(tmp_path, text, message
         assert registry_of(tmp_path, fixed[1] + '\n', 'fixed.rst').problems == []
 
 
+def test_a_broken_rows_fix_that_would_repeat_a_row_says_to_delete_it(tmp_path):
+    """A broken row whose corrected form is a row the file has already: the
+    fix was that row, which then was a duplicate row's note (an editor's
+    round trip); now: delete the line, and so done, no report."""
+    rows = '.. _`旋风`: https://ygocdb.com/card/name/旋风\n'
+    registry = registry_of(tmp_path, rows + '.. _`旋风 `: https://ygocdb.com/card/name/旋风\n')
+    assert [(p.line, p.severity, p.message) for p in registry.problems] == [
+        (2, 'error', 'not a link definition: a space inside the backquotes; line 1 has that row '
+         'already, .. _`旋风`: https://ygocdb.com/card/name/旋风: delete this line')]
+    assert registry_of(tmp_path, rows, 'fixed.rst').problems == []
+
+
 def test_an_address_that_a_url_carries_is_no_second_url(tmp_path):
     """``?u=https://…``, ``/r/https://…``: one address, which carries another."""
     registry = registry_of(tmp_path, '.. _`旋风`: https://ygocdb.com/?u=https://example.com/x\n'

@@ -449,6 +449,11 @@ class _Rows:
     def registry(self, path: Path) -> Registry:
         problems, rejected = list(self.problems), {}
         for line, message, name in self.rejections:
+            same = self.exact.get(name) if name else None
+            written = f'; write it as .. _`{name}`: {same.url}' if same and same.url else None
+            if written and message.endswith(written):  # the fix would repeat a row
+                message = (f'{message[:-len(written)]}; line {same.line} has that row already, '
+                           f'.. _`{name}`: {same.url}: delete this line')
             key = fold(name) if name and len(name) <= _MAX_SUGGESTED else ''
             if key and key not in self.names:
                 rejected.setdefault(key, line)
