@@ -309,6 +309,15 @@ def run_lint(srcdir: Path) -> list[Problem]:
     return problems
 
 
+def without_repeats(lint: list[Problem], others: list[Problem]) -> list[Problem]:
+    """sphinx-lint's findings but its warnings at a line where the build
+    reports an error or a warning already, which says the fault with its fix
+    (an editor's round trip: a registry row with an empty name, ``.. _``:``,
+    was also sphinx-lint's "unbalanced inline literal markup", with none)."""
+    failing = {(p.path, p.line) for p in others if p.failure}
+    return [p for p in lint if p.severity != 'warning' or (p.path, p.line) not in failing]
+
+
 def grouped_notes(notes: list[Problem]) -> list[tuple[Problem, str]]:
     """One entry per kind of note, by kind: its first note, and the text of
     its line after ``note: <kind> ``: ``×count (first locations): text``."""
@@ -390,7 +399,8 @@ def check(args: argparse.Namespace) -> int:
             print(summary(problems))
             return 2
         problems += unused_cards(env, problems)
-        problems += lint[0].result() if lint else run_lint(args.srcdir)
+        problems += without_repeats(lint[0].result() if lint else run_lint(args.srcdir),
+                                    problems)
     problems = sorted(set(problems))
     annotate = bool(os.environ.get('GITHUB_ACTIONS'))
     each = args.notes == 'each'
