@@ -1589,6 +1589,34 @@ def test_a_struck_line_broken_over_two_lines_is_joined(make_app, rootdir, tmp_pa
     assert exported(app) == EXPORTED
 
 
+def test_a_misspelt_role_or_directive_gets_the_one_it_means(make_app, rootdir, tmp_path):
+    """``:stirke:`` and ``.. attension::``: docutils' errors say no fix (an
+    editor's round trip); a note at each gives the role or directive the
+    name misspells; applied as written, no report.  A name far from any
+    (``:日期:``) gets docutils' error alone."""
+    srcdir = edited_root(rootdir, tmp_path, 'misspelt', {'faq/2021.rst': [
+        (':strike:`「死者苏生」', ':stirke:`「死者苏生」'), ('.. attention::', '.. attension::')],
+        'chapter.rst': [(':ruling:`17/3/24`', ':日期:`17/3/24`')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w for w in own_warnings(app) if 'Unknown' in w] == [
+        'chapter.rst:13: ERROR: Unknown interpreted text role "日期". [docutils]',
+        'faq/2021.rst:23: ERROR: Unknown interpreted text role "stirke". [docutils]',
+        'faq/2021.rst:34: ERROR: Unknown directive type "attension".']  # (its text follows)
+    assert notes(app, srcdir) == [
+        "faq/2021.rst:23: note: :stirke: is no role (docutils' error at this line): write "
+        ':strike:`…`, the role it misspells [handbook.unknown-markup]',
+        "faq/2021.rst:34: note: .. attension:: is no directive (docutils' error at this line): "
+        'write .. attention::, the directive it misspells [handbook.unknown-markup]']
+    page = srcdir / 'faq' / '2021.rst'
+    page.write_text(page.read_text(encoding='utf-8').replace(':stirke:', ':strike:').replace(
+        '.. attension::', '.. attention::'), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w for w in own_warnings(app) if 'faq/2021' in w] == []
+    assert [n for n in notes(app, srcdir) if 'unknown-markup' in n] == []
+
+
 def own_warnings(app) -> list[str]:
     """The warnings of a build but those of a second app in one process
     (it sets Sphinx's own nodes up again)."""

@@ -227,6 +227,7 @@ def _address_problem(target: str) -> str | None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.core.safe_reading')
+    app.setup_extension('handbook.core.unknown_markup')  # a misspelt role's or directive's fix
     # after Sphinx has made source_suffix a dict (800)
     app.connect('config-inited', exclude_undecodable, priority=900)
     app.connect('source-read', strip_control_characters)
