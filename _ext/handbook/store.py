@@ -238,6 +238,11 @@ class Build:
     derived: dict[str, Any] | None = None  # what HandbookStore.derived computed since a change
     per_build: dict[str, Any] = dataclasses.field(default_factory=dict)
     kinds: dict[type, list] | None = None
+    #: the records, before this build, of the pages it read again or removed
+    #: (HandbookStore.before): what the build compares, never pickled with the
+    #: environment (a yearly FAQ page's records, a megabyte, loaded and dropped
+    #: at each build)
+    before: dict[str, Any] = dataclasses.field(default_factory=dict)
     #: this build's own token, never another's: a build that saves no
     #: environment leaves the next one its number (HandbookStore.this_build)
     token: str = dataclasses.field(default_factory=lambda: secrets.token_hex(8))
@@ -273,7 +278,6 @@ class HandbookStore(Domain):
     initial_data: dict[str, Any] = {
         'pages': {},         # docname -> PageRecord (made a Pages when first used)
         'ruling_nodes': {},  # docname -> {anchor: pickled [node, …]}: as read (some rulings)
-        'before': {},        # docname -> PageRecord | None, for the pages of this build
         'registry_changed': frozenset(),  # registry keys whose row changed in this build
         'registry_relinked': frozenset(),  # those of them whose link alone changed
         'registry': None,  # the card registry of the build (handbook.cards.links)
@@ -313,7 +317,7 @@ class HandbookStore(Domain):
     @property
     def before(self) -> dict[str, PageRecord | None]:
         """The records, before this build, of the pages it read again or removed."""
-        return self.data['before']
+        return self.build.before
 
     def this_build(self) -> tuple[str, int, str]:
         """This build, as :meth:`read_in` names the build that read a page:
@@ -346,7 +350,7 @@ class HandbookStore(Domain):
         old = self.pages.pop(docname, None)
         self.data['ruling_nodes'].pop(docname, None)
         self.data.setdefault('read_in', {}).pop(docname, None)
-        self.data['before'].setdefault(docname, old)
+        self.before.setdefault(docname, old)
         for kept in self.states.values():
             kept.clear_doc(docname)
         self.build.changes = None
@@ -378,7 +382,7 @@ class HandbookStore(Domain):
         self.__dict__['_build'] = Build(builder=builder)
         self.data['builds'] = self.data.get('builds', 0) + 1
         self.data.setdefault('lineage', secrets.token_hex(8))  # this environment's, from its first build
-        self.data['before'] = {}
+        self.data.pop('before', None)  # (kept by an environment of an earlier version)
         self.data['registry_changed'] = frozenset()
         self.data['registry_relinked'] = frozenset()
 
@@ -459,7 +463,7 @@ class HandbookStore(Domain):
     def _compare(self) -> Changes:
         registry_changed = self.data['registry_changed']
         rulings, sections, titles, keys = set(), set(), set(), set()
-        for docname, old in self.data['before'].items():
+        for docname, old in self.before.items():
             new = self.pages.get(docname)
             for record in (old, new):
                 if record is not None:
@@ -473,7 +477,7 @@ class HandbookStore(Domain):
         if registry_changed:  # pages read again or not: their rulings' links changed
             rulings.update(docname for docname, record in self.pages.items()
                            if record.ruling_keys & registry_changed)
-        return Changes(frozenset(self.data['before']), frozenset(rulings),
+        return Changes(frozenset(self.before), frozenset(rulings),
                        frozenset(sections), frozenset(titles), frozenset(keys))
 
 
