@@ -1441,13 +1441,13 @@ def test_a_label_moved_to_a_page_read_before_stays_defined(make_app, rootdir, tm
 @pytest.mark.parametrize('silenced', [False, True], ids=['warned', 'suppress_warnings'])
 def test_the_duplicate_of_a_label_deleted_leaves_the_other_defined(
         make_app, rootdir, tmp_path, silenced):
-    """A label of faq/2019 defined again on a page read before it (chapter):
-    the warning is at the copy the build dropped, naming the one that
-    stands (it named the first in page order, the one kept by a clean
-    build); the label deleted from faq/2019, the page that had dropped it is
-    read again, and the label is defined there (an editor's round trip: it
-    was defined nowhere until a clean build).  Also where the handbook
-    silenced the warning, so that no warning has the page read again."""
+    """A label of faq/2019 defined again on a page read before it (chapter),
+    in an incremental build, which reads chapter alone: chapter drops it.
+    The warning is at faq/2019, the second in page order; deleted there, as
+    the warning says, the label was defined nowhere until a clean build
+    (an editor's round trip).  The page that dropped it is read again with
+    the page that held it, and defines it (also where the handbook silenced
+    the warning)."""
     conf = {'suppress_warnings': ['handbook.label']} if silenced else {}
     srcdir = edited_root(rootdir, tmp_path, 'duplicate', {
         'chapter.rst': [('.. _同时处理:\n\n', '')],
@@ -1459,7 +1459,7 @@ def test_the_duplicate_of_a_label_deleted_leaves_the_other_defined(
     app = make_app('html', srcdir=srcdir, confoverrides=conf)
     app.build()
     assert own_warnings(app) == ([] if silenced else [
-        "chapter.rst:8: WARNING: duplicate label '同时处理': faq/2019.rst:9 defines it already; "
+        "faq/2019.rst:9: WARNING: duplicate label '同时处理': chapter.rst:8 defines it already; "
         'labels are unique across the handbook: rename one (and the :ref: that mean it) '
         '[handbook.label]'])
     faq.write_text(faq.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''),

@@ -264,19 +264,17 @@ def page_labels(env: BuildEnvironment, docname: str) -> dict[str, tuple[str, int
 
 
 def report_duplicates(app: Sphinx, env: BuildEnvironment) -> None:
-    """Each definition of a label on a second page, at its line, naming the
-    one that stands: the page :class:`DropDuplicateLabels` kept it on (the
-    first read), else the first in page order."""
+    """Each definition of a label after the first in page order, at its line,
+    naming the first: the same reports whichever page a build read first
+    (in a parallel build, the page that keeps the label is the one merged
+    last)."""
     where: dict[str, list[tuple[str, str, int]]] = {}
     for docname in sorted(store(env).pages):
         for name, (source, line) in page_labels(env, docname).items():
             where.setdefault(name, []).append((docname, source, line))
-    kept = env.domains.standard_domain.anonlabels
     for name, places in sorted(where.items()):
         if len(places) < 2:
             continue
-        holder = kept.get(name, (None,))[0]
-        places.sort(key=lambda place: place[0] != holder)  # (stable: then page order)
         _, first_source, first_line = places[0]
         first = f'{os.path.relpath(first_source, app.srcdir)}:{first_line}'
         for _, source, line in places[1:]:
