@@ -104,7 +104,7 @@ from sphinx.transforms import SphinxTransform
 from handbook.cards.links import changed_keys, registry
 from handbook.cards.registry import fold
 from handbook.core import reports
-from handbook.core.hostile_input import quoted
+from handbook.core.hostile_input import quoted as quoted_text
 from handbook.core.source_lines import BlockLines, foreign_bar, locate
 from handbook.nodes import ancestors, card_of, card_reference, is_struck
 from handbook.store import PAGE_READ, Contribution, carry, store
@@ -524,7 +524,7 @@ class CardMarkup(SphinxTransform):
             source, line = locate(comment)
             # docutils gives a comment the line after it (before the blank line)
             line = max(1, (line or 0) - text.count('\n') - 1)
-            reports.warning(f'comment {quoted(".. " + first, 40)} reads as the directive {name} '
+            reports.warning(f'comment {quoted_text(".. " + first, 40)} reads as the directive {name} '
                             'written with one colon: docutils took it for a comment, which '
                             f'readers do not see: write .. {name}:: (two colons), or start the '
                             'comment with other words if it is one',

@@ -312,10 +312,10 @@ def missing_label(app: Sphinx, env: BuildEnvironment, node: nodes.Element,
     twice = _defined_twice(env, target)
     if twice is not None:
         source, lines = twice
+        times = 'twice' if len(lines) == 2 else f'{len(lines)} times'
         if node.get('refwarn', True):
             reports.error(
-                f'label {target!r} is defined {"twice" if len(lines) == 2 else f"{len(lines)} times"} on '
-                f'{os.path.relpath(source, app.srcdir)} (lines '
+                f'label {target!r} is defined {times} on {os.path.relpath(source, app.srcdir)} (lines '
                 f'{", ".join(map(str, lines[:-1]))} and {lines[-1]}), so docutils drops it and '
                 'the link leads nowhere (its text is shown plain): delete all but one of the '
                 f'.. _{target}: lines, or rename one (and the :ref: that mean it)',
