@@ -142,6 +142,30 @@ def test_a_registry_edit_that_changes_no_page_prints_its_notes_once(tmp_path):
         'was printed then and is not repeated; make check lists them [handbook.registry-notes]']
 
 
+def test_a_build_of_another_source_folder_publishes_none_of_the_first(tmp_path):
+    """``make html SOURCEDIR=…`` of another handbook into the same build
+    folder: Sphinx's environment is a new one, which knows none of the first
+    handbook's pages, so their files stayed in the staging folder and were
+    published (an adopter's round trip).  The build starts from scratch,
+    and says why; the site is the second handbook's alone."""
+    first, builddir = source(tmp_path, 'first'), tmp_path / 'build'
+    second = source(tmp_path, 'second')  # its page p6 is p7
+    (second / 'p6.rst').rename(second / 'p7.rst')
+    index = second / 'index.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace('   p6\n', '   p7\n'),
+                     encoding='utf-8')
+    assert build(first, builddir).returncode == 0
+    assert (builddir / 'html' / 'p6.html').is_file()
+    done = build(second, builddir)
+    assert done.returncode == 0, done.stderr
+    assert f'make html: the last build into {builddir / "html"} read another source folder: ' \
+           'building it from scratch' in done.stderr
+    assert not (builddir / 'html' / 'p6.html').exists()
+    assert (builddir / 'html' / 'p7.html').is_file()
+    again = build(second, builddir)  # the same folder again: nothing from scratch
+    assert again.returncode == 0 and 'from scratch' not in again.stderr
+
+
 def test_the_sweep_removes_what_is_gone_and_leaves_other_sites_alone(tmp_path):
     from handbook.publishing import published
 

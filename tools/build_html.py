@@ -49,13 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     options = get_parser().parse_args(sphinx_args)
     staging = Path(options.outputdir)
     folders = Folders(args.site, staging,
-                      Path(options.doctreedir) if options.doctreedir else staging / '.doctrees')
+                      Path(options.doctreedir) if options.doctreedir else staging / '.doctrees',
+                      (Path(options.sourcedir), Path(options.confdir or options.sourcedir)))
     quiet = options.quiet or options.really_quiet
     try:
         with locked(args.lock, f'make html into {args.site}'):
-            if begin(folders):
-                print(f'make html: the last build into {args.site} did not finish (killed, or '
-                      'ended by a fault): building it from scratch', file=sys.stderr)
+            why = begin(folders)
+            if why:
+                print(f'make html: the last build into {args.site} {why}: building it from '
+                      'scratch', file=sys.stderr)
             exception = False
             try:
                 status = sphinx_build(sphinx_args)

@@ -81,6 +81,8 @@ _BACKUP = '.buildinfo.bak'
 INCOMPLETE = '.incomplete'
 #: beside the staging folder: when the last sweep started and ended (ns)
 SWEPT = '.swept'
+#: beside it, the folders it was built from (Folders.read_from)
+FROM = '.from'
 #: what marks a folder as a site of its own (another build's), left alone by the sweep
 SITE_MARK = '.buildinfo'
 #: temporary files: ours (``.<name>.<pid>.tmp``) and those of the files module
@@ -135,6 +137,14 @@ class Folders:
     site: Path  # published
     staging: Path  # Sphinx's output folder
     doctrees: Path  # Sphinx's doctree folder
+    #: what the build reads (the source and configuration folders), where it
+    #: matters: a staging folder built from other ones starts from scratch
+    sources: tuple[Path, ...] = ()
+
+    @property
+    def read_from(self) -> Path:
+        """The file beside the staging folder that says what it was built from."""
+        return self.staging.with_name(self.staging.name + FROM)
 
     @property
     def marker(self) -> Path:
@@ -145,10 +155,10 @@ class Folders:
         return self.staging.with_name(self.staging.name + SWEPT)
 
 
-def begin(folders: Folders) -> bool:
+def begin(folders: Folders) -> str | None:
     """Before the build: check that the folders can be written, and set the
-    marker.  Where the last build did not succeed, empty the staging and
-    doctree folders first; whether it did so."""
+    marker.  Where the last build did not succeed, or read other folders,
+    empty the staging and doctree folders first; why it did so, or None."""
     for folder in (folders.staging.parent, folders.site.parent):
         probe = folder / f'.probe.{os.getpid()}.tmp'
         try:
@@ -163,16 +173,33 @@ def begin(folders: Folders) -> bool:
             with contextlib.suppress(OSError):
                 probe.unlink()
     fresh = folders.marker.exists()
-    if fresh:
+    # built from another handbook (another SOURCEDIR): Sphinx's environment is
+    # a new one, which knows none of the other handbook's pages, so their files
+    # stayed in the staging folder and were published (an adopter's round trip)
+    said = '\n'.join(str(path.resolve()) for path in folders.sources) + '\n'
+    other = bool(folders.sources) and folders.staging.exists() and _read(folders.read_from) \
+        not in (None, said)
+    if fresh or other:
         folders.swept.unlink(missing_ok=True)
         for folder in (folders.staging, folders.doctrees):
             shutil.rmtree(folder, ignore_errors=True)
     try:
         folders.marker.write_text('a build has not finished: the next one starts from scratch\n',
                                   encoding='utf-8')
+        if folders.sources:
+            folders.read_from.write_text(said, encoding='utf-8')
     except OSError as err:
         raise PublishError(cannot_write(folders.marker.parent, err)) from None
-    return fresh
+    return ('did not finish (killed, or ended by a fault)' if fresh else
+            'read another source folder' if other else None)
+
+
+def _read(path: Path) -> str | None:
+    """The text of *path*, or None where there is none."""
+    try:
+        return path.read_text(encoding='utf-8')
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def failed(folders: Folders, exception: bool) -> bool:
