@@ -506,3 +506,31 @@ def test_the_struck_words_of_a_ruling_struck_in_part_show_struck(make_app, deskt
         option = desktop.locator('ul.handbook-search-options li.handbook-search-ruling').first
         option.wait_for()
         assert option.locator('del').all_inner_texts() == ['不能']
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq', srcdir='yearly-faq-box-statuses', freshenv=True)
+def test_the_sidebars_list_marks_overturned_open_and_outdated_rulings(app, desktop):
+    """The sidebar's list shows a ruling's status as the search page does: an
+    overturned ruling struck, with 推翻; an open question, 调整中; an
+    outdated day's, 已过时 (a reader's round trip: they were listed as any
+    other, and a reader picking from the list could act on an overturned
+    ruling)."""
+    app.build()
+    with serve(Path(app.outdir)) as base:
+        desktop.goto(f'{base}chapter.html')
+        box = desktop.locator('#searchbox input[name="q"]')
+        statuses = []
+        for query in ('死者苏生', '试胆竞速'):
+            box.fill('')
+            box.focus()
+            desktop.keyboard.type(query)
+            desktop.wait_for_function('(q) => document.querySelector("ul.handbook-search-options")'
+                                      '?.dataset.query === q', arg=query)
+            for option in desktop.locator('ul.handbook-search-options li.handbook-search-ruling'
+                                          ).all():
+                statuses.append((option.locator('.handbook-search-text').inner_text()[:8],
+                                 option.locator('.ruling-status').all_inner_texts(),
+                                 'handbook-search-struck' in option.get_attribute('class')))
+    assert statuses == [('「死者苏生」特殊', ['已推翻'], True),  # faq/2021: struck
+                        ('「死者苏生」特殊', ['调整中'], False),  # faq/2019: open
+                        ('「试胆竞速」的效', ['已过时'], False)]  # faq/2021's 2/9: outdated

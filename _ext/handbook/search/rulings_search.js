@@ -625,6 +625,18 @@ const RulingSearch = (() => {
       || (alternative.day && iso === alternative.day)
       || (alternative.month && iso.startsWith(alternative.month))));
 
+  /** The labels of a place's status: 已推翻 for a struck ruling, else those
+   * of its flags (裁定变更, 调整中, 已过时), each followed by a space. */
+  const statusLabels = (place) => {
+    const found = [];
+    const struck = place[4] & STRUCK;
+    if (struck) found.push(element("span", "ruling-status ruling-status-struck", labels.struck), " ");
+    for (const [flag, name] of [[CHANGED, "changed"], [OPEN, "open"], [SUPERSEDED, "superseded"]])
+      if (!struck && place[4] & flag && labels[name])
+        found.push(element("span", `ruling-status ruling-status-${name}`, labels[name]), " ");
+    return found;
+  };
+
   /** A ruling of the search page's list. */
   const item = (entry, terms) => {
     const [text, other, , places, struckWords] = entry;
@@ -642,10 +654,7 @@ const RulingSearch = (() => {
       if (iso[i]) span.title = iso[i];
       meta.append(span, " ");
     });
-    if (struck) meta.append(element("span", "ruling-status ruling-status-struck", labels.struck), " ");
-    for (const [flag, name] of [[CHANGED, "changed"], [OPEN, "open"], [SUPERSEDED, "superseded"]])
-      if (!struck && place[4] & flag && labels[name])
-        meta.append(element("span", `ruling-status ruling-status-${name}`, labels[name]), " ");
+    meta.append(...statusLabels(place));
     const link = element("a", "ruling-result-link", where(place));
     link.setAttribute("href", placeUrl(place));
     meta.append(link);
@@ -1164,9 +1173,14 @@ const RulingSearch = (() => {
       }
       for (const entry of entries) {
         const place = entry[3][0];
-        const li = option(placeUrl(place), "handbook-search-ruling");
+        // struck and flagged as on the search page (a reader's round trip: an
+        // overturned ruling was listed as any other)
+        const li = option(placeUrl(place), place[4] & STRUCK
+          ? "handbook-search-ruling handbook-search-struck" : "handbook-search-ruling");
+        const meta = element("span", "handbook-search-where");
+        meta.append(...statusLabels(place), `${where(place)} · ${place[2]}`);
         li.append(highlighted("span", "handbook-search-text", entry[0], entry[1], result.terms, entry[4]),
-          element("span", "handbook-search-where", `${where(place)} · ${place[2]}`));
+          meta);
         items.push(li);
       }
       const all = option(fullResults(), "handbook-search-all");
