@@ -75,6 +75,14 @@ REGISTRY     = $(or $(shell $(PYTHON) tools/handbook_settings.py --srcdir '$(SOU
                    --confdir '$(CONFDIR)' $(if $(CARDS),--cards '$(CARDS)')), \
                    $(error cannot tell the card registry of $(SOURCEDIR): see above))
 
+# make splits a value at its spaces: a folder with a space in its path would be
+# passed on as two arguments (an adopter's round trip: Sphinx read the folder
+# above the handbook's and wrote into this one).  Said at once, with the way out.
+SPACED := $(firstword $(foreach v,SOURCEDIR CONFDIR BUILDDIR CARDS LOCALEDIR VENV,$(if $(word 2,$($(v))),$(v))))
+ifneq ($(SPACED),)
+$(error $(SPACED) holds a space ('$($(SPACED))'), which make cannot pass on as one path: give a path without spaces, e.g. a link to it, ln -s '$($(SPACED))' /tmp/handbook-$(shell echo $(SPACED) | tr A-Z a-z)$(suffix $(lastword $($(SPACED)))))
+endif
+
 .DEFAULT_GOAL := help
 .PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
 .PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench

@@ -166,6 +166,29 @@ def test_a_build_of_another_source_folder_publishes_none_of_the_first(tmp_path):
     assert again.returncode == 0 and 'from scratch' not in again.stderr
 
 
+@pytest.mark.parametrize('variable', ['SOURCEDIR', 'CARDS', 'BUILDDIR'])
+def test_a_path_with_a_space_is_refused_before_anything_runs(tmp_path, variable):
+    """A folder with a space in its path: make passed it on as two paths, and
+    Sphinx read the folder above the handbook's and wrote into the project
+    (an adopter's round trip).  make stops at once, naming the variable and
+    a way out, and writes nothing."""
+    spaced = tmp_path / 'my book'
+    shutil.copytree(ROOT_HANDBOOK, spaced)
+    values = {'SOURCEDIR': spaced, 'CARDS': spaced / 'cards.tsv', 'BUILDDIR': spaced / 'build'}
+    suffix = '.tsv' if variable == 'CARDS' else ''
+    settings = {'SOURCEDIR': ROOT_HANDBOOK, 'BUILDDIR': tmp_path / 'build', 'JOBS': 1,
+                variable: values[variable]}
+    done = subprocess.run(make_command('html', *(f'{name}={value}'
+                                                 for name, value in settings.items())),
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert (f"{variable} holds a space ('{values[variable]}'), which make cannot pass on as one "
+            'path: give a path without spaces, e.g. a link to it, ln -s '
+            f"'{values[variable]}' /tmp/handbook-{variable.lower()}{suffix}.  Stop.") in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ['my book']
+    assert not (spaced / 'build').exists()
+
+
 def test_the_sweep_removes_what_is_gone_and_leaves_other_sites_alone(tmp_path):
     from handbook.publishing import published
 
