@@ -99,7 +99,8 @@ def test_references_labels_toctree_rulings(capsys, monkeypatch):
     assert out == [
         f"{p}index.rst:15: error: undefined label '没有的标签', so the link leads nowhere (its "
         'text is shown plain): define it on the line before the section it names, '
-        '.. _没有的标签:, or write a label the handbook defines [handbook.ref]',
+        '.. _没有的标签:, or write a label the handbook defines, or, for a section not written yet, list it in '
+        "planned_sections of the handbook's handbook.toml [handbook.ref]",
         f'{p}index.rst:16: error: unknown card name 「没有的目标」: check the spelling; '
         'if it is a new card, add a row to cards.tsv. [handbook.card]',
         f"{p}index.rst:19: error: ruling date '17/2/30' is not a calendar date; check the "

@@ -371,7 +371,8 @@ def test_the_settings_file_is_used(app):
         'handbook.toml if it is a trusted source [handbook.ruling]',
         "index.rst:12: ERROR: undefined label 'conf的标签', so the link leads nowhere (its text "
         'is shown plain): define it on the line before the section it names, .. _conf的标签:, '
-        'or write a label the handbook defines [handbook.ref]',
+        'or write a label the handbook defines, or, for a section not written yet, list it in '
+        "planned_sections of the handbook's handbook.toml [handbook.ref]",
         "index.rst:15: note: section '已写' is written now (its label is defined here); remove "
         "'已写' from planned_sections in handbook.toml [handbook.planned]",
     ]
@@ -396,7 +397,8 @@ def test_the_command_line_overrides_the_settings_file(app):
         '-D handbook_ruling_hosts=… if it is a trusted source [handbook.ruling]',
         "index.rst:11: ERROR: undefined label '调整中', so the link leads nowhere (its text is "
         'shown plain): define it on the line before the section it names, .. _调整中:, or write '
-        'a label the handbook defines [handbook.ref]',
+        'a label the handbook defines, or, for a section not written yet, list it in '
+        "planned_sections of the handbook's handbook.toml [handbook.ref]",
     ]
     assert '<span class="planned"><span class="xref std std-ref">conf的标签</span>' in html(app)
 

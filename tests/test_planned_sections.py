@@ -19,7 +19,8 @@ def test_planned_labels(app):
     assert warnings(app) == [
         "index.rst:5: ERROR: undefined label '不存在的标签', so the link leads nowhere (its text is "
         'shown plain): define it on the line before the section it names, .. _不存在的标签:, or '
-        'write a label the handbook defines [handbook.ref]']
+        'write a label the handbook defines, or, for a section not written yet, list it in '
+        "planned_sections of the handbook's handbook.toml [handbook.ref]"]
     # written now: a note at the label's line, naming the file the list is in
     status = strip_escape_sequences(app.status.getvalue()).replace(str(app.srcdir) + '/', '')
     assert re.findall(r'\S+: note: .*', status) == [

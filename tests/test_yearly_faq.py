@@ -1412,7 +1412,8 @@ def test_a_moved_label_rewrites_the_pages_that_refer_to_it(make_app, rootdir, tm
     assert own_warnings(app) == [
         "faq/2021.rst:34: ERROR: undefined label '同时处理', so the link leads nowhere (its text "
         'is shown plain): define it on the line before the section it names, .. _同时处理:, or '
-        'write a label the handbook defines [handbook.ref]']
+        'write a label the handbook defines, or, for a section not written yet, list it in '
+        "planned_sections of the handbook's handbook.toml [handbook.ref]"]
 
 
 def test_a_label_moved_to_a_page_read_before_stays_defined(make_app, rootdir, tmp_path):

@@ -335,7 +335,8 @@ def missing_label(app: Sphinx, env: BuildEnvironment, node: nodes.Element,
                f'write :{role}:`{titled[0]}`')
     else:
         fix = (f'define it on the line before the section it names, .. _{target}:, or write '
-               'a label the handbook defines')
+               'a label the handbook defines, or, for a section not written yet, list it in '
+               "planned_sections of the handbook's handbook.toml")
     if node.get('refwarn', True):  # (a copy of a ruling elsewhere: its own page says it)
         reports.error(f'undefined label {target!r}, so the link leads nowhere (its text is '
                       f'shown plain): {fix}', location=node, subtype='ref')
