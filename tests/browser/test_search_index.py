@@ -339,7 +339,7 @@ def test_a_manifest_older_than_the_parts_is_loaded_again(desktop, site, stale):
 # -- every spelling finds the card ----------------------------------------------------------
 
 
-@pytest.mark.parametrize('spelling', ['旋風', '旋 风', 'ＤＤＤ反骨王列奥尼达'])
+@pytest.mark.parametrize('spelling', ['旋風', '旋 风', 'ＤＤＤ反骨王列奥尼达', '「旋风」', '「旋風」'])
 def test_every_spelling_of_a_card_finds_it_and_its_page_first(desktop, site, spelling):
     name = 'DDD 反骨王 列奥尼达' if 'ddd' in fold(spelling) else '旋风'
     expected = search(desktop, site, name)

@@ -15,6 +15,8 @@
 const RulingSearch = (() => {
   const { fold, foldWithPositions } = HandbookNames;
   const PAGE_SIZE = 20;
+  /** The brackets a query may put around a name: 「」『』《》 and quotation marks. */
+  const BRACKETS = /[「」『』《》“”"]/gu;
   const BOX_SIZE = 5; // rulings in the search box's list
   const ADDRESS_PAUSE = 500; // ms of no typing before the address says the query
   const SEPARATOR = "\u0001";
@@ -220,7 +222,9 @@ const RulingSearch = (() => {
    * term, which finds every spelling of the card; a date, every way of
    * writing it.  Loads the shards that say which words are spellings. */
   const analyse = async (query) => {
-    const words = query.split(/\s+/u).map(fold).filter(Boolean);
+    // a name typed as the pages write it, 「旋风」, is the name (a reader's
+    // round trip: its rulings were found, but not its card page)
+    const words = query.replace(BRACKETS, " ").split(/\s+/u).map(fold).filter(Boolean);
     if (!whole) {
       // the shards that say which runs of words are spellings, and (most
       // words are terms of their own) each word's own, in one round trip
