@@ -179,6 +179,39 @@ def test_results_follow_typing(desktop, site, screenshot):
     assert desktop.locator('#search-results').is_visible()
 
 
+def test_back_leads_to_each_search_typed_and_entered(desktop, site):
+    """The index, a search opened by its address, then two queries typed in
+    the page's box, each with Enter: Back leads to each search before, its
+    results and its box agreeing with the address (a reader's round trip:
+    the query the page was opened with could not be reached)."""
+    desktop.goto(site.url('index.html'))
+    desktop.goto(site.url(f'search.html?q={quote("旋风")}'))
+    queries = ['旋风', '神罚', '月之书']
+    shown = {}
+    for query in queries:
+        if query != queries[0]:
+            box = desktop.locator('#ruling-query')
+            box.fill('')
+            box.click()
+            desktop.keyboard.type(query)
+            box.press('Enter')
+        desktop.wait_for_url(lambda url, q=query: f'q={q}&' in unquote(url) or
+                             unquote(url).endswith(f'q={q}'))
+        desktop.wait_for_function('(q) => document.getElementById("ruling-results")'
+                                  '?.dataset.query === q', arg=query)
+        shown[query] = ruling_results(desktop)
+        assert shown[query]
+    for query in reversed(queries[:-1]):
+        desktop.go_back()
+        desktop.wait_for_function('(q) => document.getElementById("ruling-results")'
+                                  '?.dataset.query === q', arg=query)
+        assert desktop.locator('#ruling-query').input_value() == query
+        assert f'q={query}' in unquote(desktop.url)
+        assert ruling_results(desktop) == shown[query]
+    desktop.go_back()
+    assert desktop.url == site.url('index.html')
+
+
 def test_results_widen_as_the_query_is_shortened(desktop, site):
     one_card = search(desktop, site, '月之书')
     assert len(one_card) > len(TWO_CARDS[1])

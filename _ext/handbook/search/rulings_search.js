@@ -15,8 +15,8 @@
 const RulingSearch = (() => {
   const { fold, foldWithPositions } = HandbookNames;
   const PAGE_SIZE = 20;
-  /** The brackets a query may put around a name: 「」『』《》 and quotation marks. */
-  const BRACKETS = /[「」『』《》“”"]/gu;
+  /** A word between the brackets a query may put around a name. */
+  const BRACKETED = /^(?:「(.+)」|『(.+)』|《(.+)》|“(.+)”|"(.+)")$/u;
   const BOX_SIZE = 5; // rulings in the search box's list
   const ADDRESS_PAUSE = 500; // ms of no typing before the address says the query
   const SEPARATOR = "\u0001";
@@ -222,9 +222,12 @@ const RulingSearch = (() => {
    * term, which finds every spelling of the card; a date, every way of
    * writing it.  Loads the shards that say which words are spellings. */
   const analyse = async (query) => {
-    // a name typed as the pages write it, 「旋风」, is the name (a reader's
-    // round trip: its rulings were found, but not its card page)
-    const words = query.replace(BRACKETS, " ").split(/\s+/u).map(fold).filter(Boolean);
+    // a word typed between brackets as the pages write a name, 「旋风」, is
+    // the name (a reader's round trip: its rulings were found, but not its
+    // card page); brackets inside a phrase stay its text
+    const words = query.split(/\s+/u)
+      .map((word) => BRACKETED.exec(word)?.slice(1).find(Boolean) ?? word)
+      .map(fold).filter(Boolean);
     if (!whole) {
       // the shards that say which runs of words are spellings, and (most
       // words are terms of their own) each word's own, in one round trip
@@ -873,14 +876,44 @@ const RulingSearch = (() => {
     // written once the reader pauses: replaceState costs a phone about a
     // frame, which each keystroke would wait for
     let addressPending = null; // the timer of an address not yet written
+    // the first query typed on an entry of the history is an entry of its own,
+    // the next ones replace it: Back leads to the search before (a reader's
+    // round trip: the query the page was opened with could not be reached)
+    let pushed = false;
     const address = () => {
       clearTimeout(addressPending);
       addressPending = null;
       const url = new URL(window.location.href);
       url.searchParams.set("q", input.value);
       url.searchParams.set("order", form.elements.order.value);
-      window.history.replaceState(null, "", url);
+      if (url.href === window.location.href) return;
+      if (pushed) window.history.replaceState(null, "", url);
+      else window.history.pushState(null, "", url);
+      pushed = true;
     };
+    // Back or Forward to an entry of this page (or to this page kept by the
+    // browser, showing another): the entry's query, searched again
+    const follow = () => {
+      clearTimeout(addressPending);
+      addressPending = null;
+      pushed = false;
+      const params = new URLSearchParams(window.location.search);
+      const query = params.get("q") || "";
+      const order = params.get("order") === "relevance" ? "relevance" : "newest";
+      if (input.value === query && form.elements.order.value === order) return;
+      input.value = query;
+      form.elements.order.value = order;
+      run();
+    };
+    window.addEventListener("popstate", follow);
+    window.addEventListener("pageshow", (event) => { if (event.persisted) follow(); });
+    // Enter: the page again for the query, its sections below too, in place of
+    // the entry the query has (its own since it was typed): one entry a search
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      address();
+      window.location.replace(window.location.href);
+    });
     const typed = () => {
       run();
       clearTimeout(addressPending);
