@@ -194,6 +194,34 @@ def test_selects_exactly_the_urls_of_added_and_changed_lines(repo, server):
     assert server.log == []  # --list requests nothing
 
 
+def test_a_handbook_in_a_repository_of_its_own_is_checked_from_elsewhere(repo, server, tmp_path):
+    """The pages in a git repository of their own, the tool run from another
+    folder (this project's, as make runs it: an adopter's round trip, which
+    was refused as "outside the git repository"): its changed lines, as from
+    inside; a folder in no repository is said, with the way out."""
+    inside = run_tool(repo, server, '--list')
+    elsewhere = tmp_path / 'elsewhere'
+    elsewhere.mkdir()
+    h = server.url
+    done = subprocess.run(
+        [sys.executable, str(TOOLS / 'linkcheck_changed.py'), '--base', 'main', '--list',
+         '--srcdir', str(repo / 'source'), '--confdir', str(repo),
+         '--card-url', h + '/card/name/{name}', '--card-id-url', h + '/card/{id}',
+         '--series-url', h + '/series?search={name}', '--faq-url', h + '/faq?fid={id}'],
+        cwd=elsewhere, env=clean_env(), capture_output=True, text=True, encoding='utf-8')
+    assert done.returncode == 0, done.stderr
+    assert sorted(line.rsplit(': ', 1)[1] for line in done.stdout.splitlines()) == \
+        sorted(line.rsplit(': ', 1)[1] for line in inside.stdout.splitlines())
+    alone = subprocess.run(
+        [sys.executable, str(TOOLS / 'linkcheck_changed.py'), '--base', 'main', '--list',
+         '--srcdir', str(elsewhere), '--confdir', str(repo)],
+        cwd=elsewhere, env=clean_env(), capture_output=True, text=True, encoding='utf-8')
+    assert alone.returncode == 2
+    assert alone.stderr == (f'make linkcheck-changed: SOURCEDIR {elsewhere} is in no git '
+                            'repository: make linkcheck-changed checks the lines changed since '
+                            'BASE in git; make linkcheck checks every link\n')
+
+
 def test_reports_broken_links_at_their_lines_and_requests_nothing_else(repo, server):
     done = run_tool(repo, server)
     h = server.url

@@ -136,6 +136,18 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout
 
 
+def handbook_repository(srcdir: Path) -> Path:
+    """The git repository that holds the pages (SOURCEDIR)."""
+    if not srcdir.is_dir():
+        raise UsageError(f'SOURCEDIR {srcdir} is no folder: give the folder of the pages')
+    try:
+        return Path(git(srcdir, 'rev-parse', '--show-toplevel').strip())
+    except UsageError:
+        raise UsageError(f'SOURCEDIR {srcdir} is in no git repository: make linkcheck-changed '
+                         'checks the lines changed since BASE in git; make linkcheck checks '
+                         'every link') from None
+
+
 def added_lines(repo: Path, base: str, pathspecs: list[str]) -> dict[str, list[tuple[int, str]]]:
     """Per file (relative to *repo*), the (line number, text) of every line
     the working tree adds or changes since the merge base of *base* and HEAD."""
@@ -500,7 +512,9 @@ def main(argv: list[str] | None = None) -> int:
                           args.series_url or settings.get('handbook_series_url') or SERIES_URL,
                           args.faq_url or settings.get('handbook_faq_url') or FAQ_URL)
     try:
-        repo = Path(git(Path.cwd(), 'rev-parse', '--show-toplevel').strip())
+        # the handbook's repository, which need not be this project's (an
+        # adopter's round trip: a handbook of its own was refused)
+        repo = handbook_repository(args.srcdir)
         places = select(repo, args.base, args.srcdir, Path(settings['handbook_cards']),
                         templates)
     except UsageError as err:
