@@ -84,7 +84,7 @@ $(error $(SPACED) holds a space ('$($(SPACED))'), which make cannot pass on as o
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
+.PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps own-catalogs
 .PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench
 .PHONY: check-ci linkcheck-changed fuzz test-next
 
@@ -156,14 +156,20 @@ gettext: $(STAMP)
 	$(BIN)/pybabel -q extract --no-default-keywords -k _ --no-location --sort-by-file \
 		-o $(BUILDDIR)/gettext/handbook.pot $(HANDBOOK_TEXTS)
 
-intl-update: gettext
+# Another handbook's catalogs are its own: its SOURCEDIR with this project's
+# locale/ would rewrite this project's catalogs (an adopter's round trip)
+own-catalogs:
+	$(if $(and $(filter file,$(origin LOCALEDIR)),$(filter-out $(CURDIR)/source,$(abspath $(SOURCEDIR)))),\
+	$(error SOURCEDIR $(SOURCEDIR) is another handbook than this project's, whose catalogs are locale/: give its own, LOCALEDIR=$(abspath $(SOURCEDIR)/..)/locale for example))
+
+intl-update: own-catalogs gettext
 	$(BIN)/sphinx-intl update -p $(BUILDDIR)/gettext -d $(LOCALEDIR) \
 		$(foreach lang,$(LANGUAGES),-l $(lang))
 
 # The Traditional Chinese edition: catalogs updated, then every message no one
 # has translated converted by OpenCC (flag opencc), the registry's zh_TW aliases too
 # (the handbook's: REGISTRY).
-intl-zh_TW: $(STAMP)
+intl-zh_TW: own-catalogs $(STAMP)
 	$(MAKE) intl-update LANGUAGES=zh_TW
 	$(BIN)/python tools/zh_tw.py --locale-dir $(LOCALEDIR) --registry '$(REGISTRY)' \
 		--srcdir $(SOURCEDIR) --conf $(CONFDIR)/conf.py

@@ -71,9 +71,11 @@ def test_preview_watches_cards_when_given_and_this_handbooks_by_default(other, t
 
 
 def test_intl_zh_tw_refreshes_the_handbooks_registry(other):
-    out = make_n('intl-zh_TW', f'SOURCEDIR={other / "source"}')
+    # its own catalogs (another handbook's, without LOCALEDIR: refused, test_published.py)
+    out = make_n('intl-zh_TW', f'SOURCEDIR={other / "source"}', f'LOCALEDIR={other / "locale"}')
     assert f"--registry '{other / 'links.tsv'}'" in out, out
     assert f'--srcdir {other / "source"}' in out
+    assert f'--locale-dir {other / "locale"}' in out
 
 
 def test_linkcheck_changed_target_lets_the_tool_read_the_settings(other):
