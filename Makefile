@@ -84,7 +84,7 @@ $(error $(SPACED) holds a space ('$($(SPACED))'), which make cannot pass on as o
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps own-catalogs
+.PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
 .PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench
 .PHONY: check-ci linkcheck-changed fuzz test-next
 

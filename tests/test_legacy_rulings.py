@@ -20,6 +20,7 @@ import runpy
 import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -406,9 +407,13 @@ def test_the_command_line_overrides_the_settings_file(app):
 BAD_SETTINGS = [
     # (the settings file, the report: line and message)
     ("planned_sections = ['调整中']\nplanned_section = ['已写']\n",
-     "2: ERROR: unknown setting 'planned_section'; the settings are cards, changed_markers, "
-     "faq_pages, faq_url, meta_http_equiv, outside_files, planned_sections, raw_html, "
-     "ruling_hosts, source_headers, superseded_markers (e.g. planned_sections = ['调整中'])"),
+     "2: ERROR: unknown setting 'planned_section'; the settings are author, cards, "
+     "changed_markers, faq_pages, faq_url, meta_http_equiv, outside_files, planned_sections, "
+     "raw_html, ruling_hosts, source_headers, superseded_markers, title (e.g. planned_sections "
+     "= ['调整中'])"),
+    ("title = ''\n",
+     "1: ERROR: setting 'title' must be a string, the handbook's name, not an empty string; "
+     "e.g. title = '某某裁定手册'"),
     ("source_headers = { '推特' = 'tweet' }\n",
      "1: ERROR: setting 'source_headers' gives the header '推特' the kind 'tweet'; the kinds are "
      "faq, wiki, mail, other: e.g. source_headers = { '数据库' = 'faq', '邮件' = 'mail' }"),
@@ -458,6 +463,27 @@ BAD_SETTINGS = [
      '1: ERROR: the settings file is not UTF-8 (byte 0xff); save it as UTF-8: none of its '
      'settings apply'),
 ]
+
+
+def test_the_handbooks_own_title_and_editors(make_app, rootdir, tmp_path):
+    """``title`` and ``author`` in handbook.toml: the handbook's own name and
+    editors, in its pages' titles and its EPUB's, and an EPUB identifier of
+    its own, the same at each build (an adopter's round trip: its site and
+    EPUB carried this project's name and its identifier)."""
+    srcdir = tmp_path / 'legacy-settings'
+    shutil.copytree(rootdir / 'test-legacy-settings', srcdir)
+    with (srcdir / 'handbook.toml').open('a', encoding='utf-8') as settings:
+        settings.write("title = '另一本裁定手册'\nauthor = '另一组编者'\n")
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    config = app.config
+    assert (config.project, config.html_title, config.epub_title) == ('另一本裁定手册',) * 3
+    assert (config.author, config.copyright, config.epub_publisher, config.epub_author) == \
+        ('另一组编者',) * 4
+    assert config.epub_identifier == 'urn:uuid:' + str(
+        uuid.uuid5(uuid.NAMESPACE_URL, 'handbook:另一本裁定手册'))
+    assert '<title>' in html(app) and '另一本裁定手册</title>' in html(app)
+    assert [w for w in warnings(app) if 'handbook.settings' in w] == []
 
 
 @pytest.mark.parametrize(('text', 'report'), BAD_SETTINGS)

@@ -20,8 +20,12 @@ settings, never this one's::
     raw_html = false                        # trust the pages' raw HTML (handbook.core.safe_reading)
     outside_files = false                   # let pages read files outside the source folder
     meta_http_equiv = false                 # let pages set meta http-equiv (refresh)
+    title = '某某裁定手册'                    # its name (pages' titles, EPUB; its own EPUB identifier)
+    author = '某某编辑组'                     # its editors (copyright, EPUB publisher)
 
-Every key is optional; each sets one config value (:data:`KEYS`).  The value
+Every key is optional; each sets one config value (:data:`KEYS`), and
+``title`` and ``author`` the values conf.py derives from them too
+(:func:`_own_identity`).  The value
 in force is, first to last:
 
 1. the command line, ``-D handbook_planned_sections=a,b`` (``make … CARDS=``
@@ -65,6 +69,7 @@ import os
 import re
 import runpy
 import tomllib
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -107,6 +112,11 @@ KEYS: dict[str, Key] = {
                           "or 'other')", "source_headers = { '数据库' = 'faq', '邮件' = 'mail' }"),
     'superseded_markers': Key('handbook_superseded_markers', 'a list of words (strings)',
                               "superseded_markers = ['过时']"),
+    # the handbook's own name and editors, where it is built with this project's
+    # conf.py: its pages' titles, its EPUB's (an adopter's round trip: the
+    # adopter's site and EPUB carried this project's name and identifier)
+    'title': Key('project', "a string, the handbook's name", "title = '某某裁定手册'"),
+    'author': Key('author', "a string, its editors' name", "author = '某某编辑组'"),
     # what a page may do (handbook.core.safe_reading): off unless every writer is trusted
     'raw_html': Key('handbook_raw_html', 'true or false', 'raw_html = true'),
     'outside_files': Key('handbook_outside_files', 'true or false', 'outside_files = true'),
@@ -197,6 +207,9 @@ def _check(key: str, value: Any, path: Path) -> tuple[Any, str | None]:
     wrong = f'must be {spec.shape}, not {_describe(value)}; e.g. {spec.example}'
     if key in SWITCHES:
         return (value, None) if isinstance(value, bool) else (None, wrong)
+    if key in ('title', 'author'):
+        return (value.strip(), None) if isinstance(value, str) and value.strip() \
+            else (None, wrong)
     if key in ('cards', 'faq_url'):
         if not isinstance(value, str) or not value.strip():
             return None, wrong
@@ -386,6 +399,25 @@ def apply(app: Sphinx, config: Config) -> None:
     for problem in settings.problems:
         reports.error(problem.message, location=f'{path}:{problem.line}', subtype='settings')
     for name, value in settings.values.items():
+        if name in config and name not in config.overrides:
+            config[name] = value
+    _own_identity(config, settings.values)
+
+
+def _own_identity(config: Config, values: dict[str, Any]) -> None:
+    """The values conf.py derived from this project's name and editors, for
+    the handbook's own (``title``, ``author``): the pages' title, the
+    copyright, the EPUB's publisher, and its identifier, the same for the
+    same name and none other's (reading apps take two books with one
+    identifier for one)."""
+    derived = {}
+    if 'project' in values:
+        name = config.project
+        derived['html_title'] = name
+        derived['epub_identifier'] = f'urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, "handbook:" + name)}'
+    if 'author' in values:
+        derived['copyright'] = derived['epub_publisher'] = config.author
+    for name, value in derived.items():
         if name in config and name not in config.overrides:
             config[name] = value
 
