@@ -212,6 +212,21 @@ def test_back_leads_to_each_search_typed_and_entered(desktop, site):
     assert desktop.url == site.url('index.html')
 
 
+def test_an_earlier_searchs_terms_highlight_no_result(desktop, site):
+    """Sphinx's highlighting of an earlier search's terms (kept in the
+    browser) marks nothing in the rulings found, whose marks are the query's
+    alone (a reader's round trip: a mark inside a mark)."""
+    found = search(desktop, site, '旋风')
+    assert found
+    # the results shown before Sphinx's highlighting ran (a warm page's): run
+    # again, as it runs at a page's load, with the terms a search kept
+    desktop.evaluate('localStorage.setItem("sphinx_highlight_terms", "旋风");'
+                     'SphinxHighlight.highlightSearchWords()')
+    desktop.wait_for_timeout(300)  # Sphinx highlights after a timeout of its own
+    assert desktop.locator('#ruling-results .ruling-result-text .highlighted').count() == 0
+    assert desktop.locator('#ruling-results .ruling-result-text mark').count() >= len(found)
+
+
 def test_results_widen_as_the_query_is_shortened(desktop, site):
     one_card = search(desktop, site, '月之书')
     assert len(one_card) > len(TWO_CARDS[1])

@@ -607,17 +607,20 @@ const RulingSearch = (() => {
   /** The text in an element, with <mark> around the matches and <del>
    * around the struck words (*struck*: their ranges, where some are). */
   const highlighted = (tag, className, text, other, terms, struck = []) => {
-    const node = element(tag, className);
+    // marked as this query's matches alone: not also as an earlier search's
+    // terms by Sphinx's highlighting (class nohighlight; a reader's round trip
+    // saw a mark inside a mark)
+    const node = element(tag, `${className} nohighlight`);
     const marked = matches(text, other, terms);
     const cuts = [...new Set([0, text.length, ...marked.flat(), ...struck.flat()])]
       .filter((at) => at >= 0 && at <= text.length).sort((a, b) => a - b);
     const within = (ranges, at) => ranges.some(([start, end]) => start <= at && at < end);
     for (let i = 0; i + 1 < cuts.length; i++) {
       const [start, end] = [cuts[i], cuts[i + 1]];
-      let piece = within(marked, start) ? element("mark", "", text.slice(start, end))
+      let piece = within(marked, start) ? element("mark", "nohighlight", text.slice(start, end))
         : document.createTextNode(text.slice(start, end));
       if (within(struck, start)) {
-        const del = element("del", "ruling-result-struck-words");
+        const del = element("del", "ruling-result-struck-words nohighlight");
         del.append(piece);
         piece = del;
       }
