@@ -534,3 +534,25 @@ def test_the_sidebars_list_marks_overturned_open_and_outdated_rulings(app, deskt
     assert statuses == [('「死者苏生」特殊', ['已推翻'], True),  # faq/2021: struck
                         ('「死者苏生」特殊', ['调整中'], False),  # faq/2019: open
                         ('「试胆竞速」的效', ['已过时'], False)]  # faq/2021's 2/9: outdated
+
+
+def test_the_sidebars_list_shows_each_ruling_from_near_its_match(desktop, site):
+    """Each ruling of the sidebar's list shows its text from a little before
+    the first word searched for, with … before it where that word is further
+    in than the list's lines show (a reader's round trip: an item cut before
+    the word, nothing marked)."""
+    desktop.goto(site.url('index.html'))
+    box = desktop.locator('#searchbox input[name="q"], input.sidebar-search').first
+    box.focus()
+    desktop.keyboard.type('月之书')
+    desktop.wait_for_function('document.querySelector("ul.handbook-search-options")'
+                              '?.dataset.query === "月之书"')
+    texts = desktop.locator('ul.handbook-search-options li.handbook-search-ruling '
+                            '.handbook-search-text')
+    shown = [(text.inner_text(), text.locator('mark').count()) for text in texts.all()]
+    assert shown and all(marks for _text, marks in shown), shown
+    # the first mark within the first 37 characters: where the list's lines show it
+    before = [text.evaluate('(node) => node.textContent.indexOf(node.querySelector("mark")'
+                            '.textContent)') for text in texts.all()]
+    assert max(before) <= 37, before
+    assert any(text.startswith('…') for text, _marks in shown)

@@ -629,6 +629,23 @@ const RulingSearch = (() => {
     return node;
   };
 
+  /** Where a ruling's text is shown in a few lines (the sidebar's list): from
+   * a little before its first match, with … before it, where that match is
+   * further in than the lines show (a reader's round trip: the item was cut
+   * before the word searched for).  ``[text, other, terms, struck]`` for
+   * :func:`highlighted`, the struck words' ranges moved with the text. */
+  const AROUND = { after: 36, before: 12 };
+  const around = (entry, terms) => {
+    const [text, other, , , struck = []] = entry;
+    const first = matches(text, other, terms)[0];
+    if (!first || first[0] <= AROUND.after) return [text, other, terms, struck];
+    const start = first[0] - AROUND.before;
+    const moved = struck.map(([from, to]) => [from - start + 1, to - start + 1])
+      .filter(([, to]) => to > 1).map(([from, to]) => [Math.max(from, 1), to]);
+    const otherShown = other && other.length === text.length ? `…${other.slice(start)}` : "";
+    return [`…${text.slice(start)}`, otherShown, terms, moved];
+  };
+
   const dateMatches = (written, iso, terms) => terms.some((term) => term.alternatives.some(
     (alternative) => (alternative.text && (fold(written).includes(alternative.text)
                                              || iso.includes(alternative.text)))
@@ -1219,7 +1236,7 @@ const RulingSearch = (() => {
           ? "handbook-search-ruling handbook-search-struck" : "handbook-search-ruling");
         const meta = element("span", "handbook-search-where");
         meta.append(...statusLabels(place), `${where(place)} · ${place[2]}`);
-        li.append(highlighted("span", "handbook-search-text", entry[0], entry[1], result.terms, entry[4]),
+        li.append(highlighted("span", "handbook-search-text", ...around(entry, result.terms)),
           meta);
         items.push(li);
       }
