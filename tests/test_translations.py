@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import pickle
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -357,7 +358,10 @@ def same_markup(before: str, after: str, convert, registry, planned) -> bool:
         name, text = role.groups()
         if name == 'ref' and text in planned:
             return after == f':ref:`{convert(text)} <{text}>`'
-        return name in zh_tw.PROSE_ROLES and after == f':{name}:`{convert(text)}`'
+        # (its plain card names as links are: tools/zh_tw.py's _convert_prose)
+        return name in zh_tw.PROSE_ROLES and after in {
+            f':{name}:`{convert(text)}`',
+            f':{name}:`{zh_tw._convert_prose(text, convert, registry)}`'}
     name = re.fullmatch(r'`([^`]*)`_|([^`]*)_', before)
     if not name or re.search(r'\s<[^<>]*>$', name[1] or ''):
         return False  # `text <target>`_ is kept as it is
@@ -411,6 +415,45 @@ def test_converting_a_message(convert, registry):
         '按\\ `多步效果的適用 <多步效果的适用_>`__\\ 來 `18/1/2 <https://ocg-rule.readthedocs.io/a>`__')
     assert zh_tw.convert_message('1. 入连锁的效果。', convert, registry) == '1\\. 入連鎖的效果。'
     assert zh_tw.convert_message('- 一项', convert, registry) == '\\- 一項'
+
+
+def test_struck_texts_card_names_are_converted_as_links_are(convert, tmp_path):
+    """Struck text writes card names plain, and the strike role links them:
+    converted with the rest, 「死者蘇生」 was no card's name and failed the
+    zh_TW build (an adopter's round trip).  Each is converted as a link's
+    name is: kept, or its zh_TW alias; the rest of the text converted."""
+    path = tmp_path / 'cards.tsv'
+    path.write_text('card\t死者苏生\ncard\t来自墓场的呼声\ncard\t真红眼黑龙\t\t\tzh_TW=真紅眼黑龍\n',
+                    encoding='utf-8')
+    registry = card_registry.load(path)
+    text = ':strike:`「死者苏生」特殊召唤的怪兽受「来自墓场的呼声」和「真红眼黑龙」的效果影响，调整中。`'
+    assert zh_tw.convert_message(text, convert, registry) == (
+        ':strike:`「死者苏生」特殊召喚的怪獸受「来自墓场的呼声」和「真紅眼黑龍」的效果影響，調整中。`')
+
+
+@pytest.mark.parametrize('translated, told', [
+    (':strike:`「旋風」的效果。`', []),
+    (':strike:`效果。`', ['the card names and links'])])
+def test_struck_texts_card_names_are_compared_as_card_names(make_app, rootdir, tmp_path,
+                                                             translated, told):
+    """A translated struck line: its plain card names, which the strike role
+    links, are card names in any spelling (the zh_TW alias), as links are;
+    one left out is said as a card name, not as a :ref: target (an
+    adopter's round trip: "does not keep the :ref: targets")."""
+    srcdir = tmp_path / 'intl'
+    shutil.copytree(rootdir / 'test-intl', srcdir)
+    with (srcdir / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write('| :strike:`「旋风」的效果。`\n')
+    with (srcdir / 'locale' / 'zh_TW' / 'LC_MESSAGES' / 'index.po').open('a', encoding='utf-8') as po:
+        po.write(f'\nmsgid ":strike:`「旋风」的效果。`"\nmsgstr "{translated}"\n')
+    conf = srcdir / 'conf.py'
+    conf.write_text(conf.read_text(encoding='utf-8').replace(
+        "'handbook.rulings.dates',", "'handbook.rulings.dates', 'handbook.rulings.strike',"),
+        encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    found = [w for w in warnings(app) if 'index.po' in w and 'does not keep' in w]
+    assert [re.search(r'does not keep (.*?) of the original', w)[1] for w in found] == told
 
 
 def test_a_card_whose_conversion_names_another_card_keeps_its_name(convert, tmp_path):

@@ -129,13 +129,33 @@ def _convert_markup(m: re.Match, convert: Convert, registry: Registry,
     if m['role']:
         name, text = m['rolename'], m['roletext']
         if name in PROSE_ROLES:
-            return f':{name}:`{convert(text)}`'
+            return f':{name}:`{_convert_prose(text, convert, registry)}`'
         titled = _TITLED.match(text)
         if name == 'ref' and titled and titled['title']:
             return f':{name}:`{convert(titled["title"])}{titled["target"]}`'
         if name == 'ref' and text in planned and convert(text) != text:
             return f':{name}:`{convert(text)} <{text}>`'
     return whole
+
+
+#: a name in 「」, which struck text writes plain (the strike role links it)
+_QUOTED_NAME = re.compile(r'「(?P<name>[^「」`\n]+)」')
+
+
+def _convert_prose(text: str, convert: Convert, registry: Registry) -> str:
+    """A prose role's text (``:strike:`…```) converted, but its plain card
+    names given the name the translation writes for them (:func:`card_name`),
+    as links are: the role links them (an adopter's round trip: 「死者蘇生」,
+    no card's name, failed the zh_TW build)."""
+    out, pos = [], 0
+    for m in _QUOTED_NAME.finditer(text):
+        if registry.lookup(m['name']) is None:
+            continue
+        out.append(convert(text[pos:m.start()]))
+        out.append(f'「{card_name(m["name"], convert, registry)}」')
+        pos = m.end()
+    out.append(convert(text[pos:]))
+    return ''.join(out)
 
 
 def reference(name: str, convert: Convert, registry: Registry, simple: bool = False) -> str:

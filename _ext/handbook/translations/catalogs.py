@@ -81,6 +81,7 @@ from sphinx.util.nodes import extract_messages
 from sphinx.util.osutil import relative_uri
 
 from handbook.cards.links import registry
+from handbook.nodes import card_of
 from handbook.store import State, state
 
 if TYPE_CHECKING:
@@ -307,6 +308,10 @@ def references(node: nodes.Element, document: nodes.document,
                 card = _card(env, name)
                 identity = ('card', card) if card else ('unknown', name)
             found['ref'].append((identity, name))
+        elif card_of(child) is not None:  # a card name struck text links (a strike role's)
+            name = card_of(child)[1]
+            card = _card(env, name)
+            found['ref'].append((('card', card) if card else ('unknown', name), name))
         elif isinstance(child, addnodes.pending_xref):
             found['xref'].append(((child['refdomain'], child['reftype'], child['reftarget']),
                                   child['reftarget']))
