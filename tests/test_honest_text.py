@@ -102,3 +102,23 @@ def test_the_fixes_of_html_typed_work_as_written(make_app, rootdir, tmp_path):
     app.build()
     assert warnings(app) == []
     assert '的<strong>效果</strong>。' in html(app)
+
+
+@pytest.mark.parametrize('extensions, fix', [
+    (['handbook.cards', 'handbook.rulings'], 'write \\ :strike:`效果` for <s>效果</s>'),
+    (['handbook.cards'], 'delete them')])
+def test_struck_html_gets_the_strike_role_only_where_there_is_one(make_app, rootdir, tmp_path,
+                                                                  extensions, fix):
+    """``<s>…</s>``: the fix is ``:strike:`…``` where the page has the role
+    (handbook.rulings); a handbook that loads handbook.cards alone has none,
+    so the fix deletes the tags rather than name an unknown role."""
+    srcdir = tmp_path / 'struck'
+    shutil.copytree(rootdir / 'test-html-typed', srcdir)
+    page = srcdir / 'index.rst'
+    page.write_text(page.read_text(encoding='utf-8') + '\n| 「`旋风`_」的<s>效果</s>。\n',
+                    encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, freshenv=True, confoverrides={'extensions': extensions})
+    app.build()
+    assert [w for w in warnings(app) if '<s>' in w] == [
+        "index.rst:17: ERROR: HTML tags '<s>', '</s>' in the text: reStructuredText is not HTML, "
+        f'so readers see them as text: {fix} [handbook.html]']
