@@ -158,8 +158,8 @@ def test_a_build_of_another_source_folder_publishes_none_of_the_first(tmp_path):
     assert (builddir / 'html' / 'p6.html').is_file()
     done = build(second, builddir)
     assert done.returncode == 0, done.stderr
-    assert f'make html: the last build into {builddir / "html"} read another source folder: ' \
-           'building it from scratch' in done.stderr
+    assert (f'make html: the last build into {builddir / "html"} read another source or '
+            'configuration folder: building it from scratch') in done.stderr
     assert not (builddir / 'html' / 'p6.html').exists()
     assert (builddir / 'html' / 'p7.html').is_file()
     again = build(second, builddir)  # the same folder again: nothing from scratch

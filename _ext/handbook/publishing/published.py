@@ -191,7 +191,7 @@ def begin(folders: Folders) -> str | None:
     except OSError as err:
         raise PublishError(cannot_write(folders.marker.parent, err)) from None
     return ('did not finish (killed, or ended by a fault)' if fresh else
-            'read another source folder' if other else None)
+            'read another source or configuration folder' if other else None)
 
 
 def _read(path: Path) -> str | None:
