@@ -66,11 +66,17 @@ EXPORTED = [
 
 
 def edited_root(rootdir, tmp_path, name: str, edits: dict[str, list[tuple[str, str]]]):
-    """A copy of the root in ``tmp_path / name``, each page of *edits* with
-    each ``(old, new)`` replaced where *old* is first (every *old* must be
-    there); the copy's folder."""
+    """A copy of the root in ``tmp_path / name``, edited (:func:`edit_pages`);
+    the copy's folder."""
     srcdir = tmp_path / name
     shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    edit_pages(srcdir, edits)
+    return srcdir
+
+
+def edit_pages(srcdir, edits: dict[str, list[tuple[str, str]]]) -> None:
+    """Each page of *edits* (relative to *srcdir*) with each ``(old, new)``
+    replaced where *old* is first (every *old* must be there)."""
     for page, changes in edits.items():
         path = srcdir / page
         text = path.read_text(encoding='utf-8')
@@ -78,7 +84,6 @@ def edited_root(rootdir, tmp_path, name: str, edits: dict[str, list[tuple[str, s
             assert old in text, (page, old)
             text = text.replace(old, new, 1)
         path.write_text(text, encoding='utf-8')
-    return srcdir
 
 
 def notes(app, srcdir) -> list[str]:
@@ -1073,9 +1078,7 @@ def test_days_under_a_section_not_read_as_a_month_are_a_warning_with_its_title(
         f"faq/2021.rst:15: WARNING: section '{month}' holds the day sections '1/5', '2/9' but is "
         f'not read as a month section (YY/MM), so their lines are no rulings: title it {fix} '
         '[handbook.ruling-day]']
-    page = srcdir / 'faq' / '2021.rst'
-    page.write_text(page.read_text(encoding='utf-8').replace(
-        f'\n{month}\n{underline}\n', '\n21/01\n=====\n'), encoding='utf-8')
+    edit_pages(srcdir, {'faq/2021.rst': [(f'\n{month}\n{underline}\n', '\n21/01\n=====\n')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert own_warnings(app) == [] and notes(app, srcdir) == []
@@ -1392,11 +1395,8 @@ def test_a_moved_label_rewrites_the_pages_that_refer_to_it(make_app, rootdir, tm
     label's :ref: is reported."""
     srcdir = edited_root(rootdir, tmp_path, 'moved', {})
     make_app('html', srcdir=srcdir).build()
-    chapter, faq = srcdir / 'chapter.rst', srcdir / 'faq' / '2019.rst'
-    chapter.write_text(chapter.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''),
-                       encoding='utf-8')
-    faq.write_text(faq.read_text(encoding='utf-8').replace(
-        '19/04\n=====', '.. _同时处理:\n\n19/04\n====='), encoding='utf-8')
+    edit_pages(srcdir, {'chapter.rst': [('.. _同时处理:\n\n', '')],
+                        'faq/2019.rst': [('19/04\n=====', '.. _同时处理:\n\n19/04\n=====')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert own_warnings(app) == []
@@ -1406,7 +1406,7 @@ def test_a_moved_label_rewrites_the_pages_that_refer_to_it(make_app, rootdir, tm
     # and the card pages that link it
     assert ('<a class="ruling-superseded-by" href="../faq/2019.html#同时处理">→ 最新调整</a>'
             in html(app, 'cards/火炎地狱'))
-    faq.write_text(faq.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''), encoding='utf-8')
+    edit_pages(srcdir, {'faq/2019.rst': [('.. _同时处理:\n\n', '')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert own_warnings(app) == [
@@ -1427,11 +1427,8 @@ def test_a_label_moved_to_a_page_read_before_stays_defined(make_app, rootdir, tm
         'chapter.rst': [('.. _同时处理:\n\n', '')],
         'faq/2019.rst': [('19/04\n=====', '.. _同时处理:\n\n19/04\n=====')]})
     make_app('html', srcdir=srcdir).build()
-    chapter, faq = srcdir / 'chapter.rst', srcdir / 'faq' / '2019.rst'
-    faq.write_text(faq.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''),
-                   encoding='utf-8')
-    chapter.write_text(chapter.read_text(encoding='utf-8').replace(
-        '同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------'), encoding='utf-8')
+    edit_pages(srcdir, {'faq/2019.rst': [('.. _同时处理:\n\n', '')],
+                        'chapter.rst': [('同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert own_warnings(app) == []
@@ -1454,17 +1451,14 @@ def test_the_duplicate_of_a_label_deleted_leaves_the_other_defined(
         'chapter.rst': [('.. _同时处理:\n\n', '')],
         'faq/2019.rst': [('19/04\n=====', '.. _同时处理:\n\n19/04\n=====')]})
     make_app('html', srcdir=srcdir, confoverrides=conf).build()
-    chapter, faq = srcdir / 'chapter.rst', srcdir / 'faq' / '2019.rst'
-    chapter.write_text(chapter.read_text(encoding='utf-8').replace(
-        '同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------'), encoding='utf-8')
+    edit_pages(srcdir, {'chapter.rst': [('同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------')]})
     app = make_app('html', srcdir=srcdir, confoverrides=conf)
     app.build()
     assert own_warnings(app) == ([] if silenced else [
         "faq/2019.rst:9: WARNING: duplicate label '同时处理': chapter.rst:8 defines it already; "
         'labels are unique across the handbook: rename one (and the :ref: that mean it) '
         '[handbook.label]'])
-    faq.write_text(faq.read_text(encoding='utf-8').replace('.. _同时处理:\n\n', ''),
-                   encoding='utf-8')
+    edit_pages(srcdir, {'faq/2019.rst': [('.. _同时处理:\n\n', '')]})
     app = make_app('html', srcdir=srcdir, confoverrides=conf)
     app.build()
     assert own_warnings(app) == []
@@ -1505,9 +1499,7 @@ def test_a_space_inside_the_brackets_of_a_card_link_is_said_as_it_is(
     assert own_warnings(app) == [
         f"chapter.rst:13: ERROR: card link {written!r} has a space {where}: write 「`罪`_」 "
         '[handbook.card-markup]']
-    chapter = srcdir / 'chapter.rst'
-    chapter.write_text(chapter.read_text(encoding='utf-8').replace(written, '「`罪`_」'),
-                       encoding='utf-8')
+    edit_pages(srcdir, {'chapter.rst': [(written, '「`罪`_」')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert own_warnings(app) == [] and notes(app, srcdir) == []
@@ -1554,9 +1546,7 @@ def test_a_directive_written_with_one_colon_is_a_warning(make_app, rootdir, tmp_
         'reads as the directive attention written with one colon: docutils took it for a '
         'comment, which readers do not see: write .. attention:: (two colons), or start the '
         'comment with other words if it is one [handbook.markup]']
-    page = srcdir / 'faq' / '2021.rst'
-    page.write_text(page.read_text(encoding='utf-8').replace(
-        '.. attention: 这些', '.. attention:: 这些'), encoding='utf-8')
+    edit_pages(srcdir, {'faq/2021.rst': [('.. attention: 这些', '.. attention:: 这些')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert own_warnings(app) == []
@@ -1581,9 +1571,7 @@ def test_a_struck_line_broken_over_two_lines_is_joined(make_app, rootdir, tmp_pa
         'is on the next line of the line block (24), which a role cannot reach (readers see its '
         "markup): join the two lines, deleting the line break and the '| ' before '调整中。' "
         '[handbook.markup]']
-    page = srcdir / 'faq' / '2021.rst'
-    page.write_text(page.read_text(encoding='utf-8').replace('\n| 调整中。`', '调整中。`'),
-                    encoding='utf-8')
+    edit_pages(srcdir, {'faq/2021.rst': [('\n| 调整中。`', '调整中。`')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert own_warnings(app) == []
@@ -1609,9 +1597,8 @@ def test_a_misspelt_role_or_directive_gets_the_one_it_means(make_app, rootdir, t
         ':strike:`…`, the role it misspells [handbook.unknown-markup]',
         "faq/2021.rst:34: note: .. attension:: is no directive (docutils' error at this line): "
         'write .. attention::, the directive it misspells [handbook.unknown-markup]']
-    page = srcdir / 'faq' / '2021.rst'
-    page.write_text(page.read_text(encoding='utf-8').replace(':stirke:', ':strike:').replace(
-        '.. attension::', '.. attention::'), encoding='utf-8')
+    edit_pages(srcdir, {'faq/2021.rst': [(':stirke:', ':strike:'),
+                                         ('.. attension::', '.. attention::')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert [w for w in own_warnings(app) if 'faq/2021' in w] == []
