@@ -417,11 +417,12 @@ class CardMarkup(SphinxTransform):
         self.meant: dict[str, str | None] = {}
         self.check_card_references()
         self.check_default_role()
-        self.check_comments()
         emphasised = self.check_emphasis()
         plain: set[str] = set()
-        for block in self.prose_blocks():  # struck text is prose: its quotes too
+        comments: list[nodes.comment] = []  # found by the same walk (prose_blocks)
+        for block in self.prose_blocks(comments):  # struck text is prose: its quotes too
             self.check_text(block, plain, emphasised)
+        self.check_comments(comments)
         if plain:  # for the store (read_quotes)
             self.document[QUOTES] = frozenset(plain)
 
@@ -510,13 +511,13 @@ class CardMarkup(SphinxTransform):
 
     # -- a directive or a label that docutils read as a comment ---------------------
 
-    def check_comments(self) -> None:
+    def check_comments(self, comments: list[nodes.comment]) -> None:
         """``.. attention: …`` (one colon): docutils reads a comment, which
         readers never see, and says nothing (an editor's round trip: an outdated
         day's note was gone, and its rulings were no longer outdated).  A
         warning: a comment may say such words on purpose.  (A label without
         its colon, ``.. _标签``, is docutils' "malformed hyperlink target".)"""
-        for comment in self.document.findall(nodes.comment):
+        for comment in comments:
             text = comment.astext()
             first = text.split('\n', 1)[0]
             directive = _ONE_COLON.match(first)
@@ -762,10 +763,13 @@ class CardMarkup(SphinxTransform):
 
     # -- markup left in the text, plain 「卡名」 --------------------------------------
 
-    def prose_blocks(self) -> Iterator[nodes.TextElement]:
-        """The outermost text elements that are prose (paragraphs, lines, titles…)."""
+    def prose_blocks(self, comments: list[nodes.comment]) -> Iterator[nodes.TextElement]:
+        """The outermost text elements that are prose (paragraphs, lines,
+        titles…); the comments, text elements too, into *comments*."""
         for block in self.document.findall(nodes.TextElement):
             if isinstance(block, _NOT_PROSE):
+                if isinstance(block, nodes.comment):
+                    comments.append(block)
                 continue
             parent = block.parent
             while parent is not None and not isinstance(parent, (nodes.TextElement, *_NOT_PROSE)):
