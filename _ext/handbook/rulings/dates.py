@@ -248,8 +248,7 @@ def faq_id_from_url(url: str, faq_url: str) -> str | None:
     ``faq_url``), none of another host's (a round trip: a typo host's
     ``fid=`` was the badge 数据库 #id, as the official FAQ's), nor ``fid=1969l``
     (an editor's round trip: the badge 数据库 #1969l)."""
-    host = url_policy.host(url)
-    if host is None or host != url_policy.host(faq_url.replace('{id}', '0')):
+    if not _on_faq_host(url, faq_url):
         return None
     values = parse_qs(urlsplit(url).query).get('fid')
     return values[0] if values and valid_faq(values[0]) else None
@@ -264,8 +263,7 @@ def faq_url_problem(url: str, faq_url: str) -> str | None:
     key = next((name for name, values in parse_qs(template.query).items()
                 if '{id}' in values), None)
     parts = urlsplit(url)
-    if key is None or url_policy.host(url) != url_policy.host(faq_url.replace('{id}', '0')) \
-            or parts.path != template.path:
+    if key is None or parts.path != template.path or not _on_faq_host(url, faq_url):
         return None
     values = parse_qs(parts.query).get(key)
     if not values:
@@ -273,6 +271,13 @@ def faq_url_problem(url: str, faq_url: str) -> str | None:
     if not valid_faq(values[0]):
         return f'has the FAQ id {values[0]!r} ({key}=), which is no number'
     return None
+
+
+def _on_faq_host(url: str, faq_url: str) -> bool:
+    """Whether *url* is on the host of *faq_url* (the handbook's ``faq_url``),
+    as the browser reads both."""
+    host = url_policy.host(url)
+    return host is not None and host == url_policy.host(faq_url.replace('{id}', '0'))
 
 
 def unsafe(url: str) -> str | None:
