@@ -308,8 +308,8 @@ def references(node: nodes.Element, document: nodes.document,
                 card = _card(env, name)
                 identity = ('card', card) if card else ('unknown', name)
             found['ref'].append((identity, name))
-        elif card_of(child) is not None:  # a card name struck text links (a strike role's)
-            name = card_of(child)[1]
+        elif (linked := card_of(child)) is not None:  # a card name struck text links
+            name = linked[1]
             card = _card(env, name)
             found['ref'].append((('card', card) if card else ('unknown', name), name))
         elif isinstance(child, addnodes.pending_xref):
