@@ -1073,11 +1073,11 @@ def test_days_under_a_section_not_read_as_a_month_are_a_warning_with_its_title(
         'faq/2021.rst': [('\n21/01\n=====\n', f'\n{month}\n{underline}\n')]})
     app = make_app('html', srcdir=srcdir)
     app.build()
-    fix = '21/01' if month != '说明' else '21/01, the month of its first day'
+    fix = '21/01' if month != '说明' else '21/01 (the month of its first day)'
     assert own_warnings(app) == [
         f"faq/2021.rst:15: WARNING: section '{month}' holds the day sections '1/5', '2/9' but is "
-        f'not read as a month section (YY/MM), so their lines are no rulings: title it {fix} '
-        '[handbook.ruling-day]']
+        f'not read as a month section (YY/MM), so their lines are no rulings: title it {fix}, '
+        'over an underline of 5 characters or more [handbook.ruling-day]']
     edit_pages(srcdir, {'faq/2021.rst': [(f'\n{month}\n{underline}\n', '\n21/01\n=====\n')]})
     app = make_app('html', srcdir=srcdir)
     app.build()

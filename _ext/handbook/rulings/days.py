@@ -464,7 +464,8 @@ def _lost_day(section: nodes.section, parent: nodes.Element, first: nodes.sectio
         held = ', '.join(repr(day) for day in days[:3]) + (', …' if len(days) > 3 else '')
         message = (f'section {title_of(parent)!r} holds the day sections {held} but is not read '
                    'as a month section (YY/MM), so their lines are no rulings: title it '
-                   f'{title}' + ('' if named else ', the month of its first day'))
+                   f'{title}' + ('' if named else ' (the month of its first day)')
+                   + f', over an underline of {len(title)} characters or more')
         at = _title_line(parent[0] if parent.children else parent)
     else:
         message = (f'day section {title_of(section)!r} is under no month section, so its lines '
