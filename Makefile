@@ -35,7 +35,9 @@ TRANSLATIONS ?= zh_TW
 TAGS        ?=
 # the editions make html-all builds beside the full one, each with its translations
 EDITIONS    ?= current
-LOCALEDIR   ?= locale
+# the catalogs: the handbook's locale_dir (SOURCEDIR/handbook.toml), else conf.py's
+# handbook_locale_dir (this project's locale/)
+LOCALEDIR   ?= $(call SETTING,handbook_locale_dir)
 # the published site's address (html_baseurl: canonical links, og:url, sitemap, feed,
 # 404 page); empty: conf.py's (Read the Docs' address, else none: those are left
 # out).  A translated site's is BASEURL<lang>/, like its folder.
@@ -63,6 +65,7 @@ EDITION_DIR  = $(if $(filter current,$(TAGS)),current)
 ALLOPTS      = -j $(JOBS) $(BUILDOPTS)
 BUILDOPTS    = -c $(CONFDIR) $(if $(CARDS),-D handbook_cards=$(abspath $(CARDS))) \
                $(if $(LANGUAGE),-D language=$(LANGUAGE)) $(foreach tag,$(TAGS),-t $(tag)) \
+               $(if $(and $(LANGUAGE),$(filter-out file,$(origin LOCALEDIR))),-D handbook_locale_dir=$(abspath $(LOCALEDIR))) \
                $(if $(BASEURL),-D html_baseurl=$(patsubst %/,%,$(BASEURL))/$(if $(EDITION_DIR),$(EDITION_DIR)/)$(if $(LANGUAGE),$(LANGUAGE)/)) \
                $(SPHINXOPTS)
 HTMLDIR      = $(BUILDDIR)/html$(if $(EDITION_DIR),/$(EDITION_DIR))$(if $(LANGUAGE),/$(LANGUAGE))
@@ -71,21 +74,22 @@ STAGEDIR     = $(BUILDDIR)/staging/html$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDIT
 # the registry a build of SOURCEDIR with CONFDIR uses: CARDS, else the cards of the
 # handbook's SOURCEDIR/handbook.toml, else conf.py's (tools/handbook_settings.py, standard
 # library only); for the targets that do not build (make preview, make intl-zh_TW)
-REGISTRY     = $(or $(shell $(PYTHON) tools/handbook_settings.py --srcdir '$(SOURCEDIR)' \
-                   --confdir '$(CONFDIR)' $(if $(CARDS),--cards '$(CARDS)')), \
+SETTING      = $(shell $(PYTHON) tools/handbook_settings.py --srcdir '$(SOURCEDIR)' \
+                   --confdir '$(CONFDIR)' $(if $(CARDS),--cards '$(CARDS)') $(1))
+REGISTRY     = $(or $(call SETTING,handbook_cards), \
                    $(error cannot tell the card registry of $(SOURCEDIR): see above))
 
 # make splits a value at its spaces: a folder with a space in its path would be
 # passed on as two arguments (an adopter's round trip: Sphinx read the folder
 # above the handbook's and wrote into this one).  Said at once, with the way out.
-SPACED := $(firstword $(foreach v,SOURCEDIR CONFDIR BUILDDIR CARDS LOCALEDIR VENV,$(if $(word 2,$($(v))),$(v))))
+SPACED := $(firstword $(foreach v,SOURCEDIR CONFDIR BUILDDIR CARDS $(if $(filter file,$(origin LOCALEDIR)),,LOCALEDIR) VENV,$(if $(word 2,$($(v))),$(v))))
 ifneq ($(SPACED),)
 $(error $(SPACED) holds a space ('$($(SPACED))'), which make cannot pass on as one path: give a path without spaces, e.g. a link to it, ln -s '$($(SPACED))' /tmp/handbook-$(shell echo $(SPACED) | tr A-Z a-z)$(suffix $(lastword $($(SPACED)))))
 endif
 
 .DEFAULT_GOAL := help
 .PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
-.PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench
+.PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench own-catalogs
 .PHONY: check-ci linkcheck-changed fuzz test-next
 
 help:
@@ -135,7 +139,7 @@ $(STAMP): requirements.txt constraints.txt
 # failed or killed build leaves the published site as it was, and one build
 # runs at a time in BUILDDIR (tools/build_html.py; README, "Checking").
 # The doctrees stay out of the folder that is published.
-html: $(STAMP)
+html: $(STAMP) $(if $(LANGUAGE),own-catalogs)
 	HANDBOOK_SWITCHERS=$(SWITCHERS) $(BIN)/python tools/build_html.py --site $(HTMLDIR) --lock $(BUILDDIR)/.lock -- \
 		-b html -W --keep-going $(ALLOPTS) \
 		-d $(BUILDDIR)/doctrees$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR)) \
@@ -157,10 +161,12 @@ gettext: $(STAMP)
 		-o $(BUILDDIR)/gettext/handbook.pot $(HANDBOOK_TEXTS)
 
 # Another handbook's catalogs are its own: its SOURCEDIR with this project's
-# locale/ would rewrite this project's catalogs (an adopter's round trip)
+# locale/ would rewrite this project's catalogs, and its translated edition
+# would be translated by them (an adopter's round trip).  Its own: locale_dir in
+# its handbook.toml, or LOCALEDIR=.
 own-catalogs:
-	$(if $(and $(filter file,$(origin LOCALEDIR)),$(filter-out $(CURDIR)/source,$(abspath $(SOURCEDIR)))),\
-	$(error SOURCEDIR $(SOURCEDIR) is another handbook than this project's, whose catalogs are locale/: give its own, LOCALEDIR=$(abspath $(SOURCEDIR)/..)/locale for example))
+	$(if $(and $(filter file,$(origin LOCALEDIR)),$(filter-out $(CURDIR)/source,$(abspath $(SOURCEDIR))),$(filter $(CURDIR)/locale,$(abspath $(LOCALEDIR)))),\
+	$(error SOURCEDIR $(SOURCEDIR) is another handbook than this project's, whose catalogs are locale/: give it its own, locale_dir = '../locale' in $(SOURCEDIR)/handbook.toml for example (or LOCALEDIR=$(abspath $(SOURCEDIR)/..)/locale)))
 
 intl-update: own-catalogs gettext
 	$(BIN)/sphinx-intl update -p $(BUILDDIR)/gettext -d $(LOCALEDIR) \

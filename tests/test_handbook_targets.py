@@ -78,6 +78,24 @@ def test_intl_zh_tw_refreshes_the_handbooks_registry(other):
     assert f'--locale-dir {other / "locale"}' in out
 
 
+def test_the_handbooks_own_catalogs_by_its_settings_or_localedir(other, tmp_path):
+    """``locale_dir`` in its handbook.toml names another handbook's catalogs
+    for every target: make intl-zh_TW writes them, and its zh_TW edition's
+    build reads them itself (no -D).  LOCALEDIR= overrides it, for the build too."""
+    with (other / 'source' / 'handbook.toml').open('a', encoding='utf-8') as f:
+        f.write("locale_dir = '../catalogs'\n")
+    out = make_n('intl-zh_TW', f'SOURCEDIR={other / "source"}')
+    assert f'--locale-dir {other / "catalogs"}' in out, out
+    assert f'-d {other / "catalogs"}' in out
+    out = make_n('html', 'LANGUAGE=zh_TW', f'SOURCEDIR={other / "source"}')
+    assert 'handbook_locale_dir' not in out, out
+    given = tmp_path / 'given'
+    out = make_n('html', 'LANGUAGE=zh_TW', f'SOURCEDIR={other / "source"}', f'LOCALEDIR={given}')
+    assert f'-D handbook_locale_dir={given}' in out, out
+    # this handbook's default edition: neither
+    assert 'handbook_locale_dir' not in make_n('html', f'LOCALEDIR={given}')
+
+
 def test_linkcheck_changed_target_lets_the_tool_read_the_settings(other):
     out = make_n('linkcheck-changed', f'SOURCEDIR={other / "source"}').replace('\\\n', ' ')
     line = next(ln for ln in out.splitlines() if 'tools/linkcheck_changed.py' in ln)
@@ -93,6 +111,11 @@ def test_the_settings_a_build_uses(other, tmp_path):
     assert values['handbook_card_url'] == 'https://ygocdb.com/card/name/{name}'  # conf.py's
     given = settings.resolve(other / 'source', ROOT, cards=tmp_path / 'given.tsv')
     assert given['handbook_cards'] == str(tmp_path / 'given.tsv')
+    # the catalogs: conf.py's, relative to it; the settings file's, relative to it
+    assert values['handbook_locale_dir'] == str(ROOT / 'locale')
+    (other / 'source' / 'handbook.toml').write_text("locale_dir = 'po'\n", encoding='utf-8')
+    assert settings.resolve(other / 'source', ROOT)['handbook_locale_dir'] == \
+        str(other / 'source' / 'po')
     # no settings file, no conf.py: the extension's default beside the (missing) conf.py
     assert settings.resolve(tmp_path / 'none', tmp_path)['handbook_cards'] == \
         str(tmp_path / 'cards.tsv')

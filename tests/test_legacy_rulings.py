@@ -408,9 +408,17 @@ BAD_SETTINGS = [
     # (the settings file, the report: line and message)
     ("planned_sections = ['调整中']\nplanned_section = ['已写']\n",
      "2: ERROR: unknown setting 'planned_section'; the settings are author, cards, "
-     "changed_markers, faq_pages, faq_url, meta_http_equiv, outside_files, planned_sections, "
-     "raw_html, ruling_hosts, source_headers, superseded_markers, title (e.g. planned_sections "
-     "= ['调整中'])"),
+     "changed_markers, faq_pages, faq_url, locale_dir, meta_http_equiv, outside_files, "
+     "planned_sections, raw_html, ruling_hosts, source_headers, superseded_markers, title "
+     "(e.g. planned_sections = ['调整中'])"),
+    # the catalogs' folder need not exist (make intl-update makes it), but is no file
+    ("locale_dir = 'index.rst'\n",
+     "1: ERROR: setting 'locale_dir' names 'index.rst', which is a file (index.rst); "
+     "write the path of the folder of the catalogs (<language>/LC_MESSAGES/*.po) relative to "
+     "the settings file"),
+    ("locale_dir = ['../locale']\n",
+     "1: ERROR: setting 'locale_dir' must be a path (a string), relative to the settings file, "
+     "not a list; e.g. locale_dir = '../locale'"),
     ("title = ''\n",
      "1: ERROR: setting 'title' must be a string, the handbook's name, not an empty string; "
      "e.g. title = '某某裁定手册'"),
@@ -497,6 +505,26 @@ def test_bad_settings_are_located_errors(make_app, rootdir, tmp_path, text, repo
                    confoverrides={'handbook_cards': 'data/cards.tsv'})
     assert [w for w in warnings(app) if 'handbook.settings' in w] == \
         [f'handbook.toml:{report} [handbook.settings]']
+
+
+def test_a_translated_edition_reads_the_handbooks_own_catalogs(make_app, rootdir, tmp_path):
+    """``locale_dir`` in handbook.toml: the handbook's catalogs, relative to
+    the file.  With this project's conf.py, an adopter's zh_TW edition was
+    translated by this project's catalogs (``locale/``, relative to conf.py),
+    and by none of its own (an adopter's round trip)."""
+    srcdir = tmp_path / 'book' / 'source'
+    shutil.copytree(rootdir / 'test-intl', srcdir)
+    (srcdir / 'locale').rename(tmp_path / 'book' / 'catalogs')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    assert '<title>测试手册</title>' in html(app)  # conf.py's locale/ is gone: untranslated
+    (srcdir / 'handbook.toml').write_text("locale_dir = '../catalogs'\n", encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    assert app.config.handbook_locale_dir == str(tmp_path / 'book' / 'catalogs')
+    assert '<title>測試手冊</title>' in html(app)
+    assert '<div class="line">1. 入連鎖的效果。</div>' in html(app)
+    assert [w for w in warnings(app) if 'handbook.settings' in w] == []
 
 
 @pytest.mark.parametrize(('text', 'report'), [

@@ -189,21 +189,23 @@ def test_a_path_with_a_space_is_refused_before_anything_runs(tmp_path, variable)
     assert not (spaced / 'build').exists()
 
 
-@pytest.mark.parametrize('target', ['intl-update', 'intl-zh_TW'])
+@pytest.mark.parametrize('target', [['intl-update'], ['intl-zh_TW'],
+                                    ['html', 'LANGUAGE=zh_TW']])
 def test_another_handbooks_catalogs_are_never_this_projects(tmp_path, target):
     """``make intl-zh_TW SOURCEDIR=<another handbook>`` rewrote this project's
-    catalogs in locale/ with that handbook's messages (an adopter's round
-    trip).  Without LOCALEDIR, make stops before anything runs, naming the
-    handbook's own; this project's catalogs stay as they are."""
+    catalogs in locale/ with that handbook's messages, and its zh_TW edition
+    was translated by them (an adopter's round trip).  Without catalogs of
+    its own (``locale_dir`` in its handbook.toml, or LOCALEDIR), make stops
+    before anything runs, naming them; this project's catalogs stay as they are."""
     other = source(tmp_path, 'other')
     before = files(ROOT / 'locale')
-    done = subprocess.run(make_command(target, f'SOURCEDIR={other}',
+    done = subprocess.run(make_command(*target, f'SOURCEDIR={other}',
                                        f'BUILDDIR={tmp_path / "build"}'),
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2
     assert (f'SOURCEDIR {other} is another handbook than this project\'s, whose catalogs are '
-            f'locale/: give its own, LOCALEDIR={tmp_path}/locale for example.  Stop.'
-            ) in done.stderr
+            f"locale/: give it its own, locale_dir = '../locale' in {other}/handbook.toml for "
+            f'example (or LOCALEDIR={tmp_path}/locale).  Stop.') in done.stderr
     assert not (tmp_path / 'build').exists()
     assert files(ROOT / 'locale') == before
 

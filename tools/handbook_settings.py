@@ -2,7 +2,7 @@
 """The settings a build of a handbook uses, for the targets that do not build it.
 
 ``make preview`` (the registry it watches), ``make intl-zh_TW`` (the registry
-whose zh_TW aliases it refreshes) and ``make linkcheck-changed`` (the
+whose zh_TW aliases it refreshes, the catalogs it writes) and ``make linkcheck-changed`` (the
 registry and the FAQ address whose links it checks) work on the registry and
 settings that ``make html`` would use for the same ``SOURCEDIR`` and
 ``CONFDIR``, first to last:
@@ -15,7 +15,8 @@ settings that ``make html`` would use for the same ``SOURCEDIR`` and
 
 Usage: ``python3 tools/handbook_settings.py --srcdir SOURCEDIR --confdir
 CONFDIR [--cards CARDS] [NAME]`` prints the value of the config value NAME
-(default ``handbook_cards``, as an absolute path); the Makefile calls it.
+(default ``handbook_cards``; it and ``handbook_locale_dir``, the catalogs'
+folder, as absolute paths); the Makefile calls it.
 
 Standard library only, like ``make linkcheck-changed``, which runs without
 the venv: ``conf.py`` is run as Sphinx runs it
@@ -39,6 +40,8 @@ from handbook.core import settings  # noqa: E402  (reading it needs no Sphinx)
 
 #: the registry where neither CARDS, the settings file nor conf.py names one
 DEFAULT_CARDS = 'cards.tsv'
+#: the catalogs' folder where neither the settings file nor conf.py names one
+DEFAULT_LOCALE_DIR = 'locale'
 
 
 def resolve(srcdir: str | os.PathLike[str], confdir: str | os.PathLike[str],
@@ -50,6 +53,9 @@ def resolve(srcdir: str | os.PathLike[str], confdir: str | os.PathLike[str],
     registry = Path(cards) if cards else Path(confdir) / values.get('handbook_cards',
                                                                        DEFAULT_CARDS)
     values['handbook_cards'] = str(registry.resolve())
+    # the settings file's is absolute already; conf.py's relative to it
+    values['handbook_locale_dir'] = str((Path(confdir) / values.get(
+        'handbook_locale_dir', DEFAULT_LOCALE_DIR)).resolve())
     return values
 
 

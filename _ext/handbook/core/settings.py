@@ -22,6 +22,7 @@ settings, never this one's::
     meta_http_equiv = false                 # let pages set meta http-equiv (refresh)
     title = '某某裁定手册'                    # its name (pages' titles, EPUB; its own EPUB identifier)
     author = '某某编辑组'                     # its editors (copyright, EPUB publisher)
+    locale_dir = '../locale'                # its catalogs (translations/), relative to this file
 
 Every key is optional; each sets one config value (:data:`KEYS`), and
 ``title`` and ``author`` the values conf.py derives from them too
@@ -117,6 +118,10 @@ KEYS: dict[str, Key] = {
     # adopter's site and EPUB carried this project's name and identifier)
     'title': Key('project', "a string, the handbook's name", "title = '某某裁定手册'"),
     'author': Key('author', "a string, its editors' name", "author = '某某编辑组'"),
+    # its catalogs, where its translated editions come from (handbook.translations):
+    # with this project's conf.py, an adopter's zh_TW edition read this project's
+    'locale_dir': Key('handbook_locale_dir', 'a path (a string), relative to the settings file',
+                      "locale_dir = '../locale'"),
     # what a page may do (handbook.core.safe_reading): off unless every writer is trusted
     'raw_html': Key('handbook_raw_html', 'true or false', 'raw_html = true'),
     'outside_files': Key('handbook_outside_files', 'true or false', 'outside_files = true'),
@@ -210,9 +215,17 @@ def _check(key: str, value: Any, path: Path) -> tuple[Any, str | None]:
     if key in ('title', 'author'):
         return (value.strip(), None) if isinstance(value, str) and value.strip() \
             else (None, wrong)
-    if key in ('cards', 'faq_url'):
+    if key in ('cards', 'faq_url', 'locale_dir'):
         if not isinstance(value, str) or not value.strip():
             return None, wrong
+        if key == 'locale_dir':
+            # it need not exist yet: make intl-update creates it
+            folder = (path.parent / value).resolve()
+            if folder.exists() and not folder.is_dir():
+                return None, (f'names {value!r}, which is a file ({folder}); write the path '
+                              'of the folder of the catalogs (<language>/LC_MESSAGES/*.po) '
+                              'relative to the settings file')
+            return str(folder), None
         if key == 'cards':
             registry = (path.parent / value).resolve()
             if not registry.is_file():

@@ -9,7 +9,8 @@ them into ``locale/<lang>/LC_MESSAGES/<page>.po``, and
 ``_build/html/zh_TW``.
 
 **Catalogs.**  ``handbook_locale_dir`` (relative to conf.py, default
-``locale``) holds ``<lang>/LC_MESSAGES/<page>.po`` and ``handbook.po``, the
+``locale``; a handbook's own: ``locale_dir`` in its handbook.toml,
+:mod:`handbook.core.settings`) holds ``<lang>/LC_MESSAGES/<page>.po`` and ``handbook.po``, the
 catalog of the texts the extensions generate (``_('卡片数据库')`` with
 ``_ = get_translation('handbook')``; msgids are Chinese).  At
 ``config-inited`` the catalogs of the build's language are compiled with
