@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -28,7 +29,16 @@ def run(capsys, monkeypatch, root: str, *args: str) -> tuple[int, list[str]]:
     monkeypatch.chdir(ROOT)
     path = f'tests/roots/test-{root}'
     status = check.main(['--srcdir', path, '--confdir', path, *args])
-    return status, capsys.readouterr().out.splitlines()
+    return status, output(capsys, ROOT / path)
+
+
+def output(capsys, srcdir: Path) -> list[str]:
+    """What the runner printed, but the line before the summary, which says
+    what it read (test_the_summary_names_what_it_read)."""
+    out = capsys.readouterr().out.splitlines()
+    read = out.pop(-2)
+    assert read.startswith('make check: read ') and f' of {srcdir}' in read, read
+    return out
 
 
 P = 'tests/roots/test-check-'
@@ -156,8 +166,7 @@ def test_a_row_a_page_quotes_plainly_is_not_unused(capsys, monkeypatch, tmp_path
         page.write('| 「没有页面用的卡」 is quoted plainly.\n')
     monkeypatch.chdir(tmp_path)
     assert check.main(['--srcdir', 'registry', '--confdir', 'registry']) == 1
-    out = capsys.readouterr().out.splitlines()
-    assert out == [
+    assert output(capsys, root) == [
         'registry/index.rst:5: warning: 「没有页面用的卡」 is a card name in the registry but not '
         'linked: write 「`没有页面用的卡`_」 (make fix does it) [handbook.unlinked]',
         'make check: 1 warning (handbook.unlinked 1)']
@@ -354,7 +363,20 @@ def test_a_row_a_did_you_mean_names_is_not_said_unused(capsys, monkeypatch, tmp_
     monkeypatch.chdir(tmp_path)
     status = check.main(['--srcdir', str(root), '--confdir', str(root), '--notes', 'each'])
     assert status == 1
-    assert capsys.readouterr().out.splitlines() == [
+    assert output(capsys, root) == [
         'yearly-faq/faq/2021.rst:37: error: unknown card name 「火焰地狱」: did you mean 「火炎地狱」? If it '
         'is a new card, add a row to links.rst. [handbook.card]',
         'make check: 1 error (handbook.card 1)']
+
+
+def test_the_summary_names_what_it_read(capsys, monkeypatch):
+    """``make -C <clone> check SOURCEDIR=source`` from an adopter's folder
+    checked the clone's pages (make resolves a relative path in the folder it
+    runs in) and said "no problems" (an adopter's round trip).  The line
+    before the summary names the folder and the registry read."""
+    monkeypatch.chdir(ROOT)
+    path = 'tests/roots/test-check-clean'
+    check.main(['--srcdir', path, '--confdir', path])
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == [f'make check: read 2 pages of {ROOT / path}, the registry '
+                        f'{ROOT / path / "cards.tsv"}', 'make check: no problems']

@@ -414,6 +414,11 @@ def check(args: argparse.Namespace) -> int:
             print(f'note: {first.kind} {text}')
         if annotate:
             print(first.annotation(text))
+    # what was checked: with make -C, a relative SOURCEDIR is the clone's folder
+    # (an adopter's round trip checked this project's pages and was told no problems)
+    registry = getattr(env.config, 'handbook_cards', None)
+    print(f'make check: read {plural(len(env.found_docs), "page")} of {args.srcdir.resolve()}'
+          + (f', the registry {Path(env.srcdir, registry)}' if registry else ''))
     print(summary(problems))
     return 1 if any(p.failure for p in problems) else 0
 
