@@ -87,6 +87,14 @@ ifneq ($(SPACED),)
 $(error $(SPACED) holds a space ('$($(SPACED))'), which make cannot pass on as one path: give a path without spaces, e.g. a link to it, ln -s '$($(SPACED))' /tmp/handbook-$(shell echo $(SPACED) | tr A-Z a-z)$(suffix $(lastword $($(SPACED)))))
 endif
 
+# make -C <this folder> resolves a relative path here, not in the folder it was
+# typed in (an adopter's round trip: make -C <clone> check SOURCEDIR=source checked
+# this project's pages).  Where both folders have it, make stops and says so.
+ELSEWHERE := $(if $(filter-out $(CURDIR),$(PWD)),$(firstword $(foreach v,SOURCEDIR CONFDIR BUILDDIR CARDS LOCALEDIR,$(if $(and $(filter command line,$(origin $(v))),$(filter-out /%,$($(v))),$(wildcard $(PWD)/$($(v)))),$(v)))))
+ifneq ($(ELSEWHERE),)
+$(error $(ELSEWHERE)=$($(ELSEWHERE)) is read in $(CURDIR), where make -C runs, not in $(PWD), which has one too: give an absolute path, $(ELSEWHERE)=$(abspath $(PWD)/$($(ELSEWHERE))) or $(ELSEWHERE)=$(CURDIR)/$($(ELSEWHERE)))
+endif
+
 .DEFAULT_GOAL := help
 .PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
 .PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench own-catalogs

@@ -189,6 +189,27 @@ def test_a_path_with_a_space_is_refused_before_anything_runs(tmp_path, variable)
     assert not (spaced / 'build').exists()
 
 
+def test_a_relative_path_make_c_would_read_in_another_folder_is_refused(tmp_path):
+    """``make -C <clone> check SOURCEDIR=source``, typed in an adopter's
+    folder that has a source/: make read the clone's source/ (an adopter's
+    round trip).  make stops, giving both absolute paths; a path only the
+    clone has, or an absolute one, goes on."""
+    (tmp_path / 'source').mkdir()
+    env = {**os.environ, 'PWD': str(tmp_path)}  # as the adopter's shell sets it
+
+    def make(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(['make', '-n', '-C', str(ROOT), 'check', *args], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, check=False)
+
+    done = make('SOURCEDIR=source')
+    assert done.returncode == 2
+    assert (f'SOURCEDIR=source is read in {ROOT}, where make -C runs, not in {tmp_path}, which '
+            f'has one too: give an absolute path, SOURCEDIR={tmp_path}/source or '
+            f'SOURCEDIR={ROOT}/source.  Stop.') in done.stderr
+    assert make(f'SOURCEDIR={tmp_path}/source').returncode == 0
+    assert make('SOURCEDIR=tests/roots/test-check-clean').returncode == 0
+
+
 @pytest.mark.parametrize('target', [['intl-update'], ['intl-zh_TW'],
                                     ['html', 'LANGUAGE=zh_TW']])
 def test_another_handbooks_catalogs_are_never_this_projects(tmp_path, target):
