@@ -46,3 +46,19 @@ def test_no_english_of_the_theme_on_any_page(make_app, rootdir, tmp_path, langua
     assert {'zh_CN': '最后更新于', 'zh_TW': '最後更新於'}[language] in page
     assert {'zh_CN': '下一页', 'zh_TW': '下一頁'}[language] in page
     assert len(re.findall(r'aria-label="[^"]*" class="toctree-checkbox"', page)) >= 2
+
+
+@pytest.mark.parametrize('favicon', ['', 'https://example.org/icon.png'])
+def test_every_page_has_an_icon_and_asks_for_no_favicon_ico(make_app, rootdir, tmp_path,
+                                                            favicon):
+    """A handbook without an icon of its own: every page asked the server for
+    /favicon.ico, a 404 (a reader's round trip).  An empty icon then; its
+    ``html_favicon`` where it has one, alone."""
+    shutil.copytree(rootdir / 'test-navigation', tmp_path / 'navigation')
+    app = make_app('html', srcdir=tmp_path / 'navigation', builddir=tmp_path / '_build',
+                   confoverrides={'extensions': ['handbook.publishing.theme'],
+                                  'html_favicon': favicon})
+    app.build()
+    for page in sorted(app.outdir.rglob('*.html')):
+        icons = re.findall(r'<link rel="[^"]*icon" href="([^"]*)"', page.read_text('utf-8'))
+        assert icons == [favicon or 'data:,'], page.relative_to(app.outdir)
