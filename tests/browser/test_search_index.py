@@ -489,7 +489,8 @@ def test_the_struck_words_of_a_ruling_struck_in_part_show_struck(make_app, deskt
     srcdir = tmp_path / 'struck'
     shutil.copytree(Path(__file__).parents[1] / 'roots' / 'test-ruling-search', srcdir)
     with (srcdir / 'index.rst').open('a', encoding='utf-8') as page:
-        page.write('\n| 「`神之宣告`_」的效果\\ :strike:`不能`\\ 可以发动。\\ :ruling:`18/4/1`\n')
+        # the newest of its section that says 可以发动: the section's snippet below
+        page.write('\n| 「`神之宣告`_」的效果\\ :strike:`不能`\\ 可以发动。\\ :ruling:`22/4/1`\n')
     app = make_app('html', srcdir=srcdir, freshenv=True)
     app.build()
     with serve(Path(app.outdir)) as base:
@@ -500,12 +501,37 @@ def test_the_struck_words_of_a_ruling_struck_in_part_show_struck(make_app, deskt
         assert result.locator('p.ruling-result-text').inner_text() == '「神之宣告」的效果不能可以发动。'
         assert result.locator('p.ruling-result-text del').all_inner_texts() == ['不能']
         assert result.locator('p.ruling-result-text mark').all_inner_texts() == ['可以发动']
+        # the section's snippet below, from that ruling: struck too
+        sections_done(desktop)
+        snippet = desktop.locator('#search-results ul.search > li p.context').filter(
+            has_text='的效果不能')
+        assert snippet.locator('del').all_inner_texts() == ['不能']
         desktop.goto(f'{base}other.html')
         desktop.locator('#searchbox input[name="q"], input.sidebar-search').first.focus()
         desktop.keyboard.type('的效果不能')
         option = desktop.locator('ul.handbook-search-options li.handbook-search-ruling').first
         option.wait_for()
         assert option.locator('del').all_inner_texts() == ['不能']
+
+
+@pytest.mark.sphinx('html', testroot='yearly-faq', srcdir='yearly-faq-struck-snippet',
+                    freshenv=True)
+def test_a_sections_snippet_from_an_overturned_ruling_is_struck(app, desktop):
+    """A section result's snippet that is an overturned ruling (a whole line
+    in ``:strike:``) shows it struck, as the results above do (a reader's
+    round trip: below them, it read as current)."""
+    app.build()
+    with serve(Path(app.outdir)) as base:
+        desktop.goto(f'{base}search.html?q={quote("一时除外")}')
+        sections_done(desktop)
+        results = desktop.locator('#search-results ul.search > li')
+        # the question, asked in 2019 (open) and answered in 2021 (struck)
+        assert results.locator('a').all_inner_texts() == ['2021 > 1/5', '2019年 > 4/17']
+        struck, asked = (results.nth(i).locator('p.context') for i in (0, 1))
+        assert struck.inner_text() == asked.inner_text() == (
+            '「死者苏生」特殊召唤的怪兽被一时除外的场合，是否还受「来自墓场的呼声」的效果影响，调整中。')
+        assert struck.locator('del').all_inner_texts() == [struck.inner_text()]
+        assert asked.locator('del').count() == 0
 
 
 @pytest.mark.sphinx('html', testroot='yearly-faq', srcdir='yearly-faq-box-statuses', freshenv=True)

@@ -1027,7 +1027,9 @@ const RulingSearch = (() => {
     return results;
   };
 
-  /** A snippet of a document's text around the first match, as Sphinx's. */
+  /** A snippet of a document's text around the first match, as Sphinx's;
+   * a ruling's struck words struck, as in the results above (a reader's round
+   * trip: an overturned ruling read as current there). */
   const snippet = async (doc, terms) => {
     const ruling = isRuling(doc);
     const [entry] = await entriesOf([doc], ruling ? "r" : "b");
@@ -1036,10 +1038,17 @@ const RulingSearch = (() => {
     const found = terms.flatMap((term) => term.alternatives)
       .filter((alternative) => alternative.text)
       .map((alternative) => folded.indexOf(alternative.text)).filter((i) => i > -1);
-    const start = found.length ? Math.max(starts[Math.min(...found)] - 120, 0) : 0;
-    const summary = element("p", "context");
-    summary.textContent = (start > 0 ? "..." : "") + text.substr(start, 240).trim()
-      + (start + 240 < text.length ? "..." : "");
+    let start = found.length ? Math.max(starts[Math.min(...found)] - 120, 0) : 0;
+    const cut = text.substr(start, 240);
+    const shown = cut.trim();
+    start += cut.length - cut.trimStart().length;
+    // overturned where each of its places is; else the words struck, if any
+    const struck = !ruling ? []
+      : entry[3].every((place) => place[4] & STRUCK) ? [[0, text.length]] : entry[4] || [];
+    const summary = highlighted("p", "context", shown, "", [],
+                                struck.map(([from, to]) => [from - start, to - start]));
+    if (start > 0) summary.prepend("...");
+    if (start + shown.length < text.length) summary.append("...");
     return summary;
   };
 
