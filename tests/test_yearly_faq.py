@@ -627,18 +627,39 @@ def test_the_fixes_the_day_notes_give_work(make_app, rootdir, tmp_path):
     ('01-05', 'write its day as 1/5'),
     ('Jan 5', 'title it with its day, month/day (1/5)'),
     ('-1/5', 'title it with its day, month/day (1/5)'),
+    ('备注', 'title it with its day, month/day (1/5); if they are no rulings, write them as a '
+           'paragraph, without the |'),
 ])
 def test_a_day_mistyped_says_its_lines_are_no_rulings(make_app, rootdir, tmp_path, title, fix):
     """A section of a month that holds lines but whose title is no day (an
     editor's round trip: their rulings left the card pages unsaid) gets a
-    note at its title, with the title to write."""
+    warning at its title, with the title to write: a CI maintainer's round
+    trip saw them lost with a note (``1-5``), or without a word (``备注``),
+    and CI passing."""
     srcdir = edited_root(rootdir, tmp_path, 'mistyped', {
-        'faq/2021.rst': [('\n1/5\n-------\n', f'\n{title}\n{"-" * max(len(title), 3)}\n')]})
-    app = warning_free_build(make_app, srcdir)
-    assert notes(app, srcdir) == [
-        f"faq/2021.rst:18: note: section '{title}' of '21/01' is not read as a day, so its lines "
-        f'are no rulings: {fix} [handbook.ruling-day]']
+        'faq/2021.rst': [('\n1/5\n-------\n', f'\n{title}\n{"-" * max(len(title) * 2, 3)}\n')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [line.replace(f'{srcdir}/', '') for line in own_warnings(app)] == [
+        f"faq/2021.rst:18: WARNING: section '{title}' of '21/01' is not read as a day, so its "
+        f'lines are no rulings: {fix} [handbook.ruling-day]']
     assert not [r for r in exported(app) if r[2] == '2021-01-05']
+
+
+def test_a_sections_lines_that_are_no_days_are_said_only_where_shaped_as_a_days(
+        make_app, rootdir, tmp_path):
+    """A section of a month titled with no day: its lines written as a
+    paragraph, as the warning says (or lines that name no card and no
+    source), are a note's, said nothing; the other days' rulings stay."""
+    srcdir = edited_root(rootdir, tmp_path, 'remarks', {
+        'faq/2021.rst': [('\n1/5\n-------\n\n| 邮件：\n| 「`倍倍伤害`_」',
+                          '\n备注\n----\n\n邮件：\n「`倍倍伤害`_」'),
+                         ('\n| :strike:`「死者苏生」', '\n:strike:`「死者苏生」'),
+                         ('\n| wiki:\n| 「`手札抹杀`_」', '\n| 以下为补充。\n\n说明\n----\n\n| 见上。\n\n'
+                                                     '1/5\n---\n\n| wiki:\n| 「`手札抹杀`_」')]})
+    app = quiet_build(make_app, srcdir)
+    assert [r[1] for r in EXPORTED if r not in exported(app)] == [
+        'ruling-2021-01-05-倍倍伤害', 'ruling-2021-01-05-死者苏生']
 
 
 @pytest.mark.parametrize(('title', 'fix'), [

@@ -377,8 +377,9 @@ def days(document: nodes.document, today: datetime.date,
             # a title that starts with a day and goes on (1/5（补充）), under a
             # section that says it holds days (21/01, 1月, 2021年)
             m = _STARTS_WITH_DAY.match(read)
-            if m is None and says_so and any(map(str.isdigit, read)) and _has_lines(section):
-                _not_a_day(section, parent, read, at, config)  # a day mistyped: 1-5, Jan 5
+            if m is None and says_so and _has_lines(section) and (
+                    any(map(str.isdigit, read)) or _ruling_shaped(section)):
+                _not_a_day(section, parent, read, at)  # a day mistyped (1-5, Jan 5), or 备注
             if m is None or not says_so:
                 continue
         if month_of is not None and says_so and not 1 <= int(month_of[2]) <= 12 \
@@ -557,15 +558,29 @@ def _is_month(section: nodes.section) -> bool:
         or any(isinstance(child, nodes.section) for child in section.children))
 
 
-def _not_a_day(section: nodes.section, month: nodes.section, read: str, at: str | nodes.Element,
-               config: Config | None) -> None:
-    """The note of a section of a month, holding lines, whose title is no day."""
+def _ruling_shaped(section: nodes.section) -> bool:
+    """Whether a line of *section*'s own line blocks names a card or is a
+    source's header (``| 数据库：``): the lines of a day, not a note's."""
+    return any(is_card_link(node) or (isinstance(node, nodes.line) and label_of(node))
+               for block in section.children if isinstance(block, nodes.line_block)
+               for node in block.findall(nodes.Element))
+
+
+def _not_a_day(section: nodes.section, month: nodes.section, read: str,
+               at: str | nodes.Element) -> None:
+    """A warning for a section of a month, holding lines, whose title is no
+    day: a day mistyped (``1-5``, ``Jan 5``), or lines shaped as a day's
+    under another title (``备注``).  Its lines would be lost to the card
+    pages, the search and the feed, which CI must not let pass (a CI
+    maintainer's round trip: it was a note, or nothing)."""
     typed = _DAY_TYPED.match(read)
     fix = (f'write its day as {int(typed[1])}/{int(typed[2])}' if typed
            else 'title it with its day, month/day (1/5)')
-    reports.note(f'section {title_of(section)!r} of {title_of(month)!r} is not read as a day, so '
-                 f'its lines are no rulings: {fix}', location=at, subtype='ruling-day',
-                 config=config)
+    if not any(map(str.isdigit, read)):  # its lines may be a note's: the way to say so
+        fix += '; if they are no rulings, write them as a paragraph, without the |'
+    reports.warning(f'section {title_of(section)!r} of {title_of(month)!r} is not read as a '
+                    f'day, so its lines are no rulings: {fix}', location=at,
+                    subtype='ruling-day')
 
 
 def _title_line(title: nodes.Element) -> str | nodes.Element:
