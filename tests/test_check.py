@@ -380,3 +380,31 @@ def test_the_summary_names_what_it_read(capsys, monkeypatch):
     out = capsys.readouterr().out.splitlines()
     assert out[-2:] == [f'make check: read 2 pages of {ROOT / path}, the registry '
                         f'{ROOT / path / "cards.tsv"}', 'make check: no problems']
+
+
+def test_notes_of_one_kind_with_different_fixes_are_each_said(capsys, monkeypatch, tmp_path):
+    """Three slips whose notes share a kind (handbook.ruling-day) but not a
+    fix: the grouped line said the first one's fix of all three (a CI
+    maintainer's round trip).  A kind said in general (NOTE_KINDS) stays one
+    line; another, one line per message, its particulars aside."""
+    root = tmp_path / 'yearly-faq'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-yearly-faq', root)
+    edits = {'faq/2019.rst': ('\n4/17\n----\n', '\n4/17（补充）\n------------\n'),
+             'faq/2021.rst': ('| 数据库：\n', '| 数据库\n')}
+    for name, (old, new) in edits.items():
+        page = root / name
+        page.write_text(page.read_text(encoding='utf-8').replace(old, new, 1), encoding='utf-8')
+    with (root / 'chapter.rst').open('a', encoding='utf-8') as page:
+        page.write('\n| 一行 \n| 又一行 \n')  # two of a kind said in general
+    monkeypatch.chdir(tmp_path)
+    assert check.main(['--srcdir', 'yearly-faq', '--confdir', 'yearly-faq']) == 0
+    assert output(capsys, root) == [
+        "note: handbook.ruling-day ×1 (yearly-faq/faq/2019.rst:12): day section '4/17（补充）' "
+        "of '19/04' is read as the day 4/17: its lines are rulings of that day (a line of "
+        'another day needs a section of its own)',
+        "note: handbook.ruling-day ×1 (yearly-faq/faq/2021.rst:28): the line '数据库' is read as "
+        'the source header of the lines below it: write "| 数据库：" (a header ends with its '
+        'colon)',
+        'note: sphinx-lint.trailing-whitespace ×2 (yearly-faq/chapter.rst:19, '
+        f'yearly-faq/chapter.rst:20): {check.NOTE_KINDS["sphinx-lint.trailing-whitespace"]}',
+        'make check: no problems; 4 notes']

@@ -28,9 +28,10 @@ grouped, one line per kind, with their count and first three locations::
 
     note: handbook.ruling-https ×142 (source/a.rst:3, source/a.rst:9, source/b.rst:1, …): …
 
-(the text says what the kind is and how to fix it, from ``NOTE_KINDS``; for a
-kind with a single note it is that note's own message, for a kind not listed
-there ``e.g.`` and the first note's message), then one summary line with the
+(the text says what the kind is and how to fix it, from ``NOTE_KINDS``; a
+kind not listed there gets a line per message, its quoted texts and numbers
+aside, with ``e.g.`` and the first note's message where it has more than one
+note), then the folder and registry read, and one summary line with the
 counts of errors and warnings by kind and the number of notes::
 
     make check: 2 errors (handbook.card 1, handbook.registry 1), 1 warning (handbook.unlinked 1); 143 notes
@@ -318,14 +319,23 @@ def without_repeats(lint: list[Problem], others: list[Problem]) -> list[Problem]
     return [p for p in lint if p.severity != 'warning' or (p.path, p.line) not in failing]
 
 
+#: what differs between two notes of one message: a quoted text, a number
+_PARTICULARS = re.compile(r"'[^']*'|\"[^\"]*\"|「[^」]*」|\d+")
+
+
 def grouped_notes(notes: list[Problem]) -> list[tuple[Problem, str]]:
     """One entry per kind of note, by kind: its first note, and the text of
-    its line after ``note: <kind> ``: ``×count (first locations): text``."""
-    by_kind: dict[str, list[Problem]] = {}
+    its line after ``note: <kind> ``: ``×count (first locations): text``.  A
+    kind that ``NOTE_KINDS`` does not say in general gets an entry per
+    message, its particulars aside (a CI maintainer's round trip: three
+    slips of one kind, each with its own fix, were shown one's)."""
+    by_kind: dict[tuple[str, str], list[Problem]] = {}
     for note in sorted(notes):
-        by_kind.setdefault(note.kind, []).append(note)
+        shape = '' if note.kind in NOTE_KINDS else _PARTICULARS.sub('…', note.message)
+        by_kind.setdefault((note.kind, shape), []).append(note)
     out = []
-    for kind, group in sorted(by_kind.items()):
+    for (kind, _shape), group in sorted(by_kind.items(), key=lambda item: (item[0][0],
+                                                                           item[1][0])):
         places = [n.where or '?' for n in group[:NOTE_LOCATIONS]]
         if len(group) > NOTE_LOCATIONS:
             places.append('…')
