@@ -79,8 +79,10 @@ def test_docutils_and_sphinx_errors(capsys, monkeypatch):
     assert status == 1
     p = P + 'docutils/index.rst'
     assert out == [
-        f'{p}:9: error: Unknown interpreted text role "unknown". [docutils]',
-        f'{p}:13: error: Unknown directive type "unknown-directive". [docutils]',
+        f'{p}:9: error: Unknown interpreted text role "unknown". Check its name: no extension '
+        "loaded gives a role 'unknown' [docutils]",
+        f'{p}:13: error: Unknown directive type "unknown-directive". Check its name: no '
+        "extension loaded gives a directive 'unknown-directive' [docutils]",
         f"{p}:16: error: anonymous link '`旋风`__' has no target (the page has 1 anonymous links "
         '`…`__ and 0 anonymous targets .. __: URL, which pair up in order): write its https:// '
         'address inside the link, `旋风 <https://…>`__, or 「`旋风`_」 for the card '
@@ -88,7 +90,8 @@ def test_docutils_and_sphinx_errors(capsys, monkeypatch):
         f'{p}:18: error: `17/3/24 <https://www.db.yugioh-card.com/x>` is not a link: write '
         '`17/3/24 <https://www.db.yugioh-card.com/x>`__ (two underscores after the closing '
         'backquote) [handbook.markup]',
-        f'{p}:22: error: Unexpected indentation. [docutils]',
+        f'{p}:22: error: Unexpected indentation. Indent the line as the line above it, or '
+        'leave a blank line before it if it starts a block of its own [docutils]',
         f'{p}:24: error: role :ref: not recognised: next to Chinese text write `\\ ` before it: '
         '…见\\ :ref:`标签` [handbook.markup]',
         # Chinese text after the closing backquote too: the role's text runs on to the
@@ -96,7 +99,8 @@ def test_docutils_and_sphinx_errors(capsys, monkeypatch):
         f'{p}:26: error: role :ref: not recognised: next to Chinese text write `\\ ` before it, '
         'and after its closing backquote: …见\\ :ref:`标签`\\ 「… [handbook.markup]',
         # (sphinx-lint's "missing space after role" here too, with no fix: left out)
-        f'{p}:30: warning: Title underline too short. [docutils]',
+        f'{p}:30: warning: Title underline too short. Underline it with 14 characters or more: '
+        'a Chinese character counts 2 (readers see the title all the same) [docutils]',
         'make check: 7 errors (docutils 3, handbook.anonymous-link 1, handbook.markup 3), '
         '1 warning (docutils 1)',
     ]
@@ -115,7 +119,9 @@ def test_references_labels_toctree_rulings(capsys, monkeypatch):
         'if it is a new card, add a row to cards.tsv. [handbook.card]',
         f"{p}index.rst:19: error: ruling date '17/2/30' is not a calendar date; check the "
         'month and the day [handbook.ruling]',
-        f"{p}orphan.rst:1: warning: document isn't included in any toctree [toc.not_included]",
+        f"{p}orphan.rst:1: warning: document isn't included in any toctree: add it to a toctree "
+        "(the index page's), or write :orphan: as its first line if links alone lead to it "
+        '[toc.not_included]',
         f"{p}other.rst:6: warning: duplicate label '同时处理': index.rst:6 defines it already; "
         'labels are unique across the handbook: rename one (and the :ref: that mean it) '
         '[handbook.label]',
@@ -408,3 +414,37 @@ def test_notes_of_one_kind_with_different_fixes_are_each_said(capsys, monkeypatc
         'note: sphinx-lint.trailing-whitespace ×2 (yearly-faq/chapter.rst:19, '
         f'yearly-faq/chapter.rst:20): {check.NOTE_KINDS["sphinx-lint.trailing-whitespace"]}',
         'make check: no problems; 4 notes']
+
+
+def test_sphinxs_and_docutils_reports_get_their_fix(capsys, monkeypatch, tmp_path):
+    """Sphinx's and docutils' own reports said no fix, one of them only its
+    first line (an include's reason is on its second), and an unclosed role
+    was said twice, once without one (a CI maintainer's round trip).  A
+    missing image, broken for readers, is an error."""
+    root = tmp_path / 'clean'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-check-clean', root)
+    with (root / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write('\n.. include:: nope.rst\n\n.. image:: img/nope.png\n\n.. nope:: x\n\n'
+                   '| :strike:`「旋风」不能发动。\n\n同时处理的例外情况\n================\n\n正文。\n\n'
+                   '.. toctree::\n\n   gone\n')
+    (root / 'lonely.rst').write_text('孤页\n====\n\n正文。\n', encoding='utf-8')
+    monkeypatch.chdir(tmp_path)
+    assert check.main(['--srcdir', 'clean', '--confdir', 'clean']) == 1
+    assert output(capsys, root) == [
+        'clean/index.rst:33: error: the included file clean/nope.rst does not exist: create it, '
+        'or correct the path (relative to the page) [docutils]',
+        'clean/index.rst:35: error: image file not readable: img/nope.png: add it, or correct '
+        'the path (relative to the page) [image.not_readable]',
+        'clean/index.rst:37: error: Unknown directive type "nope". Check its name: no extension '
+        "loaded gives a directive 'nope' [docutils]",
+        'clean/index.rst:39: error: role :strike: is not closed (readers see its markup): write '
+        'its closing backquote after its text, :strike:`「旋风」不能发动。` [handbook.markup]',
+        'clean/index.rst:42: warning: Title underline too short. Underline it with 18 characters '
+        'or more: a Chinese character counts 2 (readers see the title all the same) [docutils]',
+        "clean/index.rst:46: warning: toctree contains reference to nonexisting document "
+        "'gone': remove the entry, or restore its page, gone.rst [toc.not_readable]",
+        "clean/lonely.rst:1: warning: document isn't included in any toctree: add it to a "
+        "toctree (the index page's), or write :orphan: as its first line if links alone lead "
+        'to it [toc.not_included]',
+        'make check: 4 errors (docutils 2, handbook.markup 1, image.not_readable 1), 3 warnings '
+        '(docutils 1, toc.not_included 1, toc.not_readable 1)']

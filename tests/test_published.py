@@ -294,7 +294,8 @@ def test_a_build_that_fails_on_a_warning_keeps_the_site_and_its_staging(tmp_path
     page.write_text(text.replace('17/3/23', '17/2/30'), encoding='utf-8')
     done = build(srcdir, out, 'SPHINXOPTS=-q')
     assert done.returncode != 0  # (make's own status: 2 when its recipe failed)
-    assert f'make html: the build failed: the published site {out}/html is left as it was\n' \
+    assert ('make html: the build failed (the problems are above; make check lists each with '
+            f'its fix): the published site {out}/html is left as it was\n') \
         in done.stderr
     assert files(out / 'html') == good
     shutil.copy2(references['edited'], page)  # fixed (and edited), with its date
@@ -334,7 +335,8 @@ def test_a_full_disk_during_a_rebuild_leaves_the_good_site(tmp_path, references)
     assert said == [
         f'make html: error: cannot write {out}: the file is too large (File too large); free '
         'some space or make it writable, then run make html again',
-        f'make html: the build failed: the published site {out}/html is left as it was; the '
+        'make html: the build failed (the problems are above; make check lists each with its '
+        f'fix): the published site {out}/html is left as it was; the '
         'next build starts from scratch']
     assert files(out / 'html') == good  # not one page cut
     # the disk has room again: the next build is a clean build's, byte for byte

@@ -309,6 +309,24 @@ def test_page_date_in_a_shallow_clone(make_app, rootdir, tmp_path):
     assert last_updated(html(app, 'renamed')) == '2024-03-17'
 
 
+@has_git
+def test_a_missing_image_is_said_once_at_its_line(make_app, rootdir, tmp_path):
+    """A missing image in a page in git: Sphinx says it at its line, and
+    sphinx-last-updated-by-git said it again at the page's line 1, naming a
+    PosixPath (a CI maintainer's round trip)."""
+    src = tmp_path / 'src'
+    shutil.copytree(rootdir / 'test-publishing', src)
+    with (src / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write('\n.. image:: img/nope.png\n')
+    git(src, 'init', '-q')
+    git(src, 'add', '.')
+    git(src, 'commit', '-q', '-m', 'first')
+    app = make_app('html', srcdir=src)
+    app.build()
+    assert [w.split(': ', 1)[1] for w in warnings(app)] == [
+        'WARNING: image file not readable: img/nope.png [image.not_readable]']
+
+
 # -- redirects ---------------------------------------------------------------------------
 
 def redirect_target(app, old: str) -> str:

@@ -66,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
                 exception = True
             if status:
                 kept = failed(folders, exception=exception or status == 2)
-                print(f'make html: the build failed: the published site {args.site} is left as '
+                # what to do, for a CI log's reader too (a CI maintainer's round trip)
+                print(f'make html: the build failed (the problems are above; make check lists '
+                      f'each with its fix): the published site {args.site} is left as '
                       'it was' + ('' if kept else '; the next build starts from scratch'),
                       file=sys.stderr)
                 return status
