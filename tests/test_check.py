@@ -100,7 +100,8 @@ def test_docutils_and_sphinx_errors(capsys, monkeypatch):
         'and after its closing backquote: …见\\ :ref:`标签`\\ 「… [handbook.markup]',
         # (sphinx-lint's "missing space after role" here too, with no fix: left out)
         f'{p}:30: warning: Title underline too short. Underline it with 14 characters or more: '
-        'a Chinese character counts 2 (readers see the title all the same) [docutils]',
+        'a Chinese character counts 2 (readers see the title all the same; make fix does it) '
+        '[docutils]',
         'make check: 7 errors (docutils 3, handbook.anonymous-link 1, handbook.markup 3), '
         '1 warning (docutils 1)',
     ]
@@ -440,7 +441,8 @@ def test_sphinxs_and_docutils_reports_get_their_fix(capsys, monkeypatch, tmp_pat
         'clean/index.rst:39: error: role :strike: is not closed (readers see its markup): write '
         'its closing backquote after its text, :strike:`「旋风」不能发动。` [handbook.markup]',
         'clean/index.rst:42: warning: Title underline too short. Underline it with 18 characters '
-        'or more: a Chinese character counts 2 (readers see the title all the same) [docutils]',
+        'or more: a Chinese character counts 2 (readers see the title all the same; make fix does '
+        'it) [docutils]',
         "clean/index.rst:46: warning: toctree contains reference to nonexisting document "
         "'gone': remove the entry, or restore its page, gone.rst [toc.not_readable]",
         "clean/lonely.rst:1: warning: document isn't included in any toctree: add it to a "

@@ -402,3 +402,36 @@ def test_a_table_keeps_its_columns(handbook, make_app):
         f"rulings.rst:20: note: ruling URL 'http://{FAQ.format(2)}' is http: write "
         f'https://{FAQ.format(2)} (the same page over https; make fix rewrites it where its '
         'table column has room) [handbook.ruling-https]']
+
+
+#: a page's titles: (as written, as make fix leaves them)
+TITLES = [
+    ('同时处理的例外情况\n================\n', '同时处理的例外情况\n==================\n'),
+    ('==========\n第一章 概述\n==========\n', '===========\n第一章 概述\n===========\n'),
+    ('旋风的裁定\n----------\n', '旋风的裁定\n----------\n'),  # as long as it: stays
+    ('| 一行裁定。\n\n- 列表\n\n::\n\n   字面\n   ----\n', '| 一行裁定。\n\n- 列表\n\n::\n\n   字面\n   ----\n'),
+]
+
+
+def test_title_underlines_too_short_for_chinese_titles_are_lengthened(handbook, make_app):
+    """docutils' "Title underline too short": a Chinese character counts 2
+    (a CI maintainer's round trip: a warning with no fix).  make fix makes
+    the underline and the overline as long as the title; nothing else."""
+    page = handbook / 'rulings.rst'
+    text = page.read_text(encoding='utf-8')
+    page.write_text(text + ''.join(f'\n{before}' for before, _after in TITLES), encoding='utf-8')
+    app = make_app('html', srcdir=handbook, freshenv=True)
+    app.build()
+    assert app.warning.getvalue().count('Title underline too short.') == 1
+    assert app.warning.getvalue().count('Title overline too short.') == 1
+    status, out, _err = run(handbook)
+    assert status == 0
+    first = len(text.splitlines()) + 1  # the blank line before the first title
+    assert [line for line in out if 'underline' in line] == [
+        f'rulings.rst:{first + 2}: title underline made 18 characters long, as its title',
+        f'rulings.rst:{first + 6}: title underline made 11 characters long, as its title']
+    assert page.read_text(encoding='utf-8').endswith(
+        ''.join(f'\n{after}' for _before, after in TITLES))
+    app = make_app('html', srcdir=handbook, freshenv=True)
+    app.build()
+    assert 'Title' not in app.warning.getvalue()

@@ -68,7 +68,6 @@ import os
 import re
 import sys
 import tempfile
-import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -193,12 +192,15 @@ def located(location: str | None, severity: str, message: str, kind: str) -> Pro
 
 
 def _underline_fix(message: str, block: str) -> str:
+    from docutils.utils import column_width
+
     lines = [line for line in block.splitlines() if line.strip()]
     if len(lines) < 2:
         return message
-    wide = sum(2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in lines[-2].rstrip())
-    return (f'{message} Underline it with {wide} characters or more: a Chinese character '
-            'counts 2 (readers see the title all the same)')
+    line = 'Overline and underline' if 'overline' in message else 'Underline'
+    return (f'{message} {line} it with {column_width(lines[-2].rstrip())} characters or '
+            'more: a Chinese character counts 2 (readers see the title all the same; make fix '
+            'does it)')
 
 
 #: Sphinx's and docutils' messages that say no fix: (the message, its kind) ->
@@ -226,7 +228,7 @@ LIBRARY_FIXES: list[tuple[re.Pattern, Callable[[re.Match, str], str], str | None
     (re.compile(r'^Unexpected indentation\.$'),
      lambda m, _b: f'{m[0]} Indent the line as the line above it, or leave a blank line '
                    'before it if it starts a block of its own', None),
-    (re.compile(r'^Title underline too short\.$'),
+    (re.compile(r'^Title (?:underline|overline) too short\.$'),
      lambda m, block: _underline_fix(m[0], block), None),
 ]
 

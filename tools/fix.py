@@ -30,11 +30,15 @@ The fixes, each done only where the result is certain:
   line's end go, and a page that does not end with a line break gets one
   (the page's own): docutils reads the page so already, nothing a reader
   sees changes (:func:`fix_spaces`);
+* **title underlines too short** (docutils' warning): a section title's
+  underline, and its overline, as long as the title as docutils measures
+  it (a Chinese character counts 2) (:func:`fix_underlines`);
 * **repeated registry rows**: a row of the registry that repeats an earlier
   row exactly is removed (``cards.registry.redundant_rows``).  Rows that
   spell one card two ways are aliases: they stay.
 
-Only the pages' prose is touched (but for tabs and spaces at a line's end):
+Only the pages' prose is touched (but for tabs and spaces at a line's end,
+and titles' adornments):
 not section titles, comments, literal blocks, directive options or the
 content of code directives (autolink's ``prose_lines``), and a fix never
 crosses a line.  Everything else stays byte for byte: line endings, the
@@ -96,7 +100,7 @@ from autolink import (  # noqa: E402
     save,
     table_cells,
 )
-from docutils.utils import punctuation_chars  # noqa: E402
+from docutils.utils import column_width, punctuation_chars  # noqa: E402
 from handbook.cards.markup import split_emphasis, split_role  # noqa: E402
 from handbook.cards.registry import Registry, load, redundant_rows  # noqa: E402
 from handbook.rulings.dates import (  # noqa: E402
@@ -304,7 +308,44 @@ def fix_page(text: str, registry: Registry, hosts: tuple[str, ...], prolog: str 
         lines[number - 1] = body + line[len(line.rstrip('\r\n')):]
     for number, what in fix_whitespace(lines):
         done.setdefault(number, []).append(what)
+    for number, what in fix_underlines(lines):
+        done.setdefault(number, []).append(what)
     return ''.join(lines), [(n, what) for n in sorted(done) for what in done[n]], unresolved
+
+
+#: a title's adornment: one punctuation character, repeated (docutils' own set)
+_ADORNED = re.compile(r'^([!-/:-@\[-`{-~])\1{3,}$')
+#: a line docutils reads as something else before a title: a directive or
+#: comment, a line block, a list item, a field
+_NOT_A_TITLE = re.compile(r'^(?:\.\.(?:\s|$)|\|(?:\s|$)|[-*+•‣⁃](?:\s|$)|(?:\d+|#|\w)[.)]\s'
+                          r'|\((?:\d+|#|\w)\)\s|:)')
+
+
+def fix_underlines(lines: list[str]) -> list[tuple[int, str]]:
+    """Each section title's underline (and overline) that is shorter than
+    the title, as docutils measures it (a Chinese character counts 2: its
+    warning "Title underline too short"), made as long; the changes.  Only
+    a title docutils reads as one: at the line's start, after a blank line
+    or its overline, over an adornment of four characters or more (a
+    shorter one is text to docutils)."""
+    done = []
+    bodies = [line.rstrip('\r\n') for line in lines]
+    for i in range(1, len(lines)):
+        under, title = bodies[i], bodies[i - 1]
+        m = _ADORNED.match(under)
+        if not m or not title.strip() or title[0].isspace() or _ADORNED.match(title) \
+                or _NOT_A_TITLE.match(title):
+            continue
+        over = i >= 2 and bodies[i - 2] == under
+        if not (i == 1 or not bodies[i - 2].strip() or over):
+            continue
+        wide = column_width(title.rstrip())
+        if len(under) >= wide:
+            continue
+        for at in (i, i - 2) if over else (i,):
+            lines[at] = m[1] * wide + lines[at][len(bodies[at]):]
+        done.append((i + 1, f'title underline made {wide} characters long, as its title'))
+    return done
 
 
 def fix_whitespace(lines: list[str]) -> list[tuple[int, str]]:
