@@ -97,7 +97,7 @@ endif
 
 .DEFAULT_GOAL := help
 .PHONY: help venv html test clean check fix autolink linkcheck epub pdf browser-deps
-.PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench own-catalogs
+.PHONY: html-all gettext intl-update intl-zh_TW intl-stat preview bench
 .PHONY: check-ci linkcheck-changed fuzz test-next
 
 help:

@@ -48,12 +48,13 @@ def test_no_english_of_the_theme_on_any_page(make_app, rootdir, tmp_path, langua
     assert len(re.findall(r'aria-label="[^"]*" class="toctree-checkbox"', page)) >= 2
 
 
+
 @pytest.mark.parametrize('favicon', ['', 'https://example.org/icon.png'])
 def test_every_page_has_an_icon_and_asks_for_no_favicon_ico(make_app, rootdir, tmp_path,
                                                             favicon):
     """A handbook without an icon of its own: every page asked the server for
-    /favicon.ico, a 404 (a reader's round trip).  An empty icon then; its
-    ``html_favicon`` where it has one, alone."""
+    /favicon.ico, a 404 (a reader's round trip).  The handbook's icon then,
+    a file of the site; its ``html_favicon`` where it has one, alone."""
     shutil.copytree(rootdir / 'test-navigation', tmp_path / 'navigation')
     app = make_app('html', srcdir=tmp_path / 'navigation', builddir=tmp_path / '_build',
                    confoverrides={'extensions': ['handbook.publishing.theme'],
@@ -61,4 +62,8 @@ def test_every_page_has_an_icon_and_asks_for_no_favicon_ico(make_app, rootdir, t
     app.build()
     for page in sorted(app.outdir.rglob('*.html')):
         icons = re.findall(r'<link rel="[^"]*icon" href="([^"]*)"', page.read_text('utf-8'))
-        assert icons == [favicon or 'data:,'], page.relative_to(app.outdir)
+        depth = len(page.relative_to(app.outdir).parts) - 1
+        assert icons == [favicon or '../' * depth + '_static/handbook-icon.svg'], page.name
+    if not favicon:
+        assert (app.outdir / '_static' / 'handbook-icon.svg').read_text('utf-8').startswith(
+            '<svg xmlns="http://www.w3.org/2000/svg"')

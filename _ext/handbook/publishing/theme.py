@@ -66,15 +66,22 @@ TOGGLE = re.compile(r'aria-label="Toggle navigation of ([^"]*)"')
 TOGGLE_MESSAGE = 'Toggle navigation of %(title)s'
 #: the possessive after furo's author, written in its footer
 AUTHOR = ('@pradyunsg</a>\'s', "'s")
+#: the icon of a handbook that has none of its own: a page with lines
+ICON = Path(__file__).with_name('handbook-icon.svg')
 #: the level of a toctree's caption (it heads a list of pages, under the page's title)
 CAPTION_LEVEL = '2'
 
 
 def add_templates(app: Sphinx, config: Config) -> None:
     """The handbook's ``page.html``, after the project's own templates (a
-    project's ``page.html`` extends furo's, ``!page.html``, itself)."""
+    project's ``page.html`` extends furo's, ``!page.html``, itself); an icon
+    where the handbook has none of its own (``html_favicon``): a browser
+    asked every page's server for ``/favicon.ico``, a 404 (a reader's round
+    trip; an empty ``data:`` icon is a URL the URL policy refuses)."""
     if str(TEMPLATES) not in config.templates_path:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
+    if not config.html_favicon:
+        config.html_favicon = str(ICON)
 
 
 def theme_texts(translations: gettext.NullTranslations, body: str) -> str:
