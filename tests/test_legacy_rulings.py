@@ -632,3 +632,32 @@ def test_a_date_link_in_another_form_dates_its_ruling_with_a_note(make_app, tmp_
     fixed.build()
     assert notes(fixed) == []
     assert [(r.dates, r.anchor) for r in rulings(fixed.env)['index']] == found
+
+
+def test_the_handbooks_title_is_text_on_every_page(make_app, rootdir, tmp_path):
+    """``title`` in handbook.toml is text: it became html_title, which Sphinx
+    and the theme write as HTML, and a title's ``<script>`` ran on every page
+    (a hostile-input round trip).  Escaped in the title, the brand, the card
+    pages and the link previews; an ``&`` shown as one."""
+    srcdir = tmp_path / 'yearly-faq'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    (srcdir / 'handbook.toml').write_text(
+        'title = "A & B </title><script>alert(1)</script>"\n', encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, freshenv=True, confoverrides={
+        'extensions': ['handbook.cards', 'handbook.rulings', 'handbook.sections',
+                       'handbook.listings', 'handbook.search', 'handbook.publishing'],
+        'html_theme': 'furo'})
+    app.build()
+    escaped = 'A &amp; B &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;'
+    pages = sorted(app.outdir.rglob('*.html'))
+    names = []
+    for page in pages:
+        text = page.read_text(encoding='utf-8')
+        assert '<script>alert' not in text, page.relative_to(app.outdir)
+        names += [(page.parent.name, name) for name in
+                  re.findall(r'<meta property="og:site_name" content="([^"]*)" />', text)]
+    assert {name for _folder, name in names} == {escaped}
+    assert len([folder for folder, _name in names if folder == 'cards']) > 10  # card pages too
+    index = html(app)
+    assert f'<title>{escaped}</title>' in index
+    assert f'<div class="brand">{escaped}</div>' in index

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import html
 import os
 import re
 import runpy
@@ -426,7 +427,12 @@ def _own_identity(config: Config, values: dict[str, Any]) -> None:
     derived = {}
     if 'project' in values:
         name = config.project
-        derived['html_title'] = name
+        # text, where html_title and ogp_site_name are HTML to Sphinx, the theme and
+        # sphinxext-opengraph (a hostile-input round trip: a title's <script> ran on
+        # every page)
+        derived['html_title'] = html.escape(name, quote=False)
+        if 'ogp_site_name' in config and config.ogp_site_name is None:  # its default: the name
+            derived['ogp_site_name'] = html.escape(name)
         derived['epub_identifier'] = f'urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, "handbook:" + name)}'
     if 'author' in values:
         derived['copyright'] = derived['epub_publisher'] = config.author

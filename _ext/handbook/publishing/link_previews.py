@@ -227,15 +227,19 @@ def preview_tags(app: Sphinx, pagename: str, title: str, description: str) -> st
     address only), ``og:site_name``, ``og:description`` and the configured
     extra tags.  *title* and *description* are text: escaped here."""
     config = app.config
-    tags = [('property', 'og:title', title), ('property', 'og:type', config.ogp_type)]
+    # each value as HTML: ogp_site_name is HTML to sphinxext-opengraph (which
+    # escapes only its quotes), the project's name text
+    tags = [('property', 'og:title', html.escape(title)),
+            ('property', 'og:type', html.escape(config.ogp_type))]
     if config.html_baseurl:
         tags.append(('property', 'og:url',
-                     config.html_baseurl + app.builder.get_target_uri(pagename)))
+                     html.escape(config.html_baseurl + app.builder.get_target_uri(pagename))))
     if config.ogp_site_name is not False:
-        tags.append(('property', 'og:site_name', config.ogp_site_name or config.project))
-    tags.append(('property', 'og:description', description))
+        tags.append(('property', 'og:site_name',
+                     config.ogp_site_name or html.escape(config.project)))
+    tags.append(('property', 'og:description', html.escape(description)))
     out = [f'<meta name="description" content="{html.escape(description)}" />']
-    out += [f'<meta {kind}="{name}" content="{html.escape(value)}" />'
+    out += [f'<meta {kind}="{name}" content="{value.replace(chr(34), "&quot;")}" />'
             for kind, name, value in tags]
     return '\n'.join([*out, *config.ogp_custom_meta_tags]) + '\n'
 
