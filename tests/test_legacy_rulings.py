@@ -411,6 +411,13 @@ BAD_SETTINGS = [
      "changed_markers, faq_pages, faq_url, locale_dir, meta_http_equiv, outside_files, "
      "planned_sections, raw_html, ruling_hosts, source_headers, superseded_markers, title "
      "(e.g. planned_sections = ['调整中'])"),
+    # a link of the pages' policy (a hostile-input round trip: FAQ links went to
+    # evil.example, or vanished, with no report)
+    ("faq_url = 'https://www.db.yugioh-card.com@evil.example/faq?fid={id}'\n",
+     "1: ERROR: setting 'faq_url' holds a user name before @, which hides where it goes "
+     "(browsers open evil.example): 'https://www.db.yugioh-card.com@evil.example/faq?fid={id}'; "
+     "e.g. faq_url = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={id}"
+     "&request_locale=ja'"),
     # the catalogs' folder need not exist (make intl-update makes it), but is no file
     ("locale_dir = 'index.rst'\n",
      "1: ERROR: setting 'locale_dir' names 'index.rst', which is a file (index.rst); "

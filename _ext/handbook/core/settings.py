@@ -238,6 +238,9 @@ def _check(key: str, value: Any, path: Path) -> tuple[Any, str | None]:
         parts = urlsplit(value)
         if parts.scheme not in ('http', 'https') or not parts.netloc or '{id}' not in value:
             return None, f'must be {spec.shape}, not {value!r}; e.g. {spec.example}'
+        unsafe = _link_problem(value.replace('{id}', '1'))
+        if unsafe:  # a user name before the host, a backslash: not the host it shows
+            return None, f'{unsafe}: {value!r}; e.g. {spec.example}'
         return value, None
     if key == 'source_headers':
         if not isinstance(value, dict):
@@ -259,6 +262,18 @@ def _check(key: str, value: Any, path: Path) -> tuple[Any, str | None]:
                     else f'e.g. {spec.example}'
                 return None, f'holds {host!r}, which is not a host name; {fix}'
     return list(value), None
+
+
+def _link_problem(url: str) -> str | None:
+    """Why *url* may not be a link (the pages' links' policy,
+    :mod:`handbook.core.url_policy`), or None.  Outside the venv (the make
+    targets that read the file with the standard library alone) it is not
+    asked: the build asks it."""
+    try:
+        from handbook.core import url_policy
+    except ImportError:
+        return None
+    return url_policy.problem(url)
 
 
 def _describe(value: Any) -> str:
