@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import unicodedata
 
 import pytest
 from sphinx.util.console import strip_escape_sequences
@@ -122,3 +123,32 @@ def test_struck_html_gets_the_strike_role_only_where_there_is_one(make_app, root
     assert [w for w in warnings(app) if '<s>' in w] == [
         "index.rst:17: ERROR: HTML tags '<s>', '</s>' in the text: reStructuredText is not HTML, "
         f'so readers see them as text: {fix} [handbook.html]']
+
+
+def test_every_format_character_is_an_invisible_one():
+    """The page check's invisible characters are Unicode's format characters
+    (Cf), as the registry's are: a soft hyphen and a tag character passed it,
+    and reached the search and the card pages (a hostile-input round trip).
+    Written out in the module; this says when a Python's Unicode adds one."""
+    from handbook.core.hostile_input import _INVISIBLE
+
+    every = ''.join(map(chr, range(0x110000)))
+    assert set(_INVISIBLE.findall(every)) == {c for c in every
+                                              if unicodedata.category(c) == 'Cf'}
+
+
+@pytest.mark.parametrize(('char', 'name'), [('\u00ad', 'SOFT HYPHEN'),
+                                            ('\U000e0041', 'TAG LATIN CAPITAL LETTER A')])
+def test_a_format_character_in_a_card_name_is_said_and_left_out(make_app, rootdir, tmp_path,
+                                                                char, name):
+    srcdir = tmp_path / 'honest-text'
+    shutil.copytree(rootdir / 'test-honest-text', srcdir)
+    with (srcdir / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write(f'\n| 「`旋风{char}`_」的效果。\\ :ruling:`17/3/26`\n')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    assert [w for w in warnings(app) if 'index.rst:17' in w] == [
+        f'index.rst:17: ERROR: the line holds the invisible character U+{ord(char):04X} '
+        f'({name}), which readers do not see but which changes how the text reads and the ids '
+        'made from it: delete it (the page is built without it) [handbook.invisible-character]']
+    assert char not in html(app)

@@ -16,9 +16,10 @@ U+007F-U+009F): readers see nothing or a box, and EPUB readers reject the
 page.  It is reported at its line and left out of the page
 (``source-read``), so a control character never reaches a URL either.
 
-error ``handbook.invisible-character`` -- a bidirectional control
-(``U+202E`` shows what follows reversed), a zero-width space or joiner or a
-byte-order mark inside a page: readers do not see it, but it changes how the
+error ``handbook.invisible-character`` -- a format character (Unicode's
+category Cf): a bidirectional control (``U+202E`` shows what follows
+reversed), a zero-width space or joiner, a byte-order mark inside a page, a
+soft hyphen, a tag character: readers do not see it, but it changes how the
 text reads, what the search finds and the ids made from a title.  Reported
 at its line and left out of the page.
 
@@ -69,10 +70,17 @@ if TYPE_CHECKING:
 #: control characters that are not whitespace docutils knows (tab, line breaks,
 #: vertical tab, form feed): C0, DEL, C1
 _CONTROL = re.compile('[\x00-\x08\x0e-\x1f\x7f-\x9f]')
-#: invisible characters that change how text reads: bidirectional controls
-#: (U+202E reverses what follows), zero-width spaces and joiners, a
-#: byte-order mark inside the text
-_INVISIBLE = re.compile('[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]')
+#: invisible characters that change how text reads: Unicode's format characters
+#: (category Cf, as the registry refuses them: cards.registry), written out so
+#: that no page waits for them to be gathered (test_safe_reading checks them
+#: against the running Python's Unicode): bidirectional controls (U+202E
+#: reverses what follows), zero-width spaces and joiners, a byte-order mark
+#: inside the text, a soft hyphen, tag characters (U+E0041)
+_INVISIBLE = re.compile(
+    '[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f'
+    '\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd'
+    '\U00013430-\U00013438\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001'
+    '\U000e0020-\U000e007f]')
 #: characters Python's (and so docutils') line splitting takes for line
 #: breaks, which editors do not: every later line number would be off by one
 _LINE_SEPARATOR = re.compile('[\u2028\u2029]')
