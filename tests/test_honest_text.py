@@ -152,3 +152,26 @@ def test_a_format_character_in_a_card_name_is_said_and_left_out(make_app, rootdi
         f'({name}), which readers do not see but which changes how the text reads and the ids '
         'made from it: delete it (the page is built without it) [handbook.invisible-character]']
     assert char not in html(app)
+
+
+@pytest.mark.parametrize('step', ['  ', ' ', '\t'])
+def test_blocks_nested_past_what_docutils_reads_are_an_error_not_a_traceback(
+        make_app, rootdir, tmp_path, step):
+    """A thousand nested list items: docutils stopped with a RecursionError
+    (a traceback, nothing built; make check blamed conf.py: a hostile-input
+    round trip).  An error at the first line indented 100 columns or more;
+    the page built with those lines read at 100."""
+    srcdir = tmp_path / 'honest-text'
+    shutil.copytree(rootdir / 'test-honest-text', srcdir)
+    with (srcdir / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write('\n' + ''.join(f'{step * i}- 项{i}\n\n' for i in range(1000)))
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    first = 17 + 2 * (100 // len(step.expandtabs(8)) + (100 % len(step.expandtabs(8)) > 0))
+    columns = len((step * ((first - 17) // 2)).expandtabs(8))
+    assert [w for w in warnings(app) if 'nesting' in w] == [
+        f'index.rst:{first}: ERROR: the line is indented {columns} columns: docutils reads each '
+        'indentation as a block inside the one before and cannot read them nested this deep; '
+        'indent it less (the page is built with its lines indented 100 columns or more read at '
+        'that indentation) [handbook.nesting]']
+    assert '项999' in html(app)

@@ -23,6 +23,12 @@ soft hyphen, a tag character: readers do not see it, but it changes how the
 text reads, what the search finds and the ids made from a title.  Reported
 at its line and left out of the page.
 
+error ``handbook.nesting`` -- a line indented :data:`DEEPEST` columns or
+more: docutils reads each indentation as a block inside the one before, and
+stops with a recursion error (a traceback, no page built) at about 160
+levels; a thousand nested list items did (a hostile-input round trip).  Its
+first such line is reported; those lines are read at that indentation.
+
 note ``handbook.line-separator`` -- ``U+2028`` or ``U+2029``: Python's line
 splitting, and so docutils', takes it for a line break, which editors do
 not, so every line number reported after it would be one off.  It is read
@@ -84,6 +90,11 @@ _INVISIBLE = re.compile(
 #: characters Python's (and so docutils') line splitting takes for line
 #: breaks, which editors do not: every later line number would be off by one
 _LINE_SEPARATOR = re.compile('[\u2028\u2029]')
+#: the indentation (columns) past which a line is read at it: far beyond any
+#: page's, well within the nesting docutils can read (about 160 levels)
+DEEPEST = 100
+#: a line indented that deep (tabs count as up to 8 columns: their line is measured)
+_DEEP = re.compile(r'^(?: {%d}|(?=[ \t]*\t)[ \t]{%d,})' % (DEEPEST, DEEPEST // 8), re.M)
 #: everything the source-read check looks for
 _SUSPECT = re.compile(f'{_CONTROL.pattern}|{_INVISIBLE.pattern}|{_LINE_SEPARATOR.pattern}')
 
@@ -145,6 +156,7 @@ def strip_control_characters(app: Sphinx, docname: str, source: list[str]) -> No
     """``source-read``: report each control or invisible character of the
     page at its line (lines counted as editors count them: at line feeds),
     and leave it out of the page; a line separator is read as a space."""
+    _shallower(app, docname, source)
     text = source[0]
     if _SUSPECT.search(text) is None:
         return
@@ -178,6 +190,30 @@ def strip_control_characters(app: Sphinx, docname: str, source: list[str]) -> No
     text = _CONTROL.sub('', text)
     text = _INVISIBLE.sub('', text)
     source[0] = _LINE_SEPARATOR.sub(' ', text)
+
+
+def _shallower(app: Sphinx, docname: str, source: list[str]) -> None:
+    """The lines of the page indented :data:`DEEPEST` columns or more, read
+    at that indentation; the first reported."""
+    text = source[0]
+    if _DEEP.search(text) is None:
+        return
+    lines = text.split('\n')
+    first = None
+    for i, line in enumerate(lines):
+        body = line.lstrip(' \t')
+        columns = len(line[:len(line) - len(body)].expandtabs(8))
+        if columns >= DEEPEST and body:
+            first = (i + 1, columns) if first is None else first
+            lines[i] = ' ' * DEEPEST + body
+    if first is None:
+        return
+    reports.error(f'the line is indented {first[1]} columns: docutils reads each indentation '
+                  'as a block inside the one before and cannot read them nested this deep; '
+                  f'indent it less (the page is built with its lines indented {DEEPEST} '
+                  'columns or more read at that indentation)',
+                  location=f'{app.env.doc2path(docname)}:{first[0]}', subtype='nesting')
+    source[0] = '\n'.join(lines)
 
 
 class UnsafeLinks(SphinxTransform):
