@@ -175,3 +175,23 @@ def test_blocks_nested_past_what_docutils_reads_are_an_error_not_a_traceback(
         'indent it less (the page is built with its lines indented 100 columns or more read at '
         'that indentation) [handbook.nesting]']
     assert '项999' in html(app)
+
+
+def test_a_page_with_no_title_is_an_error_at_the_page(make_app, rootdir, tmp_path):
+    """A page with no title: readers saw "<no title>" in its tab, the
+    navigation, the search and rulings.json, and Sphinx said so only at the
+    toctree that lists it, once per page written (a hostile-input round trip)."""
+    srcdir = tmp_path / 'yearly-faq'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    (srcdir / 'notitle.rst').write_text('.. a comment\n\n| 「`罪`_」的效果。\\ :ruling:`17/3/24`\n',
+                                        encoding='utf-8')
+    index = srcdir / 'index.rst'
+    index.write_text(index.read_text(encoding='utf-8').replace('   chapter\n',
+                                                               '   chapter\n   notitle\n'),
+                     encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    assert warnings(app) == [
+        'notitle.rst:1: ERROR: the page has no title, so readers see "<no title>" in its tab, '
+        'the navigation and the search: give it one at its top, a line of text over a line of = '
+        'as long (a Chinese character counts 2) [handbook.title]']

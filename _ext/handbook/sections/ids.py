@@ -46,8 +46,11 @@ from docutils import nodes
 from sphinx.transforms import SphinxTransform
 from sphinx.util.nodes import clean_astext
 
+from handbook.core import reports
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
 
 #: Unicode categories that separate words in an id: spaces, brackets, quotes
 _SEPARATING = ('Zs', 'Zl', 'Zp', 'Cc', 'Ps', 'Pe', 'Pi', 'Pf')
@@ -132,7 +135,33 @@ class SectionIds(SphinxTransform):
         return {i: new for i in old if i != new}
 
 
+class PageTitle(SphinxTransform):
+    """error ``handbook.title`` -- a page with no title: Sphinx titles it
+    ``<no title>`` in its tab, the navigation, the search and the rulings'
+    export (a hostile-input round trip), and said so at each toctree that
+    lists it, once per page written (``toc.no_title``, left to this one)."""
+
+    default_priority = 841  # with the ids, before doctree-read collects the title
+
+    def apply(self, **kwargs: Any) -> None:
+        document = self.document
+        if document.next_node(nodes.section) is not None or 'title' in document:
+            return
+        reports.error('the page has no title, so readers see "<no title>" in its tab, the '
+                      'navigation and the search: give it one at its top, a line of text over '
+                      'a line of = as long (a Chinese character counts 2)',
+                      location=(self.env.docname, 1), subtype='title')
+
+
+def said_here(app: Sphinx, config: Config) -> None:
+    """Sphinx's report of a page with no title, at each toctree, is this module's."""
+    if 'toc.no_title' not in config.suppress_warnings:
+        config.suppress_warnings = [*config.suppress_warnings, 'toc.no_title']
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(SectionIds)
-    return {'version': '1', 'env_version': 1,
+    app.add_transform(PageTitle)
+    app.connect('config-inited', said_here)
+    return {'version': '1', 'env_version': 2,
             'parallel_read_safe': True, 'parallel_write_safe': True}
