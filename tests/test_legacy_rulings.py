@@ -158,8 +158,8 @@ def test_ruling_faults_at_their_line(make_app, rootdir, tmp_path, allowed):
         'answer as YY/M/D, e.g. 17/3/24 [handbook.ruling]',
         f"rulings.rst:11: ERROR: ruling date '89/1/1' (2089-01-01) is after today ({TODAY}); "
         'check the year [handbook.ruling]',
-        "rulings.rst:12: ERROR: FAQ id 'abc' is not a positive integer; the date is shown without "
-        "a link: write :ruling:`17/3/24 <faq:ID>` with the number after fid= in the FAQ's URL, "
+        "rulings.rst:12: ERROR: FAQ id 'abc' is not a positive integer of at most 9 digits; the "
+        "date is shown without a link: write :ruling:`17/3/24 <faq:ID>` with the number after fid= in the FAQ's URL, "
         'or the date alone, :ruling:`17/3/24` [handbook.ruling]',
         f"rulings.rst:13: ERROR: ruling date '17/3/32' {calendar}",
         *other_hosts,

@@ -54,7 +54,8 @@ def test_bad_rulings_are_reported_at_their_line(app):
         "index.rst:16: WARNING: ruling URL host 'example.org' is not an allowed source (www.db.yugioh-card.com, "
         "yugioh-wiki.net); link one of those, or add the host to "
         "handbook_ruling_hosts in conf.py if it is a trusted source [handbook.ruling]",
-        "index.rst:17: ERROR: FAQ id 'abc' is not a positive integer; the date is shown without a link: "
+        "index.rst:17: ERROR: FAQ id 'abc' is not a positive integer of at most 9 digits; the date "
+        "is shown without a link: "
         "write :ruling:`17/3/24 <faq:ID>` with the number after fid= in the FAQ's URL, or the date "
         "alone, :ruling:`17/3/24` [handbook.ruling]",
         f"index.rst:18: ERROR: ruling date '89/1/1' (2089-01-01) is after today ({today}); check the year [handbook.ruling]",

@@ -1527,7 +1527,9 @@ def test_a_space_inside_the_brackets_of_a_card_link_is_said_as_it_is(
 
 
 @pytest.mark.parametrize('fid, problem', [
-    ('fid=1969l', "has the FAQ id '1969l' (fid=), which is no number"),
+    ('fid=1969l', "has the FAQ id '1969l' (fid=), which is no number of at most 9 digits"),
+    ('fid=99999999999999999999999999', "has the FAQ id '99999999999999999999999999' (fid=), "
+                                       'which is no number of at most 9 digits'),
     ('', "has no fid=, so it opens the official FAQ's search, not its answer")])
 def test_an_faq_address_without_its_number_is_an_error(make_app, rootdir, tmp_path, fid, problem):
     """The official FAQ's address with its id mistyped or missing: the
@@ -2029,3 +2031,26 @@ def test_a_line_naming_no_card_edited_leaves_the_card_index_unwritten(
     # read, for the lists that group them)
     assert all(r.same == same.digest(r.text, r.struck_spans, r.cards, r.status)
                for rs in rulings(app.env).values() for r in rs)
+
+
+@pytest.mark.parametrize(('written', 'report'), [
+    (':ruling:``', "role :ruling: has no text (:ruling:``, which readers see as it is): write its "
+                   'text between the backquotes, :ruling:`17/3/24` for a date, or delete it '
+                   '[handbook.markup]'),
+    (':ruling:`17/12/22 <faq:99999999999999999999999999>`',
+     "FAQ id '99999999999999999999999999' is not a positive integer of at most 9 digits; the "
+     "date is shown without a link: write :ruling:`17/12/22 <faq:ID>` with the number after "
+     "fid= in the FAQ's URL, or the date alone, :ruling:`17/12/22` [handbook.ruling]"),
+])
+def test_an_empty_ruling_role_and_an_faq_id_too_long_are_said(make_app, rootdir, tmp_path,
+                                                             written, report):
+    """A hostile-input round trip: ``:ruling:````'s fix wrote the `\\ `
+    that was there, and a 26-digit FAQ id became a link and a badge."""
+    srcdir = edited_root(rootdir, tmp_path, 'role', {
+        'chapter.rst': [('伤害后让「`淘气仙星的灯光舞台`_」也造成效果伤害的场合，也是同时造成的伤害。\\ :ruling:`17/12/22`',
+                         f'伤害后让「`淘气仙星的灯光舞台`_」也造成效果伤害的场合，也是同时造成的伤害。\\ {written}')]})
+    app = make_app('html', srcdir=srcdir)
+    app.build()
+    assert [w.split(': ', 1)[1] for w in own_warnings(app)] == [f'ERROR: {report}']
+    assert own_warnings(app)[0].startswith('chapter.rst:17: ')
+    assert 'faq99999' not in html(app, 'chapter')

@@ -989,6 +989,11 @@ class CardMarkup(SphinxTransform):
             before, after = line[m.start() - 1:m.start()], line[m.end():m.end() + 1]
             reports.error(_spaced(role, target, before, after), location=location,
                           subtype='markup')
+        elif text == '`':  # :ruling:`` (a hostile-input round trip was told to write the \ there)
+            example = ':ruling:`17/3/24` for a date' if role == ':ruling:' else role + '`…`'
+            reports.error(f'role {role} has no text ({role}``, which readers see as it is): '
+                          f'write its text between the backquotes, {example}, or delete it',
+                          location=location, subtype='markup')
         else:
             reports.error(f'role {role} not recognised: next to Chinese text write `\\ ` '
                           f'before it: {_escaped(line[m.start() - 1:m.start()], role, "…")}',

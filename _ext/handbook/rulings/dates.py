@@ -269,7 +269,8 @@ def faq_url_problem(url: str, faq_url: str) -> str | None:
     if not values:
         return f"has no {key}=, so it opens the official FAQ's search, not its answer"
     if not valid_faq(values[0]):
-        return f'has the FAQ id {values[0]!r} ({key}=), which is no number'
+        return (f'has the FAQ id {values[0]!r} ({key}=), which is no number of at most '
+                f'{FAQ_DIGITS} digits')
     return None
 
 
@@ -341,7 +342,10 @@ class RulingRole(SphinxRole):
             url = target
             # the official FAQ's address, as a date link's
             faq = faq_id_from_url(target, self.config.handbook_faq_url)
-        node = ruling_node(self.rawtext, date, url, faq)
+        # an id that is none is said (check_target), never a badge or a permalink's part
+        node = ruling_node(self.rawtext, date, url, faq if faq is None or valid_faq(faq) else None)
+        if faq is not None and not valid_faq(faq):
+            node['ruling_faq_written'] = faq
         node['ruling_target'] = target
         if faq and url == target:
             # read from the address since a later version: its ruling's permalink
@@ -365,8 +369,13 @@ def in_prose(text: nodes.Text) -> bool:
     return isinstance(node, nodes.paragraph)
 
 
+#: the most digits an FAQ id has (the official FAQ's have 5; a 26-digit one
+#: became a link and a badge: a hostile-input round trip)
+FAQ_DIGITS = 9
+
+
 def valid_faq(faq: str) -> bool:
-    return faq.isascii() and faq.isdigit() and int(faq) > 0
+    return faq.isascii() and faq.isdigit() and 0 < int(faq) < 10 ** FAQ_DIGITS
 
 
 def ruling_node(rawtext: str, date: str, url: str | None, faq: str | None) -> nodes.Element:
@@ -589,9 +598,10 @@ class RulingReferences(SphinxTransform):
             return
         legacy = node.get('ruling_legacy')
         if not legacy and target.startswith('faq:'):
-            faq = node['ruling_faq']
-            if not valid_faq(faq):
-                reports.error(f'FAQ id {quoted(faq)} is not a positive integer; the date is '
+            faq = node.get('ruling_faq_written')
+            if faq is not None:
+                reports.error(f'FAQ id {quoted(faq)} is not a positive integer of at most '
+                              f'{FAQ_DIGITS} digits; the date is '
                               f'shown without a link: write :ruling:`{date} <faq:ID>` with the '
                               "number after fid= in the FAQ's URL, or the date alone, "
                               f':ruling:`{date}`', location=node, subtype='ruling')
