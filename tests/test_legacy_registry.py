@@ -495,6 +495,25 @@ def test_a_binary_registry_is_not_read(tmp_path):
         load(path)
 
 
+def test_a_stray_nul_is_its_rows_control_character(tmp_path):
+    """One row's NUL in a UTF-8 registry dropped every row, said at line 1
+    as a binary or UTF-16 file (a hostile-input round trip): it is that
+    row's control character.  A UTF-16 file (its byte-order mark) is still
+    one of another kind."""
+    path = tmp_path / 'links.rst'
+    path.write_bytes('.. _`旋风`: https://ygocdb.com/card/name/旋风\n'
+                     '.. _`控己\x00`: https://ok.example/e\n'.encode())
+    registry = load(path)
+    assert problems(registry) == [
+        (2, 'error', 'registry', 'the row holds the control character U+0000 (column 8); delete '
+         "it; write it as .. _`控己`: https://ok.example/e; until then, pages that name 「控己」 "
+         'show it without a link')]
+    assert list(registry) == ['旋风']
+    path.write_bytes('.. _`旋风`: https://ygocdb.com/card/name/旋风\n'.encode('utf-16'))
+    with pytest.raises(RegistryError, match='holds NUL bytes: it is a binary or UTF-16 file'):
+        load(path)
+
+
 @pytest.mark.sphinx('html', testroot='legacy', srcdir='legacy-registry-binary', freshenv=True,
                     confoverrides={'handbook_cards': 'binary.rst'})
 def test_a_binary_registry_is_one_located_error(make_app, app_params):

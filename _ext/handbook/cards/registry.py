@@ -64,8 +64,10 @@ links), a control character (named as ``U+XXXX``), a row longer than
 :data:`MAX_ROW` characters, a row that is not UTF-8.  The bad row is
 skipped and the rest of the registry is used.  The names of rejected rows
 are kept (:attr:`Registry.rejected`): their uses in pages are not reported
-again as unknown cards.  A file that holds NUL bytes (a binary or UTF-16
-file) is not read at all: :class:`RegistryError`.
+again as unknown cards.  A binary or UTF-16 file (NUL bytes, with UTF-16's
+byte-order mark, more than one byte in ten, or bytes that are not UTF-8) is
+not read at all: :class:`RegistryError`; a stray NUL in UTF-8 text is its
+row's control character.
 
 **Suggestions** for an unknown name (:meth:`Registry.did_you_mean`) are
 offered only when they can be accepted blindly: the one card closest by
@@ -373,11 +375,23 @@ def redundant_rows(path: Path) -> list[int]:
 
 # -- reading ------------------------------------------------------------------------
 
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode('utf-8')
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _read(path: Path) -> tuple[list[str], dict[int, str]]:
     """The file's lines (split at line feeds only, as editors count them) and
     the problems of the lines that are not UTF-8, by line number."""
     data = path.read_bytes()
-    if b'\x00' in data:
+    # UTF-16 (a NUL in every other byte of its ASCII) or binary; a stray NUL in
+    # a UTF-8 file is its row's control character (a hostile-input round trip:
+    # one row's NUL dropped every row, said at line 1 as a file of another kind)
+    if b'\x00' in data and (data.startswith((b'\xff\xfe', b'\xfe\xff'))
+                           or data.count(b'\x00') * 10 > len(data) or not _utf8(data)):
         raise RegistryError(f'{path} holds NUL bytes: it is a binary or UTF-16 file, not a card '
                             'registry; point handbook_cards at the registry, saved as UTF-8')
     data = data.removeprefix(b'\xef\xbb\xbf')
