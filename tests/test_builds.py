@@ -118,6 +118,32 @@ def test_incremental_builds_read_and_write_what_changed(make_app, rootdir, tmp_p
     assert read == ['p1', 'p2', 'p3', 'p4', 'p5', 'p6']
 
 
+def test_a_page_saved_while_it_is_read_is_read_again(make_app, rootdir, tmp_path):
+    """An editor's second save, landing while the build of the first reads
+    the page: Sphinx notes the reading time after parsing, so the next build
+    found the page up to date and the site kept the first save (a preview's
+    round trip).  The save here is made from the page's own source-read."""
+    srcdir = copy_root(rootdir, tmp_path / 'saved')
+    build(make_app, srcdir)
+    page = srcdir / 'p3.rst'
+    first = page.read_text(encoding='utf-8').replace('也一样', '也是一样')
+    page.write_text(first, encoding='utf-8')
+
+    def second_save(app, docname, source):
+        if docname == 'p3':
+            page.write_text(first.replace('也是一样', '也还是一样'), encoding='utf-8')
+
+    app = make_app('html', srcdir=srcdir)
+    app.connect('source-read', second_save, priority=900)
+    app.build()
+    app.cleanup()
+    assert '也是一样' in (app.outdir / 'p3.html').read_text(encoding='utf-8')
+    outdir, read, _written = build(make_app, srcdir)
+    assert read == ['p3']
+    assert '也还是一样' in (outdir / 'p3.html').read_text(encoding='utf-8')
+    assert build(make_app, srcdir)[1] == []  # and then nothing more
+
+
 def test_the_handbook_builds_without_warnings(handbook_build):
     """The real handbook as ``make html`` builds it (warnings are errors): the
     build every test of the real handbook reads (conftest.py)."""

@@ -51,4 +51,6 @@ def setup_concern(app: Sphinx, *modules: str) -> dict[str, Any]:
     """Load the extension modules of one concern; what its ``setup`` returns."""
     for module in modules:
         app.setup_extension(module)
+    # what every concern's incremental build needs: a page saved while it was read
+    app.setup_extension('handbook.core.saved_while_read')
     return {'version': '1', 'parallel_read_safe': True, 'parallel_write_safe': True}
