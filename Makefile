@@ -298,11 +298,14 @@ check-ci: $(STAMP)
 # reads the edited page and rewrites it and the pages generated from every page
 # (timeline, card index); an edit of the registry (the handbook's: REGISTRY)
 # re-reads the pages using a changed name.  Warnings are shown, not fatal.  Its
-# own build folder.
+# own build folder.  conf.py and the registry are watched through their folders:
+# an editor's save that renames a new file over the old ended the watch of the
+# file itself (tools/preview_watch.py).
 preview: $(STAMP)
 	HANDBOOK_SWITCHERS=0 $(BIN)/sphinx-autobuild -j $(PREVIEW_JOBS) $(BUILDOPTS) -d $(BUILDDIR)/doctrees-preview --port $(PORT) \
-		--watch $(CONFDIR)/conf.py --watch '$(REGISTRY)' --watch $(LOCALEDIR) \
-		--watch _ext --watch _static $(SOURCEDIR) $(BUILDDIR)/preview
+		$(shell $(PYTHON) tools/preview_watch.py --file $(CONFDIR)/conf.py --file '$(REGISTRY)' \
+			--folder $(LOCALEDIR) --folder _ext --folder _static --source $(SOURCEDIR)) \
+		$(SOURCEDIR) $(BUILDDIR)/preview
 
 # A generated handbook, built by plain Sphinx (the baseline) and by this
 # Makefile's targets; the table goes to $(BUILDDIR)/bench/results.md.

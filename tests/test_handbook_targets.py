@@ -55,19 +55,53 @@ def make_n(*args: str) -> str:
     return done.stdout
 
 
+def watched(out: str) -> tuple[list[str], list[str]]:
+    """make preview's watched folders and ignored patterns."""
+    line = out.replace('\\\n', ' ')
+    return (re.findall(r"--watch '?([^' ]+)'?", line), re.findall(r"--re-ignore '([^']+)'", line))
+
+
 def test_preview_watches_the_handbooks_registry(other):
-    out = make_n('preview', f'SOURCEDIR={other / "source"}')
-    assert f"--watch '{other / 'links.tsv'}'" in out, out
-    assert '--watch cards.tsv' not in out
+    folders, ignored = watched(make_n('preview', f'SOURCEDIR={other / "source"}'))
+    assert folders == [str(other), str(ROOT)]
+    assert ignored == [f'^{re.escape(str(other))}/(?!links\\.tsv$|source(?:/|$))',
+                       f'^{re.escape(str(ROOT))}/(?!conf\\.py$|locale(?:/|$)|_ext(?:/|$)'
+                       '|_static(?:/|$))']
 
 
 def test_preview_watches_cards_when_given_and_this_handbooks_by_default(other, tmp_path):
     given = tmp_path / 'given.tsv'
     given.write_text('card\t黑洞\n', encoding='utf-8')
-    out = make_n('preview', f'SOURCEDIR={other / "source"}', f'CARDS={given}')
-    assert f"--watch '{given}'" in out and 'links.tsv' not in out, out
+    folders, ignored = watched(make_n('preview', f'SOURCEDIR={other / "source"}',
+                                      f'CARDS={given}'))
+    assert folders == [str(tmp_path), str(ROOT)]
+    assert ignored[0] == f'^{re.escape(str(tmp_path))}/(?!given\\.tsv$|other/source(?:/|$))'
     # this handbook: source/handbook.toml names ../cards.tsv
-    assert f"--watch '{ROOT / 'cards.tsv'}'" in make_n('preview')
+    assert watched(make_n('preview')) == ([str(ROOT)], [
+        f'^{re.escape(str(ROOT))}/(?!conf\\.py$|cards\\.tsv$|locale(?:/|$)|_ext(?:/|$)|_static(?:/|$)'
+        '|source(?:/|$))'])
+
+
+def test_what_preview_ignores_is_all_but_what_it_watches(tmp_path):
+    """sphinx-autobuild watched the registry and conf.py as files: a save
+    that renames a new file over the old (vim, VS Code, sed -i) ended the
+    watch at the first save (a preview's round trip).  Their folder is
+    watched; the rest of it ignored, but for the other paths watched."""
+    preview_watch = load('preview_watch')
+    (tmp_path / 'source').mkdir()
+    (tmp_path / '_ext').mkdir()
+    args = preview_watch.arguments([tmp_path / 'conf.py', tmp_path / 'cards.tsv'],
+                                   [tmp_path / '_ext', tmp_path / 'locale'], tmp_path / 'source')
+    assert args[:2] == ['--watch', str(tmp_path)] and args[2] == '--re-ignore'
+    ignored = re.compile(args[3])
+    for path in ('cards.tsv.tmp', '.git/index', '_build/html/index.html', 'tests/x.py',
+                 'source.bak', 'cards.tsv~'):
+        assert ignored.search(f'{tmp_path}/{path}'), path
+    for path in ('cards.tsv', 'conf.py', 'source/index.rst', '_ext/handbook/store.py', 'source'):
+        assert not ignored.search(f'{tmp_path}/{path}'), path
+    # a registry inside the pages' folder: nothing more to watch
+    assert preview_watch.arguments([tmp_path / 'source' / 'links.rst'], [],
+                                   tmp_path / 'source') == []
 
 
 def test_intl_zh_tw_refreshes_the_handbooks_registry(other):
