@@ -262,3 +262,20 @@ def test_a_cards_link_is_made_once_per_build(make_app, rootdir, tmp_path, monkey
     app = make_app('html', srcdir=srcdir)
     app.build()
     assert made['旋风'] == made['神之宣告'] == 1
+
+
+def test_an_unknown_name_too_long_for_a_card_is_shown_cut(make_app, rootdir, tmp_path):
+    """A 10,000-character name: its report echoed all of it and said to add
+    a row, which the registry refuses past 2,000 characters (a hostile-input
+    round trip)."""
+    srcdir = tmp_path / 'cards'
+    shutil.copytree(rootdir / 'test-cards', srcdir)
+    name = '龙' * 10_000
+    with (srcdir / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write(f'\n「`{name}`_」\n')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    [report] = [w for w in warnings(app) if "10,000 characters" in w]
+    assert report.endswith(f'ERROR: unknown card name 「{"龙" * 100}…」 (10,000 characters): no '
+                           'card has a name this long: check that the link ends where the name '
+                           'does [handbook.card]')

@@ -480,6 +480,10 @@ def used_keys(env: BuildEnvironment) -> set[str]:
     return set().union(*(written_keys(page.cards) for page in store(env).pages.values()))
 
 
+#: the longest unknown name a report shows whole (a card's is a few dozen characters)
+NAME_SHOWN = 100
+
+
 def warn_unknown_card(app: Sphinx, domain: Domain | None, node: addnodes.pending_xref) -> bool | None:
     if domain is None or domain.name != 'card':
         return None
@@ -489,6 +493,12 @@ def warn_unknown_card(app: Sphinx, domain: Domain | None, node: addnodes.pending
     name = node['cardname']
     if fold(name) in reg.rejected:
         return True  # the rejected row's error says it, once
+    if len(name) > NAME_SHOWN:  # a hostile-input round trip: 10,000 characters echoed
+        shown = f'{name[:NAME_SHOWN]}…'
+        message = (f'unknown card name 「{shown}」 ({len(name):,} characters): no card has a name '
+                   'this long: check that the link ends where the name does')
+        reports.error(message, location=node, subtype='card')
+        return True
     close = reg.did_you_mean(name, language=app.config.language)
     if close:
         message = (f'unknown card name 「{name}」: did you mean 「{close}」? '
