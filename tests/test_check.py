@@ -450,3 +450,31 @@ def test_sphinxs_and_docutils_reports_get_their_fix(capsys, monkeypatch, tmp_pat
         'to it [toc.not_included]',
         'make check: 4 errors (docutils 2, handbook.markup 1, image.not_readable 1), 3 warnings '
         '(docutils 1, toc.not_included 1, toc.not_readable 1)']
+
+
+def test_a_page_that_is_not_utf8_is_said_once_and_its_labels_fix_says_so(capsys, monkeypatch,
+                                                                         tmp_path):
+    """A page with a byte that is not UTF-8: sphinx-lint said it again at
+    line 1 with a byte offset, and a label it defines was "undefined",
+    with a fix that defined it a second time (a hostile-input round trip)."""
+    root = tmp_path / 'yearly-faq'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-yearly-faq', root)
+    page = root / 'chapter.rst'
+    lines = page.read_bytes().split(b'\n')
+    page.write_bytes(b'\n'.join([*lines[:18], b'\xff\xfe', *lines[18:]]))
+    monkeypatch.chdir(tmp_path)
+    assert check.main(['--srcdir', 'yearly-faq', '--confdir', 'yearly-faq']) == 1
+    out = [line for line in output(capsys, root) if not line.startswith('note: ')]
+    assert out == [
+        'yearly-faq/chapter.rst:19: error: the page is not UTF-8 text (byte 0xff), so it is not '
+        'built: save it as UTF-8, or move it out of the source folder if it is not a page '
+        '[handbook.encoding]',
+        "yearly-faq/faq/2021.rst:34: error: undefined label '同时处理', so the link leads nowhere "
+        '(its text is shown plain): if chapter.rst defines it, fix that page first: it is not '
+        'built, as it cannot be read; else define it on the line before the section it names, '
+        '.. _同时处理:, or write a label the handbook defines, or, for a section not written '
+        "yet, list it in planned_sections of the handbook's handbook.toml [handbook.ref]",
+        "yearly-faq/index.rst:7: warning: toctree contains reference to excluded document "
+        "'chapter' [toc.excluded]",
+        'make check: 2 errors (handbook.encoding 1, handbook.ref 1), 1 warning (toc.excluded 1); '
+        '5 notes']

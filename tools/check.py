@@ -371,7 +371,11 @@ def without_repeats(lint: list[Problem], others: list[Problem]) -> list[Problem]
     (an editor's round trip: a registry row with an empty name, ``.. _``:``,
     was also sphinx-lint's "unbalanced inline literal markup", with none)."""
     failing = {(p.path, p.line) for p in others if p.failure}
-    return [p for p in lint if p.severity != 'warning' or (p.path, p.line) not in failing]
+    # a file it cannot decode: the build says where, at its first bad byte's line
+    # (a hostile-input round trip: sphinx-lint said line 1 and a byte offset)
+    undecodable = {p.path for p in others if p.failure and 'UTF-8' in p.message}
+    return [p for p in lint if not (p.severity == 'warning' and (p.path, p.line) in failing)
+            and not (p.severity == 'error' and p.path in undecodable)]
 
 
 #: what differs between two notes of one message: a quoted text, a number

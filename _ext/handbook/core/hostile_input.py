@@ -138,6 +138,8 @@ def exclude_undecodable(app: Sphinx, config: Config) -> None:
     if bad:
         # a new list: never mutate the (shared) default value
         config.exclude_patterns = [*config.exclude_patterns, *bad]
+        # for the reports of what they would have defined (sections.labels)
+        config.handbook_not_built = bad
 
 
 def quoted(text: str, limit: int = 100) -> str:
@@ -273,6 +275,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.core.safe_reading')
     app.setup_extension('handbook.core.unknown_markup')  # a misspelt role's or directive's fix
     # after Sphinx has made source_suffix a dict (800)
+    app.add_config_value('handbook_not_built', [], '', types=frozenset({list}),
+                         description='set by the build: the page files not built, as they '
+                                     'cannot be read')
     app.connect('config-inited', exclude_undecodable, priority=900)
     app.connect('source-read', strip_control_characters)
     app.add_transform(UnsafeLinks)

@@ -337,6 +337,10 @@ def missing_label(app: Sphinx, env: BuildEnvironment, node: nodes.Element,
         fix = (f'define it on the line before the section it names, .. _{target}:, or write '
                'a label the handbook defines, or, for a section not written yet, list it in '
                "planned_sections of the handbook's handbook.toml")
+    not_built = getattr(config, 'handbook_not_built', [])
+    if not_built and len(meant) != 1:  # (a hostile-input round trip: the fix was wrong there)
+        fix = (f'if {", ".join(not_built)} defines it, fix that page first: it is not built, as '
+               f'it cannot be read; else {fix}')
     if node.get('refwarn', True):  # (a copy of a ruling elsewhere: its own page says it)
         reports.error(f'undefined label {target!r}, so the link leads nowhere (its text is '
                       f'shown plain): {fix}', location=node, subtype='ref')
