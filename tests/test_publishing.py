@@ -176,6 +176,23 @@ def test_page_keeps_its_own_description(app):
         'Written by hand, with &quot;quotes&quot; &amp; more.')
 
 
+@pytest.mark.sphinx('html', testroot='publishing',
+                    srcdir='publishing-own-meta-description')
+def test_a_pages_own_meta_description_is_its_only_one(app):
+    """``.. meta:: :description:``: docutils writes it, and the page had a
+    second one of ours (a hostile-input round trip).  Its own alone, and its
+    link preview's too."""
+    page = app.srcdir / 'english.rst'
+    page.write_text(page.read_text(encoding='utf-8')
+                    + '\n.. meta::\n   :description: 自己的 & 描述\n', encoding='utf-8')
+    app.build()
+    assert_no_warnings(app)
+    text = html(app, 'english')
+    assert len(re.findall(r'name="description"', text)) == 1
+    assert '<meta content="自己的 &amp; 描述" name="description" />' in text
+    assert meta(text)['og:description'] == '自己的 &amp; 描述'
+
+
 def test_description_leaves_out_what_is_not_prose():
     from docutils import nodes
     from docutils.utils import new_document

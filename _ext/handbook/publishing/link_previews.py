@@ -196,6 +196,13 @@ def add_description(app: Sphinx, pagename: str, templatename: str,
     if doctree is None or app.builder.name == 'epub':
         return
     meta = context.get('meta') or {}
+    # the page's own (.. meta:: :description:), written by docutils: it alone,
+    # and its link previews' (a hostile-input round trip: two descriptions)
+    own = _OWN_DESCRIPTION.search(context.get('metatags', ''))
+    if own is not None:
+        if 'og:description' not in meta:
+            context['meta'] = {**meta, 'og:description': own[1] or own[2]}
+        return
     text = meta.get('og:description') or describe(doctree, app.config.handbook_description_width)
     if not text:
         return
@@ -204,6 +211,11 @@ def add_description(app: Sphinx, pagename: str, templatename: str,
     context['meta'] = {**meta, 'og:description': html.escape(text)}
     context['metatags'] = (context.get('metatags', '')
                            + f'<meta name="description" content="{html.escape(text)}" />\n')
+
+
+#: a description meta tag docutils wrote for the page (its content escaped)
+_OWN_DESCRIPTION = re.compile(r'<meta content="([^"]*)" name="description" />'
+                              r'|<meta name="description" content="([^"]*)" />')
 
 
 def cut(text: str, limit: int) -> str:
