@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -625,3 +626,26 @@ def test_a_space_in_a_rows_url_is_a_note_with_its_fix(tmp_path):
          'write %20 for each space it means, or delete them')]
     assert [registry.lookup(name).url for name in ('旋风', '黑洞')] == [
         'https://ok.example/ab', 'https://ok.example/long']
+
+
+def test_a_build_prints_the_first_notes_of_each_kind_and_counts_the_rest(make_app, rootdir,
+                                                                         tmp_path):
+    """A link file with hundreds of notes of one kind (a legacy one's aliases,
+    or rows repeated a thousand times) printed each at every fresh build: a
+    wall of text (a hostile-input round trip).  Ten of a kind, then one line
+    with the count; make check lists them all."""
+    srcdir = tmp_path / 'yearly-faq'
+    shutil.copytree(rootdir / 'test-yearly-faq', srcdir)
+    registry = srcdir / 'links.rst'
+    rows = registry.read_text(encoding='utf-8')
+    first = len(rows.splitlines()) + 1
+    registry.write_text(rows + '.. _`罪`: https://ygocdb.com/?search=罪\n' * 15,
+                        encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    said = [note for note in notes(app) if note.startswith('links.rst:')]
+    assert [line.split(': note: ')[0] for line in said] == [
+        f'links.rst:{n}' for n in range(first, first + 11)]
+    assert said[-1] == (f'links.rst:{first + 10}: note: the card registry has 5 more notes of '
+                        'these kinds (handbook.registry ×5), not printed here: make check lists '
+                        'them [handbook.registry-notes]')

@@ -410,15 +410,27 @@ def load_registry(app: Sphinx) -> None:
                                            and _said(said) == repr(stamp))
     report = {'error': reports.error, 'warning': reports.warning}
     notes: list[Problem] = []  # of a registry read before: said in one line
+    more: list[Problem] = []  # past the first few of a kind: said in one line
+    shown: Counter[str] = Counter()
     for problem in new.problems:
         location = f'{path}:{problem.line}'
         if problem.severity != 'note':
             report[problem.severity](problem.message, location=location, subtype=problem.subtype)
-        elif not read_before:
-            reports.note(problem.message, location=location, subtype=problem.subtype,
-                         config=app.config)
-        elif not reports.suppressed(app.config, problem.subtype):
+        elif reports.suppressed(app.config, problem.subtype):
+            continue
+        elif read_before:
             notes.append(problem)
+        elif shown[problem.subtype] < NOTES_SHOWN:
+            shown[problem.subtype] += 1
+            reports.note(problem.message, location=location, subtype=problem.subtype)
+        else:
+            more.append(problem)
+    if more:
+        kinds = Counter(f'handbook.{problem.subtype}' for problem in more)
+        counts = ', '.join(f'{kind} ×{n}' for kind, n in sorted(kinds.items()))
+        reports.note(f'the card registry has {len(more)} more notes of these kinds ({counts}), '
+                     'not printed here: make check lists them',
+                     location=f'{path}:{more[0].line}', subtype='registry-notes')
     if not read_before:
         with contextlib.suppress(OSError):  # not kept: the next build prints them again
             write_if_changed(said, repr(stamp))
@@ -480,6 +492,9 @@ def used_keys(env: BuildEnvironment) -> set[str]:
     return set().union(*(written_keys(page.cards) for page in store(env).pages.values()))
 
 
+#: the registry's notes a build prints of each kind (a legacy link file's
+#: hundreds of aliases were a wall of text: make check groups them all)
+NOTES_SHOWN = 10
 #: the longest unknown name a report shows whole (a card's is a few dozen characters)
 NAME_SHOWN = 100
 
