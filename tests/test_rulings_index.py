@@ -341,12 +341,31 @@ def test_a_simplified_build_says_the_other_scripts_characters_of_its_texts(app, 
     assert other_scripts.character_table(app, '伤发') == {'傷': '伤', '發': '发', '髮': '发'}
 
 
-@pytest.mark.sphinx('html', testroot='intl', srcdir='intl-no-table', freshenv=True,
-                    confoverrides={'extensions': INTL_EXTENSIONS})
-def test_a_traditional_build_needs_no_table_of_characters(app):
+def test_a_traditional_build_finds_a_simplified_name_by_its_traditional_spelling(
+        make_app, rootdir, tmp_path):
+    """A card with no zh_TW alias keeps its Simplified name in the
+    Traditional edition (an adopter's link file has none): 試膽競速 found
+    nothing there (an adopter's round trip).  The table of characters turns a
+    Traditional query into the counterparts' script, and the card's
+    spellings hold its Traditional one."""
+    srcdir = tmp_path / 'intl'
+    shutil.copytree(rootdir / 'test-intl', srcdir)
+    with (srcdir / 'cards.tsv').open('a', encoding='utf-8') as registry:
+        registry.write('card\t月之书\n')
+    with (srcdir / 'index.rst').open('a', encoding='utf-8') as page:
+        page.write('\n| 「`月之书`_」的效果。\\ :ruling:`19/3/3`\n')
+    app = make_app('html', srcdir=srcdir, freshenv=True,
+                   confoverrides={'extensions': INTL_EXTENSIONS})
     app.build()
-    assert manifest(app)['script'] == 0 and 't' not in parts(app)
-    assert not (app.doctreedir / other_scripts.KEPT_CHARACTERS).exists()
+    assert manifest(app)['script'] == 1
+    others, own = parts(app)['t']
+    table = dict(zip(others, own))
+    assert ''.join(table.get(char, char) for char in '月之書') == '月之书'
+    look = lookup(app)
+    entries = {entry[3][0][1]: entry for entry in rulings(app)}
+    doc = manifest(app)['texts'] + list(entries).index('ruling-2019-03-03-月之书')
+    assert doc in look.holding('月之书')  # what 月之書 becomes through the table
+    assert look.spelling('月之書') == look.spelling('月之书') is not None  # the card, its page
 
 
 def test_counterpart_is_for_traditional_builds_only():
@@ -516,8 +535,10 @@ def test_where_opencc_cannot_run_a_note_says_so_and_the_index_is_made(app, monke
 
 @pytest.mark.parametrize('language, configs', [
     ('zh_CN', other_scripts.INTO_TRADITIONAL), ('zh', other_scripts.INTO_TRADITIONAL),
-    ('zh-Hans', other_scripts.INTO_TRADITIONAL), ('zh_TW', other_scripts.INTO_SIMPLIFIED),
-    ('zh_HK', other_scripts.INTO_SIMPLIFIED), ('en', ()), (None, ()), ('', ())])
+    ('zh-Hans', other_scripts.INTO_TRADITIONAL),
+    ('zh_TW', other_scripts.INTO_SIMPLIFIED + other_scripts.INTO_TRADITIONAL),
+    ('zh_HK', other_scripts.INTO_SIMPLIFIED + other_scripts.INTO_TRADITIONAL),
+    ('en', ()), (None, ()), ('', ())])
 def test_which_conversions_a_language_gets(language, configs):
     assert other_scripts.configs(language) == configs
 

@@ -6,8 +6,10 @@ card ``诱饵人偶·蓪``, alias or not; one who writes Simplified characters t
 linked card (:meth:`handbook.search.rulings_index.Index.spellings`): in a
 Chinese build into Traditional characters (``s2t``, and Taiwan's and Hong
 Kong's forms: ``s2tw``, ``s2twp``, ``s2hk``), in a Traditional build into
-Simplified ones (``tw2s``, ``t2s``); a build of another language converts
-nothing.
+Simplified ones (``tw2s``, ``t2s``) and into Traditional ones too (a card
+with no zh_TW alias keeps its Simplified name there: an adopter's
+round trip found 試膽競速 nothing in its Traditional edition); a build of
+another language converts nothing.
 
 OpenCC's dictionaries take about 44 MB, which the process that made the
 index would keep to the end of the build (a freed converter does not give
@@ -17,7 +19,7 @@ build converted before: what it found is kept in the doctree folder
 (:data:`KEPT`), and an edit converts nothing.  Where OpenCC cannot run,
 a note says so and the search finds each card by the spellings it has.
 
-**Any text, in a Simplified build.**  A reader who writes Traditional
+**Any text, in a Chinese build.**  A reader who writes Traditional
 characters types ``傷害步驟`` or part of a name (``脫出裝置``), which no
 spelling table holds.  So a Simplified build's index has a part of its
 own, ``t`` (:func:`character_table`): each Traditional character whose
@@ -25,9 +27,11 @@ Simplified one (OpenCC's ``t2s``, character by character) is in the
 index's texts.  A query term that finds nothing is searched again
 converted by it (``rulings_search.js``): a query that finds something
 loads nothing more.  The table of the whole script is made once, by the
-same process, and kept (:data:`KEPT_CHARACTERS`).  A Traditional build
-needs none: its index holds each text's Simplified counterpart
-(:func:`handbook.search.rulings_index.counterpart`).
+same process, and kept (:data:`KEPT_CHARACTERS`).  A Traditional build has
+one too: its index holds each text's Simplified counterpart
+(:func:`handbook.search.rulings_index.counterpart`), which a Traditional
+query finds through it where the text kept a Simplified name (an adopter's
+link file has no zh_TW aliases).
 """
 
 from __future__ import annotations
@@ -92,9 +96,11 @@ def traditional(language: str | None) -> bool:
 
 
 def configs(language: str | None) -> tuple[str, ...]:
-    """OpenCC's conversions into the other script of a build's language."""
+    """OpenCC's conversions into the other script of a build's language; a
+    Traditional build's into its own script too: a card without a zh_TW
+    alias keeps its Simplified name in it (an adopter's link file has none)."""
     if traditional(language):
-        return INTO_SIMPLIFIED
+        return INTO_SIMPLIFIED + INTO_TRADITIONAL
     if language and language.replace('-', '_').split('_')[0] == 'zh':
         return INTO_TRADITIONAL
     return ()
@@ -132,9 +138,10 @@ def variants(app: Sphinx, names: Iterable[str]) -> dict[str, list[str]]:
 
 def character_table(app: Sphinx, used: Iterable[str]) -> dict[str, str]:
     """``{Traditional character: Simplified character}`` for each Simplified
-    one of *used* (the index's texts' characters), in a build of Simplified
-    Chinese; ``{}`` in any other build, or where OpenCC cannot run."""
-    if configs(app.config.language) != INTO_TRADITIONAL:
+    one of *used* (the index's texts' characters, their Simplified
+    counterparts' in a Traditional build), in a build of Chinese; ``{}`` in
+    any other build, or where OpenCC cannot run."""
+    if not configs(app.config.language):
         return {}
     path = Path(app.doctreedir) / KEPT_CHARACTERS
     try:

@@ -418,7 +418,7 @@ const RulingSearch = (() => {
 
   let table = null; // the other script's characters and the index's (the part "t")
 
-  /** The query in the index's script, where a Simplified index has the other
+  /** The query in the index's script, where the index has the other
    * script's characters (other_scripts.py): each character in the part "t"
    * as its Simplified one; null where none is, or the part cannot load. */
   const inIndexScript = async (query) => {
