@@ -247,6 +247,23 @@ def test_an_unreadable_catalog_is_reported_at_its_line(app, make_app):
     assert '<h1>错误' in html(broken, 'errors')  # the page is built, untranslated
 
 
+@pytest.mark.sphinx('html', testroot='intl', srcdir='intl-unclosed-string')
+def test_a_catalogs_unclosed_string_is_reported_at_its_line(app, make_app):
+    """``msgstr "…調整中。`` with no closing quote: Babel reads it without
+    its last character, and the page showed the texts cut and run together,
+    the build "succeeded" (an adopter's round trip)."""
+    errors = Path(app.srcdir, PO, 'errors.po')
+    text = errors.read_text(encoding='utf-8')
+    errors.write_text(text.replace('msgstr "錯誤"', 'msgstr "錯誤'), encoding='utf-8')
+    broken = make_app('html', srcdir=app.srcdir, freshenv=True)
+    broken.build()
+    found = [w for w in warnings(broken) if 'errors.po' in w]
+    assert found == [f'{PO}/errors.po:7: WARNING: cannot read this catalog: a string is not '
+                     'closed: end it with " (its page is built untranslated until then) '
+                     '[handbook.i18n]']
+    assert '<h1>错误' in html(broken, 'errors')
+
+
 # -- the real handbook ----------------------------------------------------------------------
 
 
@@ -551,6 +568,11 @@ def test_filling_a_catalog_converts_what_no_one_translated(tmp_path, convert, re
         '连锁': ('連鎖', ['opencc']),                  # machine output: converted again
         '发动': ('發動', ['opencc']),                  # fuzzy (the source changed)
     }
+    # a translation by hand whose original changed: kept above it, for its review
+    # (an adopter's round trip: it was replaced without a word)
+    assert counts['hand'] == 1
+    assert [m.user_comments for m in catalog(po) if m.id == '发动'] == [
+        ['by hand, before the original changed: 發動了']]
     before = po.read_bytes()
     again = zh_tw.fill_catalog(po, convert, registry)
     assert (again['changed'], again['files changed']) == (0, 0)

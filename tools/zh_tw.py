@@ -65,6 +65,8 @@ LANGUAGE = 'zh_TW'
 FLAG = 'opencc'
 #: the width sphinx-intl writes catalogs with: the files stay as it writes them
 WIDTH = 76
+#: the comment that keeps a translation by hand whose original changed
+HAND = 'by hand, before the original changed: '
 #: roles whose text is prose, converted like the text around them
 PROSE_ROLES = frozenset({'strike'})
 
@@ -252,6 +254,13 @@ def fill_catalog(path: Path, convert: Convert, registry: Registry,
             counts['reviewed'] += 1
             continue
         string = convert_message(message.id, convert, registry, planned)
+        if message.string and message.fuzzy and FLAG not in message.flags:
+            # a translation by hand whose original changed (make intl-update made it
+            # fuzzy): converted again, and kept above it for its review (an
+            # adopter's round trip: it was replaced without a word)
+            message.user_comments = [*message.user_comments,
+                                     f'{HAND}{message.string}']
+            counts['hand'] += 1
         counts['changed'] += (string, message.fuzzy, FLAG in message.flags) != \
             (message.string, False, True)
         message.string = string
@@ -304,7 +313,10 @@ def main(argv: list[str] | None = None) -> int:
         counts = fill_catalog(path, convert, registry, planned)
         total += counts
         print(f'{path}: {counts["converted"]} machine-converted ({counts["changed"]} new or '
-              f'changed), {counts["reviewed"]} reviewed by hand')
+              f'changed), {counts["reviewed"]} reviewed by hand'
+              + (f'; {counts["hand"]} translated by hand before their original changed: '
+                 f'converted again, the translation by hand kept in a comment above each '
+                 f'("# {HAND}…"): review them' if counts['hand'] else ''))
     print(f'{len(catalogs)} catalogs: {total["converted"]} messages machine-converted '
           f'({total["changed"]} new or changed; flag {FLAG}: review them, then remove the '
           f'flag), {total["reviewed"]} reviewed by hand')

@@ -129,8 +129,34 @@ def catalog_files(app: Sphinx) -> dict[str, Path]:
             for po in sorted(base.rglob('*.po'))}
 
 
+#: a line of a .po entry that holds a string: a keyword and its string, or a
+#: string continued; its string closed by a quote that is not escaped
+_PO_STRING = re.compile(r'^\s*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"')
+_PO_CLOSED = re.compile(r'(?<!\\)(?:\\\\)*"\s*$')
+
+
+def unclosed_string(text: str) -> int | None:
+    """The first line of a ``.po`` file's *text* whose string is not closed,
+    or None.  Babel reads ``msgstr "…調整中。`` dropping its last character, and
+    the page showed the text cut and run together (an adopter's round trip)."""
+    for number, line in enumerate(text.split('\n'), start=1):
+        m = _PO_STRING.match(line)
+        if m and not _PO_CLOSED.search(line[m.end():]):
+            return number
+    return None
+
+
 def read_catalog(path: Path, language: str) -> Catalog | None:
     """The catalog of a ``.po`` file; a warning at its bad line, and None, if unreadable."""
+    try:
+        line = unclosed_string(path.read_text(encoding='utf-8', errors='replace'))
+    except OSError:
+        line = None
+    if line is not None:
+        logger.warning('cannot read this catalog: a string is not closed: end it with " (its '
+                       'page is built untranslated until then)', location=f'{path}:{line}',
+                       type='handbook', subtype='i18n')
+        return None
     try:
         with path.open('rb') as f:
             return read_po(f, locale=language, abort_invalid=True)
@@ -244,9 +270,12 @@ def msgstrs(path: Path, language: str, fuzzy: bool) -> dict[str, Msgstr]:
     try:
         with path.open('rb') as f:
             catalog = read_po(f, locale=language, abort_invalid=True)
-        lines = path.read_text(encoding='utf-8').splitlines()
+        text = path.read_text(encoding='utf-8')
     except (OSError, ValueError, PoFileError):
         return {}  # reported when the catalogs were compiled
+    if unclosed_string(text) is not None:
+        return {}  # so too: the catalog is not used
+    lines = text.splitlines()
     found = {}
     for message in catalog:
         if not message.id or not message.string or not isinstance(message.id, str) \
