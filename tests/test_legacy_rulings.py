@@ -526,12 +526,18 @@ def test_a_translated_edition_reads_the_handbooks_own_catalogs(make_app, rootdir
     app.build()
     assert '<title>测试手册</title>' in html(app)  # conf.py's locale/ is gone: untranslated
     (srcdir / 'handbook.toml').write_text("locale_dir = '../catalogs'\n", encoding='utf-8')
-    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app = make_app('html', srcdir=srcdir, freshenv=True,
+                   confoverrides={'extensions': [*app.config.extensions,
+                                                 'handbook.publishing.theme'],
+                                  'html_theme': 'furo'})
     app.build()
     assert app.config.handbook_locale_dir == str(tmp_path / 'book' / 'catalogs')
     assert '<title>測試手冊</title>' in html(app)
     assert '<div class="line">1. 入連鎖的效果。</div>' in html(app)
     assert [w for w in warnings(app) if 'handbook.settings' in w] == []
+    # the toolchain's own texts, which its catalogs lack: the toolchain's (an
+    # adopter's round trip: the theme spoke English with catalogs of its own)
+    assert 'Skip to content' not in html(app) and '跳到正文' in html(app)
 
 
 @pytest.mark.parametrize(('text', 'report'), [

@@ -12,7 +12,9 @@ them into ``locale/<lang>/LC_MESSAGES/<page>.po``, and
 ``locale``; a handbook's own: ``locale_dir`` in its handbook.toml,
 :mod:`handbook.core.settings`) holds ``<lang>/LC_MESSAGES/<page>.po`` and ``handbook.po``, the
 catalog of the texts the extensions generate (``_('卡片数据库')`` with
-``_ = get_translation('handbook')``; msgids are Chinese).  At
+``_ = get_translation('handbook')``; msgids are Chinese); where it lacks
+``handbook.po`` or ``theme.po`` (an adopter's catalogs), this project's
+``locale/`` gives them (:data:`TOOLCHAIN_CATALOGS`).  At
 ``config-inited`` the catalogs of the build's language are compiled with
 Babel into ``<doctrees>/locale``, Sphinx's ``locale_dirs`` is pointed there
 and the ``handbook`` catalog is registered: nothing is written into
@@ -95,6 +97,11 @@ logger = logging.getLogger(__name__)
 #: the catalog of the texts the handbook's extensions generate
 CATALOG = 'handbook'
 _ = get_translation(CATALOG)
+#: the toolchain's own catalogs: its texts and the theme's (publishing/theme.py),
+#: in this project's locale/, for a handbook whose catalogs lack them (an
+#: adopter's, locale_dir in its handbook.toml: its site showed the theme in English)
+TOOLCHAIN_CATALOGS = (CATALOG, 'theme')
+TOOLCHAIN_LOCALE = Path(__file__).resolve().parents[3] / 'locale'
 
 
 class CatalogState(State):
@@ -122,11 +129,16 @@ _ALIAS = re.compile(r'<([^<>`]+)_>`__?$')
 def catalog_files(app: Sphinx) -> dict[str, Path]:
     """The build language's ``.po`` files, by gettext domain."""
     language = app.config.language
-    base = Path(app.confdir, app.config.handbook_locale_dir, language or '', 'LC_MESSAGES')
-    if not language or not base.is_dir():
+    if not language:
         return {}
-    return {po.relative_to(base).with_suffix('').as_posix(): po
-            for po in sorted(base.rglob('*.po'))}
+    base = Path(app.confdir, app.config.handbook_locale_dir, language, 'LC_MESSAGES')
+    found = {po.relative_to(base).with_suffix('').as_posix(): po
+             for po in sorted(base.rglob('*.po'))} if base.is_dir() else {}
+    own = TOOLCHAIN_LOCALE / language / 'LC_MESSAGES'
+    for domain in TOOLCHAIN_CATALOGS:
+        if domain not in found and (own / f'{domain}.po').is_file():
+            found[domain] = own / f'{domain}.po'
+    return found
 
 
 #: a line of a .po entry that holds a string: a keyword and its string, or a
