@@ -601,3 +601,15 @@ def test_a_catalog_written_by_hand_is_left_as_written(tmp_path, convert, registr
     counts = zh_tw.fill_catalog(po, convert, registry)
     assert (counts['reviewed'], counts['changed'], counts['files changed']) == (1, 0, 0)
     assert po.read_bytes() == before
+
+
+@pytest.mark.sphinx('html', testroot='intl', srcdir='intl-no-catalogs', freshenv=True,
+                    confoverrides={'language': 'zh_tw'})
+def test_a_translated_build_without_catalogs_of_its_pages_is_a_warning(app):
+    """``make html LANGUAGE=zh_tw`` (or a locale_dir mistyped): an edition
+    built untranslated, "build succeeded" (an adopter's round trip)."""
+    app.build()
+    assert [w for w in warnings(app) if 'no catalogs' in w] == [
+        "conf.py:1: WARNING: the pages have no catalogs of the language 'zh_tw' in locale (it "
+        'has those of zh_TW), so this edition is not translated: check LANGUAGE= and '
+        'locale_dir, or make the catalogs: make intl-update LANGUAGES=zh_tw [handbook.i18n]']

@@ -84,6 +84,7 @@ from sphinx.util.nodes import extract_messages
 from sphinx.util.osutil import relative_uri
 
 from handbook.cards.links import registry
+from handbook.core import settings
 from handbook.nodes import card_of
 from handbook.store import State, state
 
@@ -213,6 +214,25 @@ def compile_catalogs(app: Sphinx, config: Config) -> None:
         if stale not in wanted:  # its .po was removed: never translate with it again
             stale.unlink()
     app.add_message_catalog(CATALOG, root)
+
+
+def no_catalogs(app: Sphinx) -> None:
+    """``builder-inited``: a translated build (``make html LANGUAGE=…``) with
+    no catalog of its pages is a warning: an adopter's round trip built a
+    "zh_TW" edition untranslated, "build succeeded", from ``LANGUAGE=zh_tw``
+    or a ``locale_dir`` typo."""
+    config = app.config
+    if 'language' not in config.overrides or set(catalog_files(app)) - set(TOOLCHAIN_CATALOGS):
+        return
+    folder = Path(app.confdir, config.handbook_locale_dir)
+    have = sorted(p.parent.name for p in folder.glob('*/LC_MESSAGES')) if folder.is_dir() else []
+    there = (f'it has those of {", ".join(have)}' if have
+             else 'it does not exist' if not folder.is_dir() else 'it has none')
+    logger.warning('the pages have no catalogs of the language %r in %s (%s), so this edition '
+                   'is not translated: check LANGUAGE= and locale_dir, or make the catalogs: '
+                   'make intl-update LANGUAGES=%s', config.language, folder, there,
+                   config.language, type='handbook', subtype='i18n',
+                   location=settings.where(config, app.srcdir, app.confdir, 'handbook_locale_dir'))
 
 
 def translate_titles(config: Config, catalog: Catalog) -> None:
@@ -545,6 +565,7 @@ def add_templates(app: Sphinx, config: Config) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.cards.links')
+    app.setup_extension('handbook.core.settings')  # where locale_dir is set, for messages
     app.setup_extension('handbook.core.switchers')  # handbook_switchers
     app.add_config_value('handbook_locale_dir', 'locale', 'env', types=frozenset({str}),
                          description='folder of <lang>/LC_MESSAGES/*.po, relative to conf.py')
@@ -552,6 +573,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
                          description='language -> label of every language the site is '
                                      'built in; the first is the site root')
     app.connect('config-inited', compile_catalogs)
+    app.connect('builder-inited', no_catalogs)
     app.connect('config-inited', add_templates)
     # before the extensions that derive URLs from html_baseurl (site_urls)
     app.connect('config-inited', place_translated_site, priority=400)
