@@ -14,7 +14,9 @@ them into ``locale/<lang>/LC_MESSAGES/<page>.po``, and
 catalog of the texts the extensions generate (``_('卡片数据库')`` with
 ``_ = get_translation('handbook')``; msgids are Chinese); where it lacks
 ``handbook.po`` or ``theme.po`` (an adopter's catalogs), this project's
-``locale/`` gives them (:data:`TOOLCHAIN_CATALOGS`).  At
+``locale/`` gives them (:data:`TOOLCHAIN_CATALOGS`).  A build of a language
+other than the pages' own (``handbook_source_language``, zh_CN) with no
+catalog of its pages is a warning (:func:`no_catalogs`).  At
 ``config-inited`` the catalogs of the build's language are compiled with
 Babel into ``<doctrees>/locale``, Sphinx's ``locale_dirs`` is pointed there
 and the ``handbook`` catalog is registered: nothing is written into
@@ -222,7 +224,8 @@ def no_catalogs(app: Sphinx) -> None:
     "zh_TW" edition untranslated, "build succeeded", from ``LANGUAGE=zh_tw``
     or a ``locale_dir`` typo."""
     config = app.config
-    if 'language' not in config.overrides or set(catalog_files(app)) - set(TOOLCHAIN_CATALOGS):
+    if config.language == config.handbook_source_language \
+            or set(catalog_files(app)) - set(TOOLCHAIN_CATALOGS):
         return
     folder = Path(app.confdir, config.handbook_locale_dir)
     have = sorted(p.parent.name for p in folder.glob('*/LC_MESSAGES')) if folder.is_dir() else []
@@ -567,6 +570,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.setup_extension('handbook.cards.links')
     app.setup_extension('handbook.core.settings')  # where locale_dir is set, for messages
     app.setup_extension('handbook.core.switchers')  # handbook_switchers
+    app.add_config_value('handbook_source_language', 'zh_CN', 'env', types=frozenset({str}),
+                         description='the language the pages are written in (a build of '
+                                     'another language is a translation)')
     app.add_config_value('handbook_locale_dir', 'locale', 'env', types=frozenset({str}),
                          description='folder of <lang>/LC_MESSAGES/*.po, relative to conf.py')
     app.add_config_value('handbook_languages', {}, 'html', types=frozenset({dict}),
