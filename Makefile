@@ -158,7 +158,7 @@ html: $(STAMP) $(if $(LANGUAGE),own-catalogs)
 # from the modules whose _ is the handbook catalog's (not Sphinx's own).
 HANDBOOK_TEXTS = $(shell grep -rl --include="*.py" "get_translation('handbook')" _ext/handbook)
 html-all: SWITCHERS = 1
-html-all: html
+html-all: $(if $(TRANSLATIONS),own-catalogs) html
 	$(foreach lang,$(TRANSLATIONS),$(MAKE) html SWITCHERS=1 LANGUAGE=$(lang) &&) true
 	$(foreach tag,$(EDITIONS),$(MAKE) html SWITCHERS=1 TAGS=$(tag) && \
 		$(foreach lang,$(TRANSLATIONS),$(MAKE) html SWITCHERS=1 TAGS=$(tag) LANGUAGE=$(lang) &&)) true
@@ -174,7 +174,10 @@ gettext: $(STAMP)
 # its handbook.toml, or LOCALEDIR=.
 own-catalogs:
 	$(if $(and $(filter file,$(origin LOCALEDIR)),$(filter-out $(CURDIR)/source,$(abspath $(SOURCEDIR))),$(filter $(CURDIR)/locale,$(abspath $(LOCALEDIR)))),\
-	$(error SOURCEDIR $(SOURCEDIR) is another handbook than this project's, whose catalogs are locale/: give it its own, locale_dir = '../locale' in $(SOURCEDIR)/handbook.toml for example (or LOCALEDIR=$(abspath $(SOURCEDIR)/..)/locale)))
+	$(error SOURCEDIR $(SOURCEDIR) is another handbook than this project's, whose catalogs are locale/: give it its own, locale_dir = '$(OWN_LOCALE)' in $(SOURCEDIR)/handbook.toml for example (or LOCALEDIR=$(abspath $(SOURCEDIR)/$(OWN_LOCALE)))))
+# beside the pages' folder, or in it where it is its repository's top (an adopter's
+# round trip: ../locale was outside its repository)
+OWN_LOCALE = $(if $(wildcard $(abspath $(SOURCEDIR))/.git),locale,../locale)
 
 intl-update: own-catalogs gettext
 	$(BIN)/sphinx-intl update -p $(BUILDDIR)/gettext -d $(LOCALEDIR) \
@@ -188,7 +191,7 @@ intl-zh_TW: own-catalogs $(STAMP)
 	$(BIN)/python tools/zh_tw.py --locale-dir $(LOCALEDIR) --registry '$(REGISTRY)' \
 		--srcdir $(SOURCEDIR) --conf $(CONFDIR)/conf.py
 
-intl-stat: $(STAMP)
+intl-stat: own-catalogs $(STAMP)
 	$(BIN)/python tools/intl_stat.py --locale-dir $(LOCALEDIR) $(LANGUAGES)
 
 # The suite builds the handbook itself, once for every test that reads it, the
@@ -232,7 +235,7 @@ test-next:
 # EPUB wants a version: the date of the last commit.  Each builder keeps its
 # own doctrees, out of the folder that is zipped.
 EDITION      = $(shell git log -1 --format=%cd --date=format:%Y.%m.%d 2>/dev/null || date +%Y.%m.%d)
-epub: $(STAMP)
+epub: $(STAMP) $(if $(LANGUAGE),own-catalogs)
 	HANDBOOK_SWITCHERS=0 $(SPHINXBUILD) -b epub -W --keep-going $(ALLOPTS) -d $(BUILDDIR)/doctrees-epub \
 		-D version=$(EDITION) $(SOURCEDIR) $(BUILDDIR)/epub
 

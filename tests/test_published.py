@@ -210,8 +210,9 @@ def test_a_relative_path_make_c_would_read_in_another_folder_is_refused(tmp_path
     assert make('SOURCEDIR=tests/roots/test-check-clean').returncode == 0
 
 
-@pytest.mark.parametrize('target', [['intl-update'], ['intl-zh_TW'],
-                                    ['html', 'LANGUAGE=zh_TW']])
+@pytest.mark.parametrize('target', [['intl-update'], ['intl-zh_TW'], ['intl-stat'],
+                                    ['html', 'LANGUAGE=zh_TW'], ['html-all'],
+                                    ['epub', 'LANGUAGE=zh_TW']])
 def test_another_handbooks_catalogs_are_never_this_projects(tmp_path, target):
     """``make intl-zh_TW SOURCEDIR=<another handbook>`` rewrote this project's
     catalogs in locale/ with that handbook's messages, and its zh_TW edition
@@ -229,6 +230,17 @@ def test_another_handbooks_catalogs_are_never_this_projects(tmp_path, target):
             f'example (or LOCALEDIR={tmp_path}/locale).  Stop.') in done.stderr
     assert not (tmp_path / 'build').exists()
     assert files(ROOT / 'locale') == before
+
+
+def test_a_handbook_at_its_repositorys_top_is_told_catalogs_inside_it(tmp_path):
+    """The pages at the top of their own repository: ../locale was outside
+    it (an adopter's round trip)."""
+    other = source(tmp_path, 'other')
+    (other / '.git').mkdir()
+    done = subprocess.run(make_command('intl-zh_TW', f'SOURCEDIR={other}'),
+                          capture_output=True, text=True, check=False)
+    assert (f"give it its own, locale_dir = 'locale' in {other}/handbook.toml for example "
+            f'(or LOCALEDIR={other}/locale).  Stop.') in done.stderr
 
 
 def test_the_sweep_removes_what_is_gone_and_leaves_other_sites_alone(tmp_path):

@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument('--locale-dir', type=Path, default=ROOT / 'locale')
     parser.add_argument('languages', nargs='*', help='default: every language folder')
     args = parser.parse_args(argv)
+    if not args.locale_dir.is_dir():  # a locale_dir mistyped: said, no traceback
+        print(f'no catalogs: {args.locale_dir} is not a folder; run make intl-update, or check '
+              'locale_dir in the handbook.toml (LOCALEDIR=)', file=sys.stderr)
+        return 1
     languages = args.languages or sorted(
         p.name for p in args.locale_dir.iterdir() if (p / 'LC_MESSAGES').is_dir())
     print(f'{"language":<10}{"catalog":<22}{"share":>8}{"total":>7}'
