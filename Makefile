@@ -234,10 +234,14 @@ test-next:
 # -- Downloads: EPUB and PDF (conf.py, "EPUB and PDF") --------------------------------
 # EPUB wants a version: the date of the last commit.  Each builder keeps its
 # own doctrees, out of the folder that is zipped.
-EDITION      = $(shell git log -1 --format=%cd --date=format:%Y.%m.%d 2>/dev/null || date +%Y.%m.%d)
+# The handbook's last commit (its repository's, not this project's: an adopter's
+# round trip); each language and edition a book of its own, in a folder of its own.
+EDITION      = $(shell git -C '$(SOURCEDIR)' log -1 --format=%cd --date=format:%Y.%m.%d -- . 2>/dev/null | grep . || date +%Y.%m.%d)
+EPUBDIR      = $(BUILDDIR)/epub$(if $(EDITION_DIR),/$(EDITION_DIR))$(if $(LANGUAGE),/$(LANGUAGE))
 epub: $(STAMP) $(if $(LANGUAGE),own-catalogs)
-	HANDBOOK_SWITCHERS=0 $(SPHINXBUILD) -b epub -W --keep-going $(ALLOPTS) -d $(BUILDDIR)/doctrees-epub \
-		-D version=$(EDITION) $(SOURCEDIR) $(BUILDDIR)/epub
+	HANDBOOK_SWITCHERS=0 $(SPHINXBUILD) -b epub -W --keep-going $(ALLOPTS) \
+		-d $(BUILDDIR)/doctrees-epub$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR)) \
+		-D version=$(EDITION) $(SOURCEDIR) $(EPUBDIR)
 
 pdf: $(STAMP)
 	$(call debian-packages,$(PDF_PACKAGES))

@@ -175,7 +175,6 @@ html_show_search_summary = False
 # database, without the URL printed after each (there are hundreds).
 
 epub_basename = 'handbook'
-epub_language = 'zh-CN'  # BCP 47, as EPUB wants (language is Sphinx's zh_CN)
 epub_publisher = author
 epub_identifier = 'urn:uuid:34c7ef90-2062-5780-adf0-caee118c95ec'  # fixed: the same book
 epub_scheme = 'uuid'

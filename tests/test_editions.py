@@ -306,3 +306,23 @@ def test_handbook_current_edition_builds_without_warnings(handbook):
     assert [(r['page'], r['anchor']) for r in current['rulings']] == \
         [(r['page'], r['anchor']) for r in full if (r['page'], r['anchor']) not in overturned]
     assert (current_site / 'card-index.html').is_file()
+
+
+def test_each_edition_and_language_is_an_epub_of_its_own(make_app, rootdir, tmp_path):
+    """The zh_TW and current EPUBs said zh-CN and carried the full edition's
+    identifier, which reading apps take for one book (an adopter's round
+    trip).  Each its language in BCP 47, and an identifier of its own, the
+    same at every build; the full edition's as conf.py gives it."""
+    import shutil
+    ids = {}
+    for language, tags in (('zh_CN', ()), ('zh_TW', ()), ('zh_TW', ('current',))):
+        srcdir = tmp_path / f'{language}-{"-".join(tags)}'
+        shutil.copytree(rootdir / 'test-intl', srcdir)
+        app = make_app('epub', srcdir=srcdir, tags=list(tags), confoverrides={
+            'language': language, 'epub_identifier': 'urn:uuid:34c7ef90-2062-5780-adf0-caee118c95ec',
+            'extensions': ['handbook.cards.links', 'handbook.translations.catalogs',
+                           'handbook.publishing.editions']})
+        assert app.config.epub_language == language.replace('_', '-')
+        ids[language, tags] = app.config.epub_identifier
+    assert ids['zh_CN', ()] == 'urn:uuid:34c7ef90-2062-5780-adf0-caee118c95ec'
+    assert len(set(ids.values())) == 3 and all(i.startswith('urn:uuid:') for i in ids.values())

@@ -71,6 +71,7 @@ configure: the tag's name is ``current``.
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -176,6 +177,23 @@ def place_edition(app: Sphinx, config: Config) -> None:
         config.templates_path = [*config.templates_path, str(TEMPLATES)]
 
 
+def own_book(app: Sphinx, config: Config) -> None:
+    """Each edition and language is an EPUB of its own: its language as
+    EPUB writes it (BCP 47: zh-TW), and an identifier of its own, derived
+    from the full edition's, the same at every build (reading apps take two
+    books with one identifier for one; an adopter's round trip found the
+    zh_TW and current EPUBs saying zh-CN, with the full edition's identifier)."""
+    if config.epub_language:
+        config.epub_language = config.epub_language.replace('_', '-')
+    language = config.language or ''
+    own = [part for part in (
+        language if language != getattr(config, 'handbook_source_language', language) else '',
+        edition(app) if edition(app) != 'full' else '') if part]
+    if own and config.epub_identifier:
+        book = f'{config.epub_identifier}/{"/".join(own)}'
+        config.epub_identifier = f'urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, book)}'
+
+
 class EditionState(State):
     """The edition the doctrees were read for (kept in the store, so that
     the doctrees of the other edition are read again), and whether it
@@ -248,6 +266,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(StruckRulings)
     # before translations (400: a translation's <lang>/ goes after current/) and site_urls
     app.connect('config-inited', place_edition, priority=300)
+    app.connect('config-inited', own_book, priority=600)  # after the handbook's own identity
     app.connect('builder-inited', note_edition)
     app.connect('env-get-outdated', pages_of_the_other_edition)
     app.connect('html-page-context', add_edition_switcher)
