@@ -294,6 +294,18 @@ def test_a_sweep_that_fails_leaves_the_site_as_it_was(tmp_path):
     assert files(folders.site) == {f'{n}.html': f'旧{n}'.encode() for n in 'abc'}
 
 
+def test_a_failed_translated_build_does_not_send_to_make_check(tmp_path):
+    """make check reads the pages, not a translation's catalogs: a failed
+    zh_TW build sent an adopter there for its catalogs' errors (an
+    adopter's round trip)."""
+    srcdir, out = source(tmp_path), tmp_path / 'build'
+    (tmp_path / 'locale').mkdir()
+    done = build(srcdir, out, 'SPHINXOPTS=-q', 'LANGUAGE=zh_TW', f'LOCALEDIR={tmp_path}/locale')
+    assert done.returncode != 0  # no catalogs of its pages: a warning
+    assert ('make html: the build failed (the problems are above; each at its line with its '
+            f'fix): the published site {out}/html/zh_TW is left as it was') in done.stderr
+
+
 def test_a_build_that_fails_on_a_warning_keeps_the_site_and_its_staging(tmp_path, references):
     """-W: a page's problem fails the build; the published site stays the
     last good one, and the next build goes on from the staging folder (it

@@ -67,8 +67,13 @@ def main(argv: list[str] | None = None) -> int:
             if status:
                 kept = failed(folders, exception=exception or status == 2)
                 # what to do, for a CI log's reader too (a CI maintainer's round trip)
-                print(f'make html: the build failed (the problems are above; make check lists '
-                      f'each with its fix): the published site {args.site} is left as '
+                # make check reads the pages, not a translation's catalogs (an adopter's
+                # round trip was sent there for a catalog's errors)
+                translated = any(d.startswith('language=') for d in options.define or ())
+                where = ('each at its line with its fix' if translated
+                         else 'make check lists each with its fix')
+                print(f'make html: the build failed (the problems are above; {where}): '
+                      f'the published site {args.site} is left as '
                       'it was' + ('' if kept else '; the next build starts from scratch'),
                       file=sys.stderr)
                 return status
