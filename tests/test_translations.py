@@ -613,3 +613,14 @@ def test_a_translated_build_without_catalogs_of_its_pages_is_a_warning(app):
         "conf.py:1: WARNING: the pages have no catalogs of the language 'zh_tw' in locale (it "
         'has those of zh_TW), so this edition is not translated: check LANGUAGE= and '
         'locale_dir, or make the catalogs: make intl-update LANGUAGES=zh_tw [handbook.i18n]']
+
+
+def test_a_link_dropped_by_a_translation_is_said_with_its_url():
+    """"does not keep the URLs … the original 「21/1/6」": the link's text, not
+    its URL (an adopter's round trip)."""
+    from handbook.translations.catalogs import _listing
+
+    assert _listing([('https://yugioh-wiki.net/x', '21/1/6')], 'uri') == \
+        '「21/1/6」 (https://yugioh-wiki.net/x)'
+    assert _listing([(('card', '旋风'), '旋风')], 'ref') == '「旋风」'
+    assert _listing([], 'uri') == 'none'

@@ -497,8 +497,8 @@ class TranslatedMessages(SphinxTransform):
             before, after = original.get(kind, []), translated[kind]
             if not _kept(kind, before, after):
                 logger.warning('the translation does not keep %s of the original: it has '
-                               '%s, the original %s; %s', what, _listing(after),
-                               _listing(before), fix, location=msgstr.location,
+                               '%s, the original %s; %s', what, _listing(after, kind),
+                               _listing(before, kind), fix, location=msgstr.location,
                                type='handbook', subtype='i18n')
 
 
@@ -511,8 +511,14 @@ def _kept(kind: str, before: list, after: list) -> bool:
     return len(before) == len(after) and not known - Counter(i for i, _ in before)
 
 
-def _listing(items: list) -> str:
-    return '、'.join(f'「{text}」' for _, text in items) if items else 'none'
+def _listing(items: list, kind: str = '') -> str:
+    """The references for a message: a link with its URL (an adopter's round
+    trip read "the URLs … the original 「21/1/6」", a text, not a URL)."""
+    if not items:
+        return 'none'
+    if kind == 'uri':
+        return '、'.join(f'「{text}」 ({uri})' for uri, text in items)
+    return '、'.join(f'「{text}」' for _, text in items)
 
 
 # -- the language switcher -------------------------------------------------------------
