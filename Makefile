@@ -87,6 +87,13 @@ ifneq ($(SPACED),)
 $(error $(SPACED) holds a space ('$($(SPACED))'), which make cannot pass on as one path: give a path without spaces, e.g. a link to it, ln -s '$($(SPACED))' /tmp/handbook-$(shell echo $(SPACED) | tr A-Z a-z)$(suffix $(lastword $($(SPACED)))))
 endif
 
+# A tag no edition and no page knows (TAGS=curent) built the full edition over the
+# published one (an adopter's round trip): said at once.
+UNKNOWN_TAG := $(firstword $(foreach tag,$(filter-out current,$(TAGS)),$(if $(shell grep -rlw --include='*.rst' -e 'only::.*$(tag)' '$(SOURCEDIR)' 2>/dev/null | head -1),,$(tag))))
+ifneq ($(UNKNOWN_TAG),)
+$(error TAGS holds '$(UNKNOWN_TAG)', which no edition and no page's .. only:: knows: the editions are current (TAGS=current))
+endif
+
 # make -C <this folder> resolves a relative path here, not in the folder it was
 # typed in (an adopter's round trip: make -C <clone> check SOURCEDIR=source checked
 # this project's pages).  Where both folders have it, make stops and says so.

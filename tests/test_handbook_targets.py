@@ -220,3 +220,15 @@ def test_the_readme_documents_every_make_variable():
     section = readme.split('\n## Make variables\n', 1)[1].split('\n## ', 1)[0]
     variables = set(re.findall(r'^([A-Z_]+)\s*\?=', MAKEFILE, re.M))
     assert {v for v in variables if f'`{v}`' not in section} == set()
+
+
+def test_a_tag_no_edition_and_no_page_knows_is_refused(tmp_path):
+    """``make html TAGS=curent`` built the full edition over the published one
+    (an adopter's round trip).  A tag a page's ``.. only::`` names is fine."""
+    done = subprocess.run(['make', '-n', '-C', str(ROOT), 'html', 'TAGS=curent'],
+                          capture_output=True, text=True, encoding='utf-8', timeout=60)
+    assert done.returncode == 2
+    assert ("TAGS holds 'curent', which no edition and no page's .. only:: knows: the editions "
+            'are current (TAGS=current).  Stop.') in done.stderr
+    write(tmp_path / 'source' / 'index.rst', '标题\n====\n\n.. only:: print\n\n   印刷版。\n')
+    assert 'print' in make_n('html', 'TAGS=print', f'SOURCEDIR={tmp_path / "source"}')
