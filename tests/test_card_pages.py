@@ -453,3 +453,19 @@ def test_a_card_pages_preview_counts_its_rulings_as_the_page_does(handbook_build
             if said[1] != shown[1]:
                 differ.append((page.stem, said[1], shown[1]))
     assert shared and differ == []
+
+
+@pytest.mark.parametrize(('parts', 'number', 'bar'), [
+    (3, 2, [1, 2, 3]),
+    (10, 5, [1, None, 3, 4, 5, 6, 7, None, 10]),
+    (10, 1, [1, 2, 3, None, 10]),
+    (10, 9, [1, None, 7, 8, 9, 10]),
+    (176, 88, [1, None, 86, 87, 88, 89, 90, None, 176]),
+])
+def test_a_parts_bar_links_the_parts_near_it_and_the_ends(parts, number, bar):
+    """Every part's bar linked every part, twice: a card of 35,000 rulings
+    (176 parts) wrote 60,000 links, quadratic in its rulings (a profiling
+    round trip).  The first, the last and two on either side; … for a gap."""
+    pager = [{'number': n, 'url': f'p{n}.html'} for n in range(1, parts + 1)]
+    window = card_pages._window(pager, number)
+    assert [entry and entry['number'] for entry in window] == bar
