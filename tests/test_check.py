@@ -464,7 +464,9 @@ def test_a_page_that_is_not_utf8_is_said_once_and_its_labels_fix_says_so(capsys,
     page.write_bytes(b'\n'.join([*lines[:18], b'\xff\xfe', *lines[18:]]))
     monkeypatch.chdir(tmp_path)
     assert check.main(['--srcdir', 'yearly-faq', '--confdir', 'yearly-faq']) == 1
-    out = [line for line in output(capsys, root) if not line.startswith('note: ')]
+    # no row is said unused: the page not built may use it (a round trip was told to
+    # remove the rows it alone uses)
+    out = output(capsys, root)
     assert out == [
         'yearly-faq/chapter.rst:19: error: the page is not UTF-8 text (byte 0xff), so it is not '
         'built: save it as UTF-8, or move it out of the source folder if it is not a page '
@@ -476,5 +478,36 @@ def test_a_page_that_is_not_utf8_is_said_once_and_its_labels_fix_says_so(capsys,
         "yet, list it in planned_sections of the handbook's handbook.toml [handbook.ref]",
         "yearly-faq/index.rst:7: warning: toctree contains reference to excluded document "
         "'chapter' [toc.excluded]",
-        'make check: 2 errors (handbook.encoding 1, handbook.ref 1), 1 warning (toc.excluded 1); '
-        '5 notes']
+        'make check: 2 errors (handbook.encoding 1, handbook.ref 1), 1 warning (toc.excluded 1)']
+
+
+def test_make_check_lists_every_note_of_the_registry(capsys, monkeypatch, tmp_path):
+    """A build prints the first ten notes of a kind and counts the rest,
+    saying make check lists them: it listed ten too (a round trip)."""
+    root = tmp_path / 'yearly-faq'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-yearly-faq', root)
+    with (root / 'links.rst').open('a', encoding='utf-8') as registry:
+        registry.write('.. _`罪`: https://ygocdb.com/?search=罪\n' * 15)
+    monkeypatch.chdir(tmp_path)
+    check.main(['--srcdir', 'yearly-faq', '--confdir', 'yearly-faq', '--notes', 'each'])
+    out = output(capsys, root)
+    assert len([line for line in out if 'duplicate row' in line]) == 15
+    assert not [line for line in out if 'registry-notes' in line]
+
+
+def test_a_few_notes_of_one_message_are_each_said_with_its_own_fix(capsys, monkeypatch,
+                                                                   tmp_path):
+    """Two full-width day titles: one line said the first one's fix, wrong
+    for the second (a round trip).  A few notes of a message no general text
+    says are each on a line of their own."""
+    root = tmp_path / 'yearly-faq'
+    shutil.copytree(ROOT / 'tests' / 'roots' / 'test-yearly-faq', root)
+    page = root / 'faq' / '2021.rst'
+    text = page.read_text(encoding='utf-8')
+    page.write_text(text.replace('\n1/5\n', '\n1／5\n', 1).replace('\n2/9\n', '\n２/９\n', 1),
+                    encoding='utf-8')
+    monkeypatch.chdir(tmp_path)
+    check.main(['--srcdir', 'yearly-faq', '--confdir', 'yearly-faq'])
+    fixes = [line.rsplit(': ', 1)[1] for line in output(capsys, root)
+             if 'ruling-fullwidth' in line]
+    assert fixes == ['write 1/5 (the same day)', 'write 2/9 (the same day)']
