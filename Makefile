@@ -89,9 +89,9 @@ endif
 
 # A tag no edition and no page knows (TAGS=curent) built the full edition over the
 # published one (an adopter's round trip): said at once.
-UNKNOWN_TAG := $(firstword $(foreach tag,$(filter-out current,$(TAGS)),$(if $(shell grep -rlw --include='*.rst' -e 'only::.*$(tag)' '$(SOURCEDIR)' 2>/dev/null | head -1),,$(tag))))
+UNKNOWN_TAG := $(firstword $(foreach tag,$(filter-out current,$(TAGS) $(EDITIONS)),$(if $(shell grep -rlw --include='*.rst' -e 'only::.*$(tag)' '$(SOURCEDIR)' 2>/dev/null | head -1),,$(tag))))
 ifneq ($(UNKNOWN_TAG),)
-$(error TAGS holds '$(UNKNOWN_TAG)', which no edition and no page's .. only:: knows: the editions are current (TAGS=current))
+$(error TAGS or EDITIONS holds '$(UNKNOWN_TAG)', which no edition and no page's .. only:: knows: the editions are current (TAGS=current))
 endif
 
 # make -C <this folder> resolves a relative path here, not in the folder it was
@@ -99,7 +99,7 @@ endif
 # this project's pages).  Where both folders have it, make stops and says so.
 ELSEWHERE := $(if $(filter-out $(CURDIR),$(PWD)),$(firstword $(foreach v,SOURCEDIR CONFDIR BUILDDIR CARDS LOCALEDIR,$(if $(and $(filter command line,$(origin $(v))),$(filter-out /%,$($(v))),$(wildcard $(PWD)/$($(v)))),$(v)))))
 ifneq ($(ELSEWHERE),)
-$(error $(ELSEWHERE)=$($(ELSEWHERE)) is read in $(CURDIR), where make -C runs, not in $(PWD), which has one too: give an absolute path, $(ELSEWHERE)=$(abspath $(PWD)/$($(ELSEWHERE))) or $(ELSEWHERE)=$(CURDIR)/$($(ELSEWHERE)))
+$(error $(ELSEWHERE)=$($(ELSEWHERE)) is read in $(CURDIR), where make -C runs, not in $(PWD), where you are: give an absolute path, $(ELSEWHERE)=$(abspath $(PWD)/$($(ELSEWHERE)))$(if $(wildcard $(CURDIR)/$($(ELSEWHERE))), or $(ELSEWHERE)=$(abspath $(CURDIR)/$($(ELSEWHERE)))))
 endif
 
 .DEFAULT_GOAL := help
@@ -154,7 +154,7 @@ $(STAMP): requirements.txt constraints.txt
 # failed or killed build leaves the published site as it was, and one build
 # runs at a time in BUILDDIR (tools/build_html.py; README, "Checking").
 # The doctrees stay out of the folder that is published.
-html: $(STAMP) $(if $(LANGUAGE),own-catalogs)
+html: $(STAMP) $(if $(filter-out zh_CN,$(LANGUAGE)),own-catalogs)
 	HANDBOOK_SWITCHERS=$(SWITCHERS) $(BIN)/python tools/build_html.py --site $(HTMLDIR) --lock $(BUILDDIR)/.lock -- \
 		-b html -W --keep-going $(ALLOPTS) \
 		-d $(BUILDDIR)/doctrees$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR)) \
@@ -245,7 +245,7 @@ test-next:
 # round trip); each language and edition a book of its own, in a folder of its own.
 EDITION      = $(shell git -C '$(SOURCEDIR)' log -1 --format=%cd --date=format:%Y.%m.%d -- . 2>/dev/null | grep . || date +%Y.%m.%d)
 EPUBDIR      = $(BUILDDIR)/epub$(if $(EDITION_DIR),/$(EDITION_DIR))$(if $(LANGUAGE),/$(LANGUAGE))
-epub: $(STAMP) $(if $(LANGUAGE),own-catalogs)
+epub: $(STAMP) $(if $(filter-out zh_CN,$(LANGUAGE)),own-catalogs)
 	HANDBOOK_SWITCHERS=0 $(SPHINXBUILD) -b epub -W --keep-going $(ALLOPTS) \
 		-d $(BUILDDIR)/doctrees-epub$(if $(LANGUAGE),-$(LANGUAGE))$(if $(EDITION_DIR),-$(EDITION_DIR)) \
 		-D version=$(EDITION) $(SOURCEDIR) $(EPUBDIR)

@@ -228,7 +228,7 @@ def test_a_tag_no_edition_and_no_page_knows_is_refused(tmp_path):
     done = subprocess.run(['make', '-n', '-C', str(ROOT), 'html', 'TAGS=curent'],
                           capture_output=True, text=True, encoding='utf-8', timeout=60)
     assert done.returncode == 2
-    assert ("TAGS holds 'curent', which no edition and no page's .. only:: knows: the editions "
+    assert ("TAGS or EDITIONS holds 'curent', which no edition and no page's .. only:: knows: the editions "
             'are current (TAGS=current).  Stop.') in done.stderr
     write(tmp_path / 'source' / 'index.rst', '标题\n====\n\n.. only:: print\n\n   印刷版。\n')
     assert 'print' in make_n('html', 'TAGS=print', f'SOURCEDIR={tmp_path / "source"}')

@@ -203,9 +203,14 @@ def test_a_relative_path_make_c_would_read_in_another_folder_is_refused(tmp_path
 
     done = make('SOURCEDIR=source')
     assert done.returncode == 2
-    assert (f'SOURCEDIR=source is read in {ROOT}, where make -C runs, not in {tmp_path}, which '
-            f'has one too: give an absolute path, SOURCEDIR={tmp_path}/source or '
+    assert (f'SOURCEDIR=source is read in {ROOT}, where make -C runs, not in {tmp_path}, where '
+            f'you are: give an absolute path, SOURCEDIR={tmp_path}/source or '
             f'SOURCEDIR={ROOT}/source.  Stop.') in done.stderr
+    # a folder only where you are: that one alone (a round trip was offered one that is not)
+    (tmp_path / 'book').mkdir()
+    assert (f'SOURCEDIR=book is read in {ROOT}, where make -C runs, not in {tmp_path}, where '
+            f'you are: give an absolute path, SOURCEDIR={tmp_path}/book.  Stop.'
+            ) in make('SOURCEDIR=book').stderr
     assert make(f'SOURCEDIR={tmp_path}/source').returncode == 0
     assert make('SOURCEDIR=tests/roots/test-check-clean').returncode == 0
 

@@ -611,8 +611,8 @@ def test_a_translated_build_without_catalogs_of_its_pages_is_a_warning(app):
     app.build()
     assert [w for w in warnings(app) if 'no catalogs' in w] == [
         "conf.py:1: WARNING: the pages have no catalogs of the language 'zh_tw' in locale (it "
-        'has those of zh_TW), so this edition is not translated: check LANGUAGE= and '
-        'locale_dir, or make the catalogs: make intl-update LANGUAGES=zh_tw [handbook.i18n]']
+        'has those of zh_TW), so this edition is not translated: write LANGUAGE=zh_TW '
+        '[handbook.i18n]']
 
 
 def test_a_link_dropped_by_a_translation_is_said_with_its_url():

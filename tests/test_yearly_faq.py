@@ -2037,6 +2037,9 @@ def test_a_line_naming_no_card_edited_leaves_the_card_index_unwritten(
     (':ruling:``', "role :ruling: has no text (:ruling:``, which readers see as it is): write its "
                    'text between the backquotes, :ruling:`17/3/24` for a date, or delete it '
                    '[handbook.markup]'),
+    (':ruling:` `', "role :ruling: has no text (:ruling:` `, which readers see as it is): write "
+                    'its text between the backquotes, :ruling:`17/3/24` for a date, or delete it '
+                    '[handbook.markup]'),
     (':ruling:`17/12/22 <faq:99999999999999999999999999>`',
      "FAQ id '99999999999999999999999999' is not a positive integer of at most 9 digits; the "
      "date is shown without a link: write :ruling:`17/12/22 <faq:ID>` with the number after "

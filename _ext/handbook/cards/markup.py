@@ -989,9 +989,10 @@ class CardMarkup(SphinxTransform):
             before, after = line[m.start() - 1:m.start()], line[m.end():m.end() + 1]
             reports.error(_spaced(role, target, before, after), location=location,
                           subtype='markup')
-        elif text == '`':  # :ruling:`` (a hostile-input round trip was told to write the \ there)
+        elif text.endswith('`') and not text[:-1].strip():
+            # :ruling:`` or :ruling:` ` (a hostile-input round trip was told to write the \ there)
             example = ':ruling:`17/3/24` for a date' if role == ':ruling:' else role + '`…`'
-            reports.error(f'role {role} has no text ({role}``, which readers see as it is): '
+            reports.error(f'role {role} has no text ({role}`{text}, which readers see as it is): '
                           f'write its text between the backquotes, {example}, or delete it',
                           location=location, subtype='markup')
         else:

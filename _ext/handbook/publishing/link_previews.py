@@ -201,7 +201,7 @@ def add_description(app: Sphinx, pagename: str, templatename: str,
     own = _OWN_DESCRIPTION.search(context.get('metatags', ''))
     if own is not None:
         if 'og:description' not in meta:
-            context['meta'] = {**meta, 'og:description': own[1] or own[2]}
+            context['meta'] = {**meta, 'og:description': own[1]}
         return
     text = meta.get('og:description') or describe(doctree, app.config.handbook_description_width)
     if not text:
@@ -214,8 +214,7 @@ def add_description(app: Sphinx, pagename: str, templatename: str,
 
 
 #: a description meta tag docutils wrote for the page (its content escaped)
-_OWN_DESCRIPTION = re.compile(r'<meta content="([^"]*)" name="description" />'
-                              r'|<meta name="description" content="([^"]*)" />')
+_OWN_DESCRIPTION = re.compile(r'<meta\b(?=[^>]*\sname="description")[^>]*\scontent="([^"]*)"')
 
 
 def cut(text: str, limit: int) -> str:

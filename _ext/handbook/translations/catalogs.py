@@ -231,10 +231,16 @@ def no_catalogs(app: Sphinx) -> None:
     have = sorted(p.parent.name for p in folder.glob('*/LC_MESSAGES')) if folder.is_dir() else []
     there = (f'it has those of {", ".join(have)}' if have
              else 'it does not exist' if not folder.is_dir() else 'it has none')
+    # zh_tw, zh-TW for zh_TW: its catalogs are there (a round trip was told to make
+    # a second, misnamed set)
+    meant = next((have_one for have_one in have if have_one.replace('-', '_').lower()
+                  == config.language.replace('-', '_').lower()), None)
+    fix = (f'write LANGUAGE={meant}' if meant else
+           f'check LANGUAGE= and locale_dir, or make the catalogs: make intl-update '
+           f'LANGUAGES={config.language}')
     logger.warning('the pages have no catalogs of the language %r in %s (%s), so this edition '
-                   'is not translated: check LANGUAGE= and locale_dir, or make the catalogs: '
-                   'make intl-update LANGUAGES=%s', config.language, folder, there,
-                   config.language, type='handbook', subtype='i18n',
+                   'is not translated: %s', config.language, folder, there, fix,
+                   type='handbook', subtype='i18n',
                    location=settings.where(config, app.srcdir, app.confdir, 'handbook_locale_dir'))
 
 
