@@ -187,6 +187,7 @@ own-catalogs:
 OWN_LOCALE = $(if $(wildcard $(abspath $(SOURCEDIR))/.git),locale,../locale)
 
 intl-update: own-catalogs gettext
+	$(BIN)/python tools/po_strings.py $(LOCALEDIR)
 	$(BIN)/sphinx-intl update -p $(BUILDDIR)/gettext -d $(LOCALEDIR) \
 		$(foreach lang,$(LANGUAGES),-l $(lang))
 

@@ -624,3 +624,18 @@ def test_a_link_dropped_by_a_translation_is_said_with_its_url():
         '「21/1/6」 (https://yugioh-wiki.net/x)'
     assert _listing([(('card', '旋风'), '旋风')], 'ref') == '「旋风」'
     assert _listing([], 'uri') == 'none'
+
+
+def test_a_catalog_with_an_unclosed_string_stops_the_update_before_it_is_cut(tmp_path, capsys):
+    """make intl-zh_TW rewrote ``msgstr "同時處理（手譯`` as ``"同時處理（手譯"``,
+    its last character gone, without a word (a round trip)."""
+    import po_strings
+
+    po = tmp_path / 'zh_TW' / 'LC_MESSAGES' / 'chapter.po'
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid "同时处理"\nmsgstr "同時處理（手譯\n', encoding='utf-8')
+    assert po_strings.main([str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (f'{po}:2: a string is not closed: end it with ", then run '
+                                       'this again (the catalogs are left as they are)\n')
+    po.write_text('msgid "同时处理"\nmsgstr "同時處理（手譯）"\n', encoding='utf-8')
+    assert po_strings.main([str(tmp_path)]) == 0
