@@ -203,9 +203,9 @@ def _underline_fix(message: str, block: str) -> str:
             'does it)')
 
 
-#: Sphinx's and docutils' messages that say no fix: (the message, its kind) ->
-#: (the message with its fix; its source block, the lines docutils quotes
-#: after it), and the severity where the library's undersays it
+#: Sphinx's and docutils' messages that say no fix: (the message's pattern, the
+#: message with its fix, made from the match and the source block docutils
+#: quotes after it, and the severity where the library's undersays it)
 LIBRARY_FIXES: list[tuple[re.Pattern, Callable[[re.Match, str], str], str | None]] = [
     (re.compile(r'^Problems with "include" directive path: InputError: \[Errno 2\] No such '
                 r"file or directory: '(?P<path>[^']*)'\.?$"),
