@@ -418,6 +418,9 @@ BAD_SETTINGS = [
      "(browsers open evil.example): 'https://www.db.yugioh-card.com@evil.example/faq?fid={id}'; "
      "e.g. faq_url = 'https://www.db.yugioh-card.com/yugiohdb/faq_search.action?ope=5&fid={id}"
      "&request_locale=ja'"),
+    # text a reader sees on every page: no invisible character (a round trip)
+    ("title = '某某\u00ad手册'\n",
+     "1: ERROR: setting 'title' holds the invisible or control character U+00AD: delete it"),
     # the catalogs' folder need not exist (make intl-update makes it), but is no file
     ("locale_dir = 'index.rst'\n",
      "1: ERROR: setting 'locale_dir' names 'index.rst', which is a file (index.rst); "

@@ -71,6 +71,7 @@ import os
 import re
 import runpy
 import tomllib
+import unicodedata
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
@@ -214,8 +215,16 @@ def _check(key: str, value: Any, path: Path) -> tuple[Any, str | None]:
     if key in SWITCHES:
         return (value, None) if isinstance(value, bool) else (None, wrong)
     if key in ('title', 'author'):
-        return (value.strip(), None) if isinstance(value, str) and value.strip() \
-            else (None, wrong)
+        if not isinstance(value, str) or not value.strip():
+            return None, wrong
+        # the pages' rule (core.hostile_input): a soft hyphen reached every page
+        # unsaid (a round trip)
+        hidden = sorted({f'U+{ord(c):04X}' for c in value
+                         if unicodedata.category(c) in ('Cc', 'Cf')})
+        if hidden:
+            return None, (f'holds the invisible or control character{"s" * (len(hidden) > 1)} '
+                          f'{", ".join(hidden)}: delete {"them" if len(hidden) > 1 else "it"}')
+        return value.strip(), None
     if key in ('cards', 'faq_url', 'locale_dir'):
         if not isinstance(value, str) or not value.strip():
             return None, wrong
