@@ -234,35 +234,28 @@ print(json.dumps(sorted(read)))
     assert '<h1>错误' in html(app, 'errors')
 
 
-@pytest.mark.sphinx('html', testroot='intl', srcdir='intl-broken-catalog')
-def test_an_unreadable_catalog_is_reported_at_its_line(app, make_app):
-    errors = Path(app.srcdir, PO, 'errors.po')
+@pytest.mark.parametrize(('broken', 'report'), [
+    ('msgstr "錯誤"\nnonsense',
+     "8: WARNING: cannot read this catalog: Unknown or misformatted keyword ('nonsense'); fix "
+     'the entry or run make intl-update [handbook.i18n]'),
+    # no closing quote: Babel reads it without its last character, and the page
+    # showed the texts cut and run together, the build "succeeded" (an adopter's
+    # round trip)
+    ('msgstr "錯誤',
+     '7: WARNING: cannot read this catalog: a string is not closed: end it with " (its page '
+     'is built untranslated until then) [handbook.i18n]'),
+])
+def test_an_unreadable_catalog_is_reported_at_its_line(make_app, rootdir, tmp_path, broken,
+                                                       report):
+    srcdir = tmp_path / 'intl'
+    shutil.copytree(rootdir / 'test-intl', srcdir)
+    errors = Path(srcdir, PO, 'errors.po')
     text = errors.read_text(encoding='utf-8')
-    errors.write_text(text.replace('msgstr "錯誤"', 'msgstr "錯誤"\nnonsense'), encoding='utf-8')
-    broken = make_app('html', srcdir=app.srcdir, freshenv=True)
-    broken.build()
-    found = [w for w in warnings(broken) if 'errors.po' in w]
-    assert found == [f'{PO}/errors.po:8: WARNING: cannot read this catalog: Unknown or '
-                     "misformatted keyword ('nonsense'); fix the entry or run make "
-                     'intl-update [handbook.i18n]']
-    assert '<h1>错误' in html(broken, 'errors')  # the page is built, untranslated
-
-
-@pytest.mark.sphinx('html', testroot='intl', srcdir='intl-unclosed-string')
-def test_a_catalogs_unclosed_string_is_reported_at_its_line(app, make_app):
-    """``msgstr "…調整中。`` with no closing quote: Babel reads it without
-    its last character, and the page showed the texts cut and run together,
-    the build "succeeded" (an adopter's round trip)."""
-    errors = Path(app.srcdir, PO, 'errors.po')
-    text = errors.read_text(encoding='utf-8')
-    errors.write_text(text.replace('msgstr "錯誤"', 'msgstr "錯誤'), encoding='utf-8')
-    broken = make_app('html', srcdir=app.srcdir, freshenv=True)
-    broken.build()
-    found = [w for w in warnings(broken) if 'errors.po' in w]
-    assert found == [f'{PO}/errors.po:7: WARNING: cannot read this catalog: a string is not '
-                     'closed: end it with " (its page is built untranslated until then) '
-                     '[handbook.i18n]']
-    assert '<h1>错误' in html(broken, 'errors')
+    errors.write_text(text.replace('msgstr "錯誤"', broken), encoding='utf-8')
+    app = make_app('html', srcdir=srcdir, freshenv=True)
+    app.build()
+    assert [w for w in warnings(app) if 'errors.po' in w] == [f'{PO}/errors.po:{report}']
+    assert '<h1>错误' in html(app, 'errors')  # the page is built, untranslated
 
 
 # -- the real handbook ----------------------------------------------------------------------

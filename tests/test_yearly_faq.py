@@ -92,6 +92,15 @@ def notes(app, srcdir) -> list[str]:
             if ' note: ' in line]
 
 
+def rebuilt(make_app, srcdir, edits: dict[str, list[tuple[str, str]]], **kwargs):
+    """The copy *srcdir* edited (:func:`edit_pages`), then built again (an
+    incremental build of the last one's environment); the application."""
+    edit_pages(srcdir, edits)
+    app = make_app('html', srcdir=srcdir, **kwargs)
+    app.build()
+    return app
+
+
 def warning_free_build(make_app, srcdir):
     """A build of the copy *srcdir* that reports no warning (notes it may)."""
     app = make_app('html', srcdir=srcdir)
@@ -1099,9 +1108,8 @@ def test_days_under_a_section_not_read_as_a_month_are_a_warning_with_its_title(
         f"faq/2021.rst:15: WARNING: section '{month}' holds the day sections '1/5', '2/9' but is "
         f'not read as a month section (YY/MM), so their lines are no rulings: title it {fix}, '
         'over an underline of 5 characters or more [handbook.ruling-day]']
-    edit_pages(srcdir, {'faq/2021.rst': [(f'\n{month}\n{underline}\n', '\n21/01\n=====\n')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
+    app = rebuilt(make_app, srcdir, {
+        'faq/2021.rst': [(f'\n{month}\n{underline}\n', '\n21/01\n=====\n')]})
     assert own_warnings(app) == [] and notes(app, srcdir) == []
     assert exported(app) == EXPORTED
 
@@ -1416,10 +1424,9 @@ def test_a_moved_label_rewrites_the_pages_that_refer_to_it(make_app, rootdir, tm
     label's :ref: is reported."""
     srcdir = edited_root(rootdir, tmp_path, 'moved', {})
     make_app('html', srcdir=srcdir).build()
-    edit_pages(srcdir, {'chapter.rst': [('.. _同时处理:\n\n', '')],
-                        'faq/2019.rst': [('19/04\n=====', '.. _同时处理:\n\n19/04\n=====')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
+    app = rebuilt(make_app, srcdir, {
+        'chapter.rst': [('.. _同时处理:\n\n', '')],
+        'faq/2019.rst': [('19/04\n=====', '.. _同时处理:\n\n19/04\n=====')]})
     assert own_warnings(app) == []
     page = html(app, 'faq/2021')
     assert '<a class="ruling-superseded-by" href="2019.html#同时处理">→ 最新调整</a>' in page
@@ -1427,9 +1434,7 @@ def test_a_moved_label_rewrites_the_pages_that_refer_to_it(make_app, rootdir, tm
     # and the card pages that link it
     assert ('<a class="ruling-superseded-by" href="../faq/2019.html#同时处理">→ 最新调整</a>'
             in html(app, 'cards/火炎地狱'))
-    edit_pages(srcdir, {'faq/2019.rst': [('.. _同时处理:\n\n', '')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
+    app = rebuilt(make_app, srcdir, {'faq/2019.rst': [('.. _同时处理:\n\n', '')]})
     assert own_warnings(app) == [
         "faq/2021.rst:34: ERROR: undefined label '同时处理', so the link leads nowhere (its text "
         'is shown plain): define it on the line before the section it names, .. _同时处理:, or '
@@ -1448,10 +1453,9 @@ def test_a_label_moved_to_a_page_read_before_stays_defined(make_app, rootdir, tm
         'chapter.rst': [('.. _同时处理:\n\n', '')],
         'faq/2019.rst': [('19/04\n=====', '.. _同时处理:\n\n19/04\n=====')]})
     make_app('html', srcdir=srcdir).build()
-    edit_pages(srcdir, {'faq/2019.rst': [('.. _同时处理:\n\n', '')],
-                        'chapter.rst': [('同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
+    app = rebuilt(make_app, srcdir, {
+        'faq/2019.rst': [('.. _同时处理:\n\n', '')],
+        'chapter.rst': [('同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------')]})
     assert own_warnings(app) == []
     assert '<a class="ruling-superseded-by" href="../chapter.html#同时处理">→ 最新调整</a>' \
         in html(app, 'faq/2021')
@@ -1472,16 +1476,15 @@ def test_the_duplicate_of_a_label_deleted_leaves_the_other_defined(
         'chapter.rst': [('.. _同时处理:\n\n', '')],
         'faq/2019.rst': [('19/04\n=====', '.. _同时处理:\n\n19/04\n=====')]})
     make_app('html', srcdir=srcdir, confoverrides=conf).build()
-    edit_pages(srcdir, {'chapter.rst': [('同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------')]})
-    app = make_app('html', srcdir=srcdir, confoverrides=conf)
-    app.build()
+    app = rebuilt(make_app, srcdir, {
+        'chapter.rst': [('同时处理\n--------', '.. _同时处理:\n\n同时处理\n--------')]},
+        confoverrides=conf)
     assert own_warnings(app) == ([] if silenced else [
         "faq/2019.rst:9: WARNING: duplicate label '同时处理': chapter.rst:8 defines it already; "
         'labels are unique across the handbook: rename one (and the :ref: that mean it) '
         '[handbook.label]'])
-    edit_pages(srcdir, {'faq/2019.rst': [('.. _同时处理:\n\n', '')]})
-    app = make_app('html', srcdir=srcdir, confoverrides=conf)
-    app.build()
+    app = rebuilt(make_app, srcdir, {'faq/2019.rst': [('.. _同时处理:\n\n', '')]},
+                  confoverrides=conf)
     assert own_warnings(app) == []
     assert '<a class="ruling-superseded-by" href="../chapter.html#同时处理">→ 最新调整</a>' \
         in html(app, 'faq/2021')
@@ -1520,9 +1523,7 @@ def test_a_space_inside_the_brackets_of_a_card_link_is_said_as_it_is(
     assert own_warnings(app) == [
         f"chapter.rst:13: ERROR: card link {written!r} has a space {where}: write 「`罪`_」 "
         '[handbook.card-markup]']
-    edit_pages(srcdir, {'chapter.rst': [(written, '「`罪`_」')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
+    app = rebuilt(make_app, srcdir, {'chapter.rst': [(written, '「`罪`_」')]})
     assert own_warnings(app) == [] and notes(app, srcdir) == []
 
 
@@ -1569,9 +1570,8 @@ def test_a_directive_written_with_one_colon_is_a_warning(make_app, rootdir, tmp_
         'reads as the directive attention written with one colon: docutils took it for a '
         'comment, which readers do not see: write .. attention:: (two colons), or start the '
         'comment with other words if it is one [handbook.markup]']
-    edit_pages(srcdir, {'faq/2021.rst': [('.. attention: 这些', '.. attention:: 这些')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
+    app = rebuilt(make_app, srcdir,
+                  {'faq/2021.rst': [('.. attention: 这些', '.. attention:: 这些')]})
     assert own_warnings(app) == []
     assert exported(app) == EXPORTED
 
@@ -1594,9 +1594,7 @@ def test_a_struck_line_broken_over_two_lines_is_joined(make_app, rootdir, tmp_pa
         'is on the next line of the line block (24), which a role cannot reach (readers see its '
         "markup): join the two lines, deleting the line break and the '| ' before '调整中。' "
         '[handbook.markup]']
-    edit_pages(srcdir, {'faq/2021.rst': [('\n| 调整中。`', '调整中。`')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
+    app = rebuilt(make_app, srcdir, {'faq/2021.rst': [('\n| 调整中。`', '调整中。`')]})
     assert own_warnings(app) == []
     assert exported(app) == EXPORTED
 
@@ -1620,10 +1618,8 @@ def test_a_misspelt_role_or_directive_gets_the_one_it_means(make_app, rootdir, t
         ':strike:`…`, the role it misspells [handbook.unknown-markup]',
         "faq/2021.rst:34: note: .. attension:: is no directive (docutils' error at this line): "
         'write .. attention::, the directive it misspells [handbook.unknown-markup]']
-    edit_pages(srcdir, {'faq/2021.rst': [(':stirke:', ':strike:'),
-                                         ('.. attension::', '.. attention::')]})
-    app = make_app('html', srcdir=srcdir)
-    app.build()
+    app = rebuilt(make_app, srcdir, {'faq/2021.rst': [(':stirke:', ':strike:'),
+                                                      ('.. attension::', '.. attention::')]})
     assert [w for w in own_warnings(app) if 'faq/2021' in w] == []
     assert [n for n in notes(app, srcdir) if 'unknown-markup' in n] == []
 
